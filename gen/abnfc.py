@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""abnfc: compile a regular ABNF grammar (RFC 5234, RFC 7405) into a minimal DFA.
+
+Outputs a standalone C header (byte-class table, pre-multiplied transition
+table, shift-DFA rows, tag and error-kind tables), re2c definitions and a
+re2c lexer, Graphviz dot, Mermaid and JSON. See gen/compiler.py for the
+annotations a grammar may carry in its comments.
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import abnf  # noqa: E402
+import compiler  # noqa: E402
+import emit  # noqa: E402
+
+EMITTERS = ("c", "re2c", "re2c-lexer", "dot", "mermaid", "json", "stats")
+
+
+def write_atomic(path, text):
+    """Write via a temporary file in the same folder, then rename: never a truncated file."""
+    folder = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="abnfc",
+        description="Compile a regular ABNF grammar into a minimal DFA and emit it as C, "
+                    "re2c, dot, Mermaid or JSON.")
+    ap.add_argument("grammar", help="ABNF file (RFC 5234; RFC 7405 %%s/%%i strings)")
+    ap.add_argument("--start", help="rule to compile (default: @start, else the first rule)")
+    ap.add_argument("--unit", help="unit rule of a decoder (default: @unit)")
+    ap.add_argument("--tags", action="store_true", default=None,
+                    help="tag unit completions with the alternative (default: @tags)")
+    ap.add_argument("--emit", choices=EMITTERS, default="stats",
+                    help="what to write (default: stats, a one-line summary)")
+    ap.add_argument("--prefix", help="C/re2c symbol prefix (default: grammar file name)")
+    ap.add_argument("--source", help="grammar path to name in the banner (default: as given)")
+    ap.add_argument("--defs", help="file name the re2c lexer !includes "
+                                   "(default: PREFIX.defs.re)")
+    ap.add_argument("-o", "--output", help="output file (default: standard output)")
+    args = ap.parse_args(argv)
+
+    base = os.path.basename(args.grammar)
+    prefix = args.prefix or os.path.splitext(base)[0]
+    prefix = "".join(ch if ch.isalnum() else "_" for ch in prefix)
+    if not prefix or prefix[0].isdigit():
+        prefix = "g_" + prefix
+    source = args.source or args.grammar
+    try:
+        comp = compiler.compile_grammar(args.grammar, args.start, args.unit, args.tags)
+        if args.emit == "c":
+            text = emit.emit_c(comp, source, prefix)
+        elif args.emit == "re2c":
+            text = emit.emit_re2c_defs(comp, source)
+        elif args.emit == "re2c-lexer":
+            text = emit.emit_re2c_lexer(comp, source, prefix, args.defs or f"{prefix}.defs.re")
+        elif args.emit == "dot":
+            text = emit.emit_dot(comp, source)
+        elif args.emit == "mermaid":
+            text = emit.emit_mermaid(comp, source)
+        elif args.emit == "json":
+            text = emit.emit_json(comp, source)
+        else:
+            d, lang = comp.dfa, comp.language
+            text = (f"{source}: start {comp.start}: language DFA {lang.nstates} states, "
+                    f"{lang.nclasses} classes"
+                    + (f"; unit {comp.unit}: decoder DFA {d.nstates} states, {d.nclasses} "
+                       f"classes, {d.nerror_classes} error classes, "
+                       f"{len(d.kind_names) - 1} error kinds" if comp.unit else "") + "\n")
+    except abnf.AbnfError as e:
+        print(f"abnfc: {e}", file=sys.stderr)
+        return 1
+    except ValueError as e:  # a grammar the emitters cannot express
+        print(f"abnfc: {source}: {e}", file=sys.stderr)
+        return 1
+    except RecursionError:
+        print(f"abnfc: {source}: grammar nests too deeply", file=sys.stderr)
+        return 1
+    if args.output:
+        try:
+            write_atomic(args.output, text)
+        except OSError as e:
+            print(f"abnfc: {args.output}: {e.strerror}", file=sys.stderr)
+            return 1
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

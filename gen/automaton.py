@@ -1,0 +1,516 @@
+"""ABNF expression trees -> NFA -> DFA -> minimal DFA -> byte classes.
+
+Two automata come out of a grammar:
+
+* the *language* DFA of the start rule: plain acceptance, minimal, canonically
+  numbered. It is what the grammar means, and what tests compare with re2c.
+* the *decoder* DFA, when a unit rule is given (`; @unit UTF8-char`): the DFA
+  of the unit rule in which every transition that completes a unit goes back
+  to the start state (state 0, ACCEPT). Such a transition may carry a tag
+  (`; @tags`: which top-level alternative of the unit rule completed), and
+  every transition into the reject state carries an error kind taken from the
+  `; @error KIND = elements` annotations.
+
+Error kinds are compiled as one sink state per kind, so that minimisation
+keeps apart states whose errors differ; afterwards all sinks collapse into one
+REJECT state and the kinds move to a separate table that only the error path
+reads. Tags are Mealy outputs and minimisation respects them the same way.
+"""
+
+from dataclasses import dataclass
+from collections import deque
+
+from abnf import Alt, Bytes, Prose, Ref, Rep, Seq, Text
+
+FULL = (1 << 256) - 1
+
+
+class Nfa:
+    def __init__(self):
+        self.eps = []
+        self.edges = []  # per state: list of (byte mask, target)
+
+    def new(self):
+        self.eps.append([])
+        self.edges.append([])
+        return len(self.eps) - 1
+
+    def closure(self, states):
+        seen = set(states)
+        todo = list(states)
+        while todo:
+            s = todo.pop()
+            for t in self.eps[s]:
+                if t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+        return seen
+
+
+@dataclass
+class _Frame:
+    key: str
+    name: str
+    start: int
+    nontail: int
+
+
+class NfaBuilder:
+    """Thompson construction with rule references expanded in place.
+
+    A reference back to a rule being expanded is a loop when it is in tail
+    position all the way from that rule's body (right-linear recursion, which is
+    regular); any other recursion is not regular and is reported with its cycle.
+    """
+
+    def __init__(self, grammar, nfa):
+        self.g, self.nfa = grammar, nfa
+        self.stack = []
+        self.nontail = 0
+
+    def build(self, expr, tail=True):
+        if not tail:
+            self.nontail += 1
+        try:
+            return self._build(expr, tail)
+        finally:
+            if not tail:
+                self.nontail -= 1
+
+    def _build(self, e, tail):
+        nfa = self.nfa
+        if isinstance(e, Bytes):
+            s, t = nfa.new(), nfa.new()
+            nfa.edges[s].append((e.mask, t))
+            return s, t
+        if isinstance(e, Text):
+            s = cur = nfa.new()
+            for m in e.masks:
+                nxt = nfa.new()
+                nfa.edges[cur].append((m, nxt))
+                cur = nxt
+            return s, cur
+        if isinstance(e, Seq):
+            s = cur = nfa.new()
+            for i, item in enumerate(e.items):
+                a, b = self.build(item, tail and i == len(e.items) - 1)
+                nfa.eps[cur].append(a)
+                cur = b
+            return s, cur
+        if isinstance(e, Alt):
+            s, t = nfa.new(), nfa.new()
+            for item in e.items:
+                a, b = self.build(item, tail)
+                nfa.eps[s].append(a)
+                nfa.eps[b].append(t)
+            return s, t
+        if isinstance(e, Rep):
+            s = cur = nfa.new()
+            inner_tail = tail and e.hi == 1
+            for _ in range(e.lo):
+                a, b = self.build(e.item, inner_tail)
+                nfa.eps[cur].append(a)
+                cur = b
+            end = nfa.new()
+            nfa.eps[cur].append(end)
+            if e.hi is None:
+                a, b = self.build(e.item, False)
+                nfa.eps[cur].append(a)
+                nfa.eps[b].append(cur)
+            else:
+                for _ in range(e.hi - e.lo):
+                    a, b = self.build(e.item, inner_tail)
+                    nfa.eps[cur].append(a)
+                    cur = b
+                    nfa.eps[cur].append(end)
+            return s, end
+        if isinstance(e, Ref):
+            return self._ref(e, tail)
+        if isinstance(e, Prose):
+            raise e.pos.error(f"prose-val <{e.text}> cannot be compiled: it describes "
+                              "the rule in words, not in ABNF")
+        raise TypeError(e)
+
+    def _ref(self, e, tail):
+        key = e.name.lower()
+        rule = self.g.rules.get(key)
+        if rule is None:
+            raise e.pos.error(f"rule {e.name!r} is not defined")
+        for depth, frame in enumerate(self.stack):
+            if frame.key == key:
+                if tail and frame.nontail == self.nontail:
+                    s = self.nfa.new()
+                    self.nfa.eps[s].append(frame.start)
+                    return s, self.nfa.new()  # the loop never ends here
+                cycle = " -> ".join([f.name for f in self.stack[depth:]] + [rule.name])
+                raise e.pos.error(f"recursion that is not regular: {cycle} (only a "
+                                  "reference at the very end of the rule can loop)")
+        start = self.nfa.new()
+        self.stack.append(_Frame(key, rule.name, start, self.nontail))
+        try:
+            a, b = self.build(rule.body, True)
+        finally:
+            self.stack.pop()
+        self.nfa.eps[start].append(a)
+        return start, b
+
+
+def _byte_partition(masks):
+    """Split 0..255 into blocks that every mask either contains or misses."""
+    blocks = [FULL]
+    for m in set(masks):
+        nxt = []
+        for blk in blocks:
+            inside, outside = blk & m, blk & ~m
+            nxt.extend(x for x in (inside, outside) if x)
+        blocks = nxt
+    return blocks
+
+
+def _bytes_of(mask):
+    return [b for b in range(256) if mask >> b & 1]
+
+
+@dataclass
+class Track:
+    """A sub-automaton run in parallel with the main one (an error annotation)."""
+    start: int
+    finals: set
+    kind: int
+
+
+class _Mealy:
+    """A DFA whose transitions carry an output: trans[s][b] = (target, output)."""
+
+    def __init__(self):
+        self.trans = []
+        self.label = []  # initial partition key per state
+
+    def add(self, label):
+        self.trans.append(None)
+        self.label.append(label)
+        return len(self.trans) - 1
+
+
+def _determinize(nfa, main_start, finals, tracks, loop, default_kinds):
+    """Subset construction over the main automaton and the annotation tracks.
+
+    finals: NFA state -> tag (1-based alternative) of the main automaton.
+    loop: completing a unit returns to the start state (decoder DFA).
+    default_kinds: (kind at a unit's start, kind within a unit) for rejects
+    that no annotation labels.
+    Returns (mealy, start, accepting set, sink of each kind).
+    """
+    main_states = _reachable(nfa, [main_start])
+    live_main = _coreachable(nfa, set(finals), main_states)
+    track_live = [_coreachable(nfa, t.finals, _reachable(nfa, [t.start])) for t in tracks]
+    keep = set(live_main)
+    for live in track_live:
+        keep |= live
+
+    def close(states):
+        return frozenset(s for s in nfa.closure(states) if s in keep)
+
+    start_set = close([main_start] + [t.start for t in tracks])
+    m = _Mealy()
+    ids = {}
+    sinks = {}
+    accepting = set()
+
+    def sink(kind):
+        if kind not in sinks:
+            k = m.add(("sink", kind))
+            m.trans[k] = [(k, 0)] * 256
+            sinks[kind] = k
+        return sinks[kind]
+
+    how = {}  # DFA state -> shortest byte string reaching it (for messages)
+
+    def state(sset, path):
+        if sset not in ids:
+            ids[sset] = m.add(("live",))
+            how[ids[sset]] = path
+            queue.append(sset)
+        return ids[sset]
+
+    queue = deque()
+    start = state(start_set, b"")
+    if not loop and start_set & set(finals):
+        accepting.add(start)
+    while queue:
+        sset = queue.popleft()
+        sid = ids[sset]
+        edges = [(mask, t) for s in sset for (mask, t) in nfa.edges[s]]
+        row = [None] * 256
+        for blk in _byte_partition([mk for mk, _ in edges]):
+            moved = close([t for mk, t in edges if mk & blk])
+            main_part = moved & live_main
+            done = sorted(finals[s] for s in main_part if s in finals)
+            if not main_part:
+                kind = next((t.kind for t in tracks if moved & t.finals), None)
+                if kind is None:
+                    kind = default_kinds[0 if sid == start else 1]
+                out = (sink(kind), 0)
+            elif loop and done:
+                going_on = [s for s in main_part if s not in finals and nfa.edges[s]]
+                if going_on:
+                    raise NotPrefixFree(how[sid] + bytes([_bytes_of(blk)[0]]))
+                out = (start, done[0])
+            else:
+                nid = state(moved, how[sid] + bytes([_bytes_of(blk)[0]]))
+                if not loop and done:
+                    accepting.add(nid)
+                out = (nid, 0)
+            for b in _bytes_of(blk):
+                row[b] = out
+        m.trans[sid] = row
+    if loop:
+        accepting.add(start)
+    return m, start, accepting, sinks
+
+
+class NotPrefixFree(Exception):
+    """A unit is complete after `path` and could also go on."""
+
+    def __init__(self, path):
+        super().__init__(path)
+        self.path = path
+
+
+def _reachable(nfa, starts):
+    seen = set(starts)
+    todo = list(starts)
+    while todo:
+        s = todo.pop()
+        for t in nfa.eps[s] + [t for _, t in nfa.edges[s]]:
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
+def _coreachable(nfa, finals, within):
+    back = {}
+    for s in within:
+        for t in nfa.eps[s] + [t for _, t in nfa.edges[s]]:
+            back.setdefault(t, []).append(s)
+    seen = set(f for f in finals if f in within)
+    todo = list(seen)
+    while todo:
+        s = todo.pop()
+        for p in back.get(s, ()):
+            if p not in seen:
+                seen.add(p)
+                todo.append(p)
+    return seen
+
+
+def _minimize(m, accepting):
+    """Moore's algorithm: refine by (accepting, label) then by outgoing (block, output)."""
+    n = len(m.trans)
+    key0 = [(i in accepting, m.label[i] if m.label[i][0] == "sink" else "") for i in range(n)]
+    block = _renumber(key0)
+    while True:
+        keys = [(block[s],) + tuple((block[t], o) for t, o in m.trans[s]) for s in range(n)]
+        nb = _renumber(keys)
+        if max(nb) == max(block):
+            return nb
+        block = nb
+
+
+def _renumber(keys):
+    ids = {}
+    return [ids.setdefault(k, len(ids)) for k in keys]
+
+
+@dataclass
+class Dfa:
+    """A minimal, canonically numbered DFA over bytes.
+
+    trans[s][b] is the next state (reject is one explicit state); tags[s][b]
+    the output of that transition (0: none); kinds[s][b] the error kind of a
+    transition into reject (0 on other transitions). The byte classes are the
+    bytes whose (next, tag) columns agree; error classes the bytes whose kind
+    columns agree, kept apart so that error kinds never split hot classes.
+    """
+    nstates: int
+    start: int
+    reject: int
+    accepting: list
+    trans: list
+    tags: list
+    kinds: list
+    kind_names: list
+    tag_names: list
+    paths: list      # shortest, smallest byte string reaching each state
+    classes: list
+    nclasses: int
+    class_trans: list
+    class_tags: list
+    error_classes: list
+    nerror_classes: int
+    class_kinds: list  # [state][error class]
+
+    def class_bytes(self, c):
+        return [b for b in range(256) if self.classes[b] == c]
+
+    def run(self, data):
+        s = self.start
+        for b in data:
+            s = self.trans[s][b]
+        return s
+
+    def accepts(self, data):
+        return self.accepting[self.run(data)]
+
+
+def _finish(m, start, accepting, sinks, kind_names, tag_names):
+    block = _minimize(m, accepting)
+    sink_blocks = {block[s] for s in sinks.values()}
+    kind_of_block = {block[s]: k for k, s in sinks.items()}
+    # One reject state stands for every sink; REJECT's own block id is fresh.
+    reject_block = "reject"
+
+    def blk(s):
+        b = block[s]
+        return reject_block if b in sink_blocks else b
+
+    rep = {}
+    for s in range(len(m.trans)):
+        rep.setdefault(blk(s), s)
+    # Canonical numbering: breadth-first from the start, successors in byte order.
+    order, number = [], {}
+    todo = deque([blk(start)])
+    number[blk(start)] = 0
+    while todo:
+        b = todo.popleft()
+        order.append(b)
+        if b == reject_block:
+            continue
+        for t, _ in m.trans[rep[b]]:
+            tb = blk(t)
+            if tb not in number:
+                number[tb] = len(number)
+                todo.append(tb)
+    if reject_block not in number:
+        number[reject_block] = len(number)
+        order.append(reject_block)
+    n = len(order)
+    reject = number[reject_block]
+    trans, tags, kinds, acc = [], [], [], []
+    for b in order:
+        if b == reject_block:
+            trans.append([reject] * 256)
+            tags.append([0] * 256)
+            kinds.append([0] * 256)
+            acc.append(False)
+            continue
+        s = rep[b]
+        trans.append([number[blk(t)] for t, _ in m.trans[s]])
+        tags.append([o for _, o in m.trans[s]])
+        kinds.append([kind_of_block[block[t]] if block[t] in sink_blocks else 0
+                      for t, _ in m.trans[s]])
+        acc.append(s in accepting)
+    paths = _shortest_paths(trans, 0)
+    classes, ncls = _classes([tuple((trans[s][b], tags[s][b]) for s in range(n))
+                              for b in range(256)])
+    error_classes, necls = _classes([tuple(kinds[s][b] for s in range(n)) for b in range(256)])
+    first = [classes.index(c) for c in range(ncls)]
+    efirst = [error_classes.index(c) for c in range(necls)]
+    return Dfa(
+        nstates=n, start=0, reject=reject, accepting=acc, trans=trans, tags=tags,
+        kinds=kinds, kind_names=kind_names, tag_names=tag_names, paths=paths,
+        classes=classes, nclasses=ncls,
+        class_trans=[[trans[s][first[c]] for c in range(ncls)] for s in range(n)],
+        class_tags=[[tags[s][first[c]] for c in range(ncls)] for s in range(n)],
+        error_classes=error_classes, nerror_classes=necls,
+        class_kinds=[[kinds[s][efirst[c]] for c in range(necls)] for s in range(n)],
+    )
+
+
+def _classes(columns):
+    ids = {}
+    return [ids.setdefault(col, len(ids)) for col in columns], len(ids)
+
+
+def _shortest_paths(trans, start):
+    paths = {start: b""}
+    todo = deque([start])
+    while todo:
+        s = todo.popleft()
+        for b in range(256):
+            t = trans[s][b]
+            if t not in paths:
+                paths[t] = paths[s] + bytes([b])
+                todo.append(t)
+    return [paths.get(s) for s in range(len(trans))]
+
+
+def language_dfa(grammar, rule_name):
+    """The minimal DFA of a rule's language (no tags, no error kinds)."""
+    nfa = Nfa()
+    s, f = NfaBuilder(grammar, nfa).build(_rule_ref(grammar, rule_name))
+    m, start, acc, sinks = _determinize(nfa, s, {f: 1}, [], False, (1, 1))
+    return _finish(m, start, acc, sinks, ["none", "invalid"], ["none"])
+
+
+def decoder_dfa(grammar, unit_name, errors, default_kinds, kind_names, tagged):
+    """The decoder DFA of a unit rule (see the module docstring).
+
+    errors: list of (kind index, expression) from `@error` annotations, in
+    priority order (the first that matches labels the transition).
+    """
+    rule = grammar.rules[unit_name.lower()]
+    nfa = Nfa()
+    builder = NfaBuilder(grammar, nfa)
+    alts = rule.body.items if isinstance(rule.body, Alt) else (rule.body,)
+    main = nfa.new()
+    finals = {}
+    # The unit rule itself is on the stack so that a reference back to it is
+    # reported as recursion rather than expanded forever.
+    builder.stack.append(_Frame(rule.name.lower(), rule.name, main, builder.nontail + 1))
+    for i, alt in enumerate(alts, 1):
+        a, b = builder.build(alt, True)
+        nfa.eps[main].append(a)
+        finals[b] = i if tagged else 0
+    builder.stack.pop()
+    tracks = []
+    for kind, expr in errors:
+        s, f = NfaBuilder(grammar, nfa).build(expr)
+        tracks.append(Track(s, {f}, kind))
+    try:
+        m, start, acc, sinks = _determinize(nfa, main, finals, tracks, True, default_kinds)
+    except NotPrefixFree as e:
+        shown = " ".join(f"{b:02X}" for b in e.path)
+        raise rule.pos.error(f"unit rule {rule.name!r} is not prefix-free: [{shown}] is a "
+                             "whole unit and also the start of a longer one, so a decoder "
+                             "cannot tell where a unit ends") from None
+    tag_names = ["none"] + ([_alt_name(a, i) for i, a in enumerate(alts, 1)] if tagged else [])
+    return _finish(m, start, acc, sinks, kind_names, tag_names)
+
+
+def _alt_name(alt, i):
+    return alt.name if isinstance(alt, Ref) else f"alternative-{i}"
+
+
+def _rule_ref(grammar, name):
+    from abnf import Pos
+    if name.lower() not in grammar.rules:
+        raise Pos(grammar.path, 0, 0).error(f"start rule {name!r} is not defined")
+    return Ref(name, grammar.rules[name.lower()].pos)
+
+
+def same_language(a, b):
+    """Whether two DFAs accept the same language (product walk)."""
+    seen = {(a.start, b.start)}
+    todo = [(a.start, b.start)]
+    while todo:
+        x, y = todo.pop()
+        if a.accepting[x] != b.accepting[y]:
+            return False
+        for c in range(256):
+            p = (a.trans[x][c], b.trans[y][c])
+            if p not in seen:
+                seen.add(p)
+                todo.append(p)
+    return True

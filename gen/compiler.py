@@ -1,0 +1,144 @@
+"""Grammar file + annotations -> compiled automata.
+
+Annotations live in ABNF comments, one per line:
+
+  ; @start RULE          the rule whose language is compiled (default: first rule)
+  ; @unit RULE           one unit (character) of a decoder; the start rule must
+                         then be exactly a repetition of it
+  ; @tags                transitions that complete a unit carry which top-level
+                         alternative of the unit rule they completed
+  ; @error-kinds K ...   the error kinds, in the order they are numbered (1..)
+  ; @error K = ELEMENTS  the bytes of the current unit up to and including a
+                         rejected byte match ELEMENTS: the error is of kind K
+                         (the first matching annotation wins)
+  ; @error-start K       kind of an unlabelled reject at the start of a unit
+  ; @error-within K      kind of an unlabelled reject inside a unit
+  ; @value K ...         value semantics for the runtime (recorded, see emit)
+
+A grammar without annotations still compiles: its language DFA, with one
+error kind ("invalid") for every reject.
+"""
+
+from dataclasses import dataclass, field
+
+import abnf
+import automaton
+
+KNOWN = ("start", "unit", "tags", "error-kinds", "error", "error-start", "error-within",
+         "value")
+
+
+@dataclass
+class Compiled:
+    grammar: abnf.Grammar
+    start: str           # rule name as spelled in the grammar
+    unit: object         # rule name or None
+    language: automaton.Dfa
+    dfa: automaton.Dfa   # the decoder DFA when there is a unit, else the language DFA
+    values: dict = field(default_factory=dict)
+
+
+def _one(anns, kw):
+    found = [a for a in anns if a.keyword == kw]
+    if len(found) > 1:
+        raise found[1].pos.error(f"@{kw} is given more than once (first at "
+                                 f"{found[0].pos.line}:{found[0].pos.col})")
+    return found[0] if found else None
+
+
+def _rule_arg(g, ann):
+    name = ann.args.split()[0] if ann.args.split() else ""
+    if not name:
+        raise ann.args_pos.error(f"@{ann.keyword} needs a rule name")
+    if name.lower() not in g.rules:
+        raise ann.args_pos.error(f"@{ann.keyword}: rule {name!r} is not defined")
+    if len(ann.args.split()) > 1:
+        raise ann.args_pos.error(f"@{ann.keyword} takes one rule name")
+    return g.rules[name.lower()].name
+
+
+def _strip_comment(text):
+    cut = abnf._split_comment(text)
+    return (text if cut < 0 else text[:cut]).rstrip(abnf.WSP)
+
+
+def compile_grammar(path, start=None, unit=None, tags=None):
+    g = abnf.load(path)
+    for a in g.annotations:
+        a.args = _strip_comment(a.args)
+        if a.keyword not in KNOWN:
+            raise a.pos.error(f"unknown annotation @{a.keyword} (known: "
+                              + ", ".join("@" + k for k in KNOWN) + ")")
+    anns = g.annotations
+    if start is None:
+        ann = _one(anns, "start")
+        if ann:
+            start = _rule_arg(g, ann)
+        elif g.order:
+            start = g.rules[g.order[0]].name
+        else:
+            raise abnf.AbnfError(path, 1, 1, "the grammar defines no rule")
+    elif start.lower() not in g.rules:
+        raise abnf.AbnfError(path, 0, 0, f"--start: rule {start!r} is not defined")
+    else:
+        start = g.rules[start.lower()].name
+    if unit is None:
+        ann = _one(anns, "unit")
+        unit = _rule_arg(g, ann) if ann else None
+    elif unit.lower() not in g.rules:
+        raise abnf.AbnfError(path, 0, 0, f"--unit: rule {unit!r} is not defined")
+    else:
+        unit = g.rules[unit.lower()].name
+    if tags is None:
+        tags = _one(anns, "tags") is not None
+
+    language = automaton.language_dfa(g, start)
+    if unit is None:
+        return Compiled(g, start, None, language, language)
+
+    kinds_ann = _one(anns, "error-kinds")
+    kind_names = ["none"]
+    if kinds_ann:
+        for k in kinds_ann.args.split():
+            if k in kind_names:
+                raise kinds_ann.args_pos.error(f"@error-kinds names {k!r} twice")
+            kind_names.append(k)
+
+    def kind_index(ann, name):
+        if name not in kind_names:
+            if kinds_ann:
+                raise ann.args_pos.error(f"error kind {name!r} is not listed in @error-kinds "
+                                         f"at {kinds_ann.pos.line}:{kinds_ann.pos.col}")
+            kind_names.append(name)
+        return kind_names.index(name)
+
+    errors = []
+    for a in anns:
+        if a.keyword != "error":
+            continue
+        kind, eq, expr = a.args.partition("=")
+        kind = kind.strip()
+        if not eq or not kind or " " in kind:
+            raise a.args_pos.error("@error takes KIND = ELEMENTS")
+        expr_col = a.args_pos.col + len(a.args) - len(expr) + (len(expr) - len(expr.lstrip()))
+        expr_pos = abnf.Pos(a.pos.path, a.pos.line, expr_col)
+        errors.append((kind_index(a, kind), abnf.parse_expression(expr_pos, expr.strip())))
+    defaults = []
+    for kw, fallback in (("error-start", "invalid"), ("error-within", "truncated")):
+        ann = _one(anns, kw)
+        if ann and len(ann.args.split()) != 1:
+            raise ann.args_pos.error(f"@{kw} takes one error kind")
+        defaults.append(kind_index(ann, ann.args) if ann else kind_index(None, fallback))
+    dfa = automaton.decoder_dfa(g, unit, errors, tuple(defaults), kind_names, tags)
+    if not automaton.same_language(language, dfa):
+        rule = g.rules[start.lower()]
+        raise rule.pos.error(f"start rule {start!r} must be *( {unit} ) for a decoder: "
+                             "its language differs")
+    values = {}
+    for a in anns:
+        if a.keyword == "value":
+            parts = a.args.split()
+            if not parts:
+                raise a.args_pos.error("@value needs a name and its values")
+            values[parts[0]] = parts[1:]
+    return Compiled(g, start, unit, language, dfa, values)
