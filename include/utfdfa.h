@@ -1,0 +1,167 @@
+/* utfdfa: table-driven UTF decoding, the tables generated from ABNF.
+ *
+ * Conventions: every buffer is (pointer, length); nothing is NUL-terminated;
+ * nothing allocates; all state is the caller's.
+ *
+ * Streaming (the encoding_rs protocol): a call is given src[0..*src_len) and
+ * dst[0..*dst_len); on return *src_len and *dst_len say how much it read and
+ * wrote, and the result says why it stopped:
+ *   UTFDFA_INPUT_EMPTY  all input read (and, when `last`, everything flushed);
+ *   UTFDFA_OUTPUT_FULL  dst has no room for the next character: call again
+ *                       with more room and the rest of the input;
+ *   UTFDFA_MALFORMED    (strict mode) an ill-formed sequence, described in
+ *                       *err, was read; decoding can go on with the rest.
+ * Output only ever holds whole characters. A sequence split across calls
+ * decodes exactly as if it were not split; a sequence cut short by the end
+ * of input is reported only on the call with `last` set.
+ */
+#ifndef UTFDFA_H
+#define UTFDFA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(UTFDFA_BUILD) && defined(__GNUC__)
+#define UTFDFA_API __attribute__((visibility("default")))
+#else
+#define UTFDFA_API
+#endif
+
+#define UTFDFA_VERSION "0.1.0"
+
+enum utfdfa_encoding {
+    UTFDFA_UTF8 = 0, /* RFC 3629 */
+    UTFDFA_UTF16LE,
+    UTFDFA_UTF16BE,
+    UTFDFA_UTF32LE,
+    UTFDFA_UTF32BE,
+    UTFDFA_NENCODINGS
+};
+
+enum utfdfa_errors {
+    UTFDFA_STRICT = 0,  /* stop with UTFDFA_MALFORMED at each ill-formed sequence */
+    UTFDFA_REPLACE = 1, /* one U+FFFD per maximal subpart (Unicode 3.9, WHATWG) */
+    UTFDFA_IGNORE = 2   /* drop ill-formed subparts */
+};
+
+enum utfdfa_bom {
+    UTFDFA_BOM_KEEP = 0,  /* a U+FEFF at the start is decoded like any character */
+    UTFDFA_BOM_STRIP = 1, /* a U+FEFF at the very start of the stream is dropped */
+    UTFDFA_BOM_ADD = 2    /* the output starts with U+FEFF (not doubled) */
+};
+
+typedef enum utfdfa_result {
+    UTFDFA_INPUT_EMPTY = 0,
+    UTFDFA_OUTPUT_FULL = 1,
+    UTFDFA_MALFORMED = 2
+} utfdfa_result;
+
+/* The error taxonomy; UTF-8's numbering is the grammar's @error-kinds order. */
+enum utfdfa_error_kind {
+    UTFDFA_ERR_NONE = 0,
+    UTFDFA_ERR_UNEXPECTED_CONTINUATION = 1, /* 80-BF where a character must start */
+    UTFDFA_ERR_INVALID_LEAD = 2,            /* F8-FF: never a lead byte */
+    UTFDFA_ERR_OVERLONG = 3,                /* C0, C1; E0 80-9F; F0 80-8F */
+    UTFDFA_ERR_SURROGATE = 4,               /* ED A0-BF; a lone UTF-16 surrogate */
+    UTFDFA_ERR_TOO_LARGE = 5,               /* above U+10FFFF: F4 90-BF, F5-F7 */
+    UTFDFA_ERR_TRUNCATED = 6,               /* a sequence cut short */
+    UTFDFA_NERROR_KINDS = 7
+};
+
+typedef struct utfdfa_error {
+    uint64_t offset;             /* stream byte offset where the maximal subpart starts
+                                    (encoder: index of the code point) */
+    uint32_t length;             /* its length in bytes (encoder: 1), always >= 1 */
+    enum utfdfa_error_kind kind;
+} utfdfa_error;
+
+/* Decoder state: 16 bytes, all zero = a fresh strict UTF-8 decoder that keeps a BOM.
+ * Treat the fields as private. */
+typedef struct utfdfa_decoder {
+    uint64_t offset;  /* stream offset of the next byte */
+    uint32_t partial; /* value of the sequence in progress */
+    uint16_t state;   /* automaton state */
+    uint8_t flags;    /* bytes pending (3 bits), started, replaced, BOM mode (2 bits) */
+    uint8_t config;   /* source encoding (4 bits), error mode (2 bits) */
+} utfdfa_decoder;
+
+/* Encoder state (code points -> bytes): all zero = strict UTF-8. */
+typedef struct utfdfa_encoder {
+    uint64_t offset; /* code points consumed so far */
+    uint8_t to;      /* output encoding */
+    uint8_t errors;  /* enum utfdfa_errors */
+    uint8_t replaced;
+    uint8_t reserved_;
+    uint32_t state;  /* for stateful encodings; 0 otherwise */
+} utfdfa_encoder;
+
+/* ---- names */
+UTFDFA_API const char *utfdfa_encoding_name(enum utfdfa_encoding enc);
+/* Case-insensitive lookup of name[0..len); false if unknown. */
+UTFDFA_API bool utfdfa_encoding_from_name(const char *name, size_t len, enum utfdfa_encoding *enc);
+UTFDFA_API const char *utfdfa_error_name(enum utfdfa_error_kind kind);
+
+/* ---- validation (whole buffer) */
+/* Length of the longest valid UTF-8 prefix of buf[0..len): len iff valid. */
+UTFDFA_API size_t utfdfa_valid_up_to(const uint8_t *buf, size_t len);
+/* The same for any encoding; when invalid, *err (if not NULL) gets the first
+ * error: offset == the return value, its kind and its maximal-subpart length. */
+UTFDFA_API size_t utfdfa_validate(enum utfdfa_encoding enc, const uint8_t *buf, size_t len,
+                                  utfdfa_error *err);
+
+/* ---- streaming decoding */
+UTFDFA_API void utfdfa_decoder_init(utfdfa_decoder *d, enum utfdfa_encoding from,
+                                    enum utfdfa_errors errors, enum utfdfa_bom bom);
+/* Whether a replacing or ignoring decoder has met an error since init. */
+UTFDFA_API bool utfdfa_decoder_replaced(const utfdfa_decoder *d);
+/* Stream offset of the next byte the decoder will read. */
+UTFDFA_API uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d);
+
+/* Validate without output: INPUT_EMPTY or (strict) MALFORMED. */
+UTFDFA_API utfdfa_result utfdfa_check(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+                                      bool last, utfdfa_error *err);
+/* Decode to UTF-32 code points (native endianness). */
+UTFDFA_API utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src,
+                                             size_t *src_len, uint32_t *dst, size_t *dst_len,
+                                             bool last, utfdfa_error *err);
+/* Decode to UTF-16 code units (native endianness); a pair is written whole or not at all. */
+UTFDFA_API utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *d, const uint8_t *src,
+                                             size_t *src_len, uint16_t *dst, size_t *dst_len,
+                                             bool last, utfdfa_error *err);
+/* Transcode to the byte encoding `to`; with to == UTFDFA_UTF8 and a UTF-8
+ * decoder this is a validated (strict) or sanitised (replace) copy. */
+UTFDFA_API utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to,
+                                          const uint8_t *src, size_t *src_len, uint8_t *dst,
+                                          size_t *dst_len, bool last, utfdfa_error *err);
+
+/* ---- encoding code points */
+UTFDFA_API void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to,
+                                    enum utfdfa_errors errors);
+/* Encode src[0..*src_len) code points. Surrogates and values above U+10FFFF
+ * are errors (strict), U+FFFD (replace) or dropped (ignore). */
+UTFDFA_API utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_len,
+                                       uint8_t *dst, size_t *dst_len, bool last,
+                                       utfdfa_error *err);
+
+/* ---- worst-case sizes; false when the answer does not fit a size_t */
+/* Bytes needed to encode n code points (any values, replacement included). */
+UTFDFA_API bool utfdfa_max_encoded_len(enum utfdfa_encoding to, size_t n, size_t *out);
+/* Output units (bytes for utfdfa_transcode; uint32_t for to == UTF32 native
+ * via utfdfa_decode_utf32 and uint16_t via utfdfa_decode_utf16, see below)
+ * needed to transcode src_len bytes of `from` in one call with last set,
+ * replacement and an added BOM included. */
+UTFDFA_API bool utfdfa_max_transcoded_len(enum utfdfa_encoding from, enum utfdfa_encoding to,
+                                          size_t src_len, size_t *out);
+UTFDFA_API bool utfdfa_max_utf32_len(enum utfdfa_encoding from, size_t src_len, size_t *out);
+UTFDFA_API bool utfdfa_max_utf16_len(enum utfdfa_encoding from, size_t src_len, size_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UTFDFA_H */

@@ -1,0 +1,376 @@
+/* utfdfa: iconv-like transcoder and validator built on libutfdfa.
+ *
+ *   utfdfa [-f FROM] [-t TO] [--errors=strict|replace|ignore] [--bom=keep|strip|add]
+ *          [-c] [-o OUT] [FILE...]
+ *   utfdfa check [-f FROM] FILE...
+ *   utfdfa -l | --help | --version
+ *
+ * Exit status: 0 success; 1 invalid input (strict transcoding, or check);
+ * 2 usage errors (unknown option or encoding, missing or unreadable file, a
+ * directory); 3 read or write errors (the output written so far holds whole
+ * characters only).
+ *
+ * Memory is bounded: input is read and converted in fixed-size chunks.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "utfdfa.h"
+
+enum { EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+enum { CHUNK = 64 * 1024 };
+
+static const char *progname = "utfdfa";
+
+static void usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s: ", progname);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (try '%s --help')\n", progname);
+    exit(EXIT_USAGE);
+}
+
+static void print_help(void)
+{
+    printf("Usage: utfdfa [OPTION]... [FILE]...\n"
+           "       utfdfa check [-f FROM] FILE...\n"
+           "Transcode FILEs (or standard input) between Unicode encodings, streaming.\n"
+           "\n"
+           "  -f, --from=ENC         input encoding (default utf-8)\n"
+           "  -t, --to=ENC           output encoding (default utf-8)\n"
+           "      --errors=MODE      strict (stop at the first error, exit 1), replace\n"
+           "                         (one U+FFFD per maximal subpart) or ignore\n"
+           "  -c                     the same as --errors=ignore (as in iconv)\n"
+           "      --bom=MODE         keep, strip or add a byte order mark (default keep)\n"
+           "  -o, --output=FILE      write to FILE instead of standard output\n"
+           "  -l, --list             list the encodings\n"
+           "      --help             show this help\n"
+           "      --version          show the version\n"
+           "\n"
+           "check: print one line 'FILE:LINE:COL: invalid ENC (KIND) at byte offset N'\n"
+           "for each invalid FILE; exit 0 if all are valid, 1 otherwise.\n"
+           "\n"
+           "Exit status: 0 ok, 1 invalid input, 2 usage error, 3 read or write error.\n");
+}
+
+/* ---------------------------------------------------------------- output */
+
+struct output {
+    int fd;
+    const char *name;
+    uint8_t buf[4 * CHUNK + 16];
+    size_t len;
+};
+
+static int write_all(struct output *out, const uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(out->fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            fprintf(stderr, "%s: %s: write error: %s\n", progname, out->name, strerror(errno));
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int flush(struct output *out)
+{
+    int r = write_all(out, out->buf, out->len);
+    out->len = 0;
+    return r;
+}
+
+/* ---------------------------------------------------------------- input */
+
+struct position {
+    uint64_t line;   /* 1-based; lines end at LF */
+    uint64_t column; /* characters since the last LF */
+};
+
+static void count_lines(struct position *pos, const uint32_t *cps, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (cps[i] == '\n') {
+            pos->line++;
+            pos->column = 0;
+        } else {
+            pos->column++;
+        }
+    }
+}
+
+struct options {
+    enum utfdfa_encoding from, to;
+    enum utfdfa_errors errors;
+    enum utfdfa_bom bom;
+};
+
+static int read_some(int fd, const char *name, uint8_t *buf, size_t cap, size_t *got)
+{
+    for (;;) {
+        ssize_t r = read(fd, buf, cap);
+        if (r >= 0) {
+            *got = (size_t)r;
+            return 0;
+        }
+        if (errno != EINTR) {
+            fprintf(stderr, "%s: %s: read error: %s\n", progname, name, strerror(errno));
+            return -1;
+        }
+    }
+}
+
+/* Decode one stream; when out is NULL only validate. Returns an exit status.
+ * The error report is the CLI contract: see the file comment. */
+static int process(int fd, const char *name, const struct options *opt, enum utfdfa_bom bom,
+                   struct output *out, int check_mode)
+{
+    static uint8_t in[CHUNK];
+    static uint32_t cps[CHUNK + 2];
+    utfdfa_decoder dec;
+    utfdfa_encoder enc;
+    utfdfa_decoder_init(&dec, opt->from, opt->errors, bom);
+    utfdfa_encoder_init(&enc, opt->to, UTFDFA_STRICT);
+    struct position pos = {1, 0};
+    int eof = 0;
+    while (!eof) {
+        size_t n;
+        if (read_some(fd, name, in, sizeof in, &n) < 0)
+            return EXIT_IO;
+        eof = n == 0;
+        size_t done = 0;
+        for (;;) {
+            size_t src = n - done, ncp = CHUNK + 2;
+            utfdfa_error err;
+            utfdfa_result r = utfdfa_decode_utf32(&dec, in + done, &src, cps, &ncp, eof, &err);
+            done += src;
+            /* An error's line and column are where the characters decoded
+             * before it end. */
+            count_lines(&pos, cps, ncp);
+            if (out) {
+                size_t off = 0;
+                while (off < ncp) {
+                    size_t m = ncp - off, room = sizeof out->buf - out->len;
+                    utfdfa_encode(&enc, cps + off, &m, out->buf + out->len, &room, eof, NULL);
+                    off += m;
+                    out->len += room;
+                    if (off < ncp && flush(out) < 0)
+                        return EXIT_IO;
+                }
+            }
+            if (r == UTFDFA_MALFORMED) {
+                if (out && flush(out) < 0)
+                    return EXIT_IO;
+                if (check_mode)
+                    fprintf(stderr, "%s:%llu:%llu: invalid %s (%s) at byte offset %llu\n", name,
+                            (unsigned long long)pos.line, (unsigned long long)pos.column + 1,
+                            utfdfa_encoding_name(opt->from), utfdfa_error_name(err.kind),
+                            (unsigned long long)err.offset);
+                else
+                    fprintf(stderr,
+                            "%s: %s: invalid %s (%s) at byte offset %llu, line %llu, column %llu\n",
+                            progname, name, utfdfa_encoding_name(opt->from),
+                            utfdfa_error_name(err.kind), (unsigned long long)err.offset,
+                            (unsigned long long)pos.line, (unsigned long long)pos.column + 1);
+                return EXIT_INVALID;
+            }
+            if (r == UTFDFA_INPUT_EMPTY)
+                break;
+            /* OUTPUT_FULL: the code point buffer is converted; go on. */
+        }
+        if (out && out->len > sizeof out->buf / 2 && flush(out) < 0)
+            return EXIT_IO;
+    }
+    return 0;
+}
+
+static int parse_encoding(const char *s, enum utfdfa_encoding *e)
+{
+    if (!utfdfa_encoding_from_name(s, strlen(s), e))
+        usage_error("unknown encoding '%s' (see 'utfdfa -l')", s);
+    return 0;
+}
+
+/* Options in long form take "--name=value" or "--name value". */
+static const char *option_value(int argc, char **argv, int *i, const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) == 0 && arg[n] == '=')
+        return arg + n + 1;
+    if (strcmp(arg, name) == 0) {
+        if (*i + 1 >= argc)
+            usage_error("option '%s' needs a value", name);
+        return argv[++*i];
+    }
+    return NULL;
+}
+
+static int open_input(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        fprintf(stderr, "%s: %s: %s\n", progname, path, strerror(errno));
+        exit(EXIT_USAGE);
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: %s: is a directory\n", progname, path);
+        exit(EXIT_USAGE);
+    }
+    return fd;
+}
+
+int main(int argc, char **argv)
+{
+    struct options opt = {UTFDFA_UTF8, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP};
+    const char *output = NULL;
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    size_t nfiles = 0;
+    int check_mode = 0, only_files = 0;
+    if (!files) {
+        fprintf(stderr, "%s: out of memory\n", progname);
+        return EXIT_IO;
+    }
+    signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error (EPIPE), reported */
+
+    int i = 1;
+    if (argc > 1 && strcmp(argv[1], "check") == 0) {
+        check_mode = 1;
+        i = 2;
+    }
+    for (; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+            files[nfiles++] = a;
+        } else if (strcmp(a, "--") == 0) {
+            only_files = 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            print_help();
+            return 0;
+        } else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
+            printf("utfdfa %s\n", UTFDFA_VERSION);
+            return 0;
+        } else if (strcmp(a, "-l") == 0 || strcmp(a, "--list") == 0) {
+            for (unsigned e = 0; e < UTFDFA_NENCODINGS; e++)
+                printf("%s\n", utfdfa_encoding_name((enum utfdfa_encoding)e));
+            return 0;
+        } else if ((v = option_value(argc, argv, &i, a, "-f")) ||
+                   (v = option_value(argc, argv, &i, a, "--from"))) {
+            parse_encoding(v, &opt.from);
+        } else if (!check_mode && ((v = option_value(argc, argv, &i, a, "-t")) ||
+                                   (v = option_value(argc, argv, &i, a, "--to")))) {
+            parse_encoding(v, &opt.to);
+        } else if (!check_mode && ((v = option_value(argc, argv, &i, a, "-o")) ||
+                                   (v = option_value(argc, argv, &i, a, "--output")))) {
+            output = v;
+        } else if (!check_mode && (v = option_value(argc, argv, &i, a, "--errors"))) {
+            if (strcmp(v, "strict") == 0)
+                opt.errors = UTFDFA_STRICT;
+            else if (strcmp(v, "replace") == 0)
+                opt.errors = UTFDFA_REPLACE;
+            else if (strcmp(v, "ignore") == 0)
+                opt.errors = UTFDFA_IGNORE;
+            else
+                usage_error("unknown error mode '%s' (strict, replace or ignore)", v);
+        } else if (!check_mode && strcmp(a, "-c") == 0) {
+            opt.errors = UTFDFA_IGNORE;
+        } else if (!check_mode && (v = option_value(argc, argv, &i, a, "--bom"))) {
+            if (strcmp(v, "keep") == 0)
+                opt.bom = UTFDFA_BOM_KEEP;
+            else if (strcmp(v, "strip") == 0)
+                opt.bom = UTFDFA_BOM_STRIP;
+            else if (strcmp(v, "add") == 0)
+                opt.bom = UTFDFA_BOM_ADD;
+            else
+                usage_error("unknown BOM mode '%s' (keep, strip or add)", v);
+        } else {
+            usage_error("unknown option '%s'", a);
+        }
+    }
+
+    if (check_mode) {
+        if (nfiles == 0)
+            usage_error("%s", "check needs at least one FILE");
+        int status = 0;
+        for (size_t k = 0; k < nfiles; k++) {
+            int fd = strcmp(files[k], "-") == 0 ? STDIN_FILENO : open_input(files[k]);
+            int r = process(fd, files[k], &opt, UTFDFA_BOM_KEEP, NULL, 1);
+            if (fd != STDIN_FILENO)
+                close(fd);
+            if (r == EXIT_IO)
+                return EXIT_IO;
+            if (r)
+                status = EXIT_INVALID;
+        }
+        free(files);
+        return status;
+    }
+
+    /* Open every input first: a usage error must not leave a half-written output. */
+    int *fds = calloc(nfiles + 1, sizeof *fds);
+    if (!fds) {
+        fprintf(stderr, "%s: out of memory\n", progname);
+        return EXIT_IO;
+    }
+    for (size_t k = 0; k < nfiles; k++)
+        fds[k] = strcmp(files[k], "-") == 0 ? STDIN_FILENO : open_input(files[k]);
+
+    static struct output out;
+    out.fd = STDOUT_FILENO;
+    out.name = "standard output";
+    if (output) {
+        struct stat ost;
+        if (stat(output, &ost) == 0) {
+            for (size_t k = 0; k < nfiles; k++) {
+                struct stat ist;
+                if (fstat(fds[k], &ist) == 0 && ist.st_dev == ost.st_dev &&
+                    ist.st_ino == ost.st_ino && S_ISREG(ist.st_mode)) {
+                    fprintf(stderr, "%s: %s: the output file is also an input; refusing to "
+                                    "overwrite it\n", progname, output);
+                    return EXIT_USAGE;
+                }
+            }
+        }
+        out.fd = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        if (out.fd < 0) {
+            fprintf(stderr, "%s: %s: %s\n", progname, output, strerror(errno));
+            return EXIT_USAGE;
+        }
+        out.name = output;
+    }
+
+    int status = 0;
+    if (nfiles == 0) {
+        status = process(STDIN_FILENO, "<stdin>", &opt, opt.bom, &out, 0);
+    } else {
+        for (size_t k = 0; k < nfiles && !status; k++) {
+            /* One output stream: a BOM is added once, before the first file. */
+            enum utfdfa_bom bom = opt.bom == UTFDFA_BOM_ADD && k > 0 ? UTFDFA_BOM_KEEP : opt.bom;
+            status = process(fds[k], files[k], &opt, bom, &out, 0);
+        }
+    }
+    if (status != EXIT_IO && flush(&out) < 0)
+        status = EXIT_IO;
+    if (output && close(out.fd) < 0 && status == 0) {
+        fprintf(stderr, "%s: %s: write error: %s\n", progname, output, strerror(errno));
+        status = EXIT_IO;
+    }
+    for (size_t k = 0; k < nfiles; k++)
+        if (fds[k] != STDIN_FILENO)
+            close(fds[k]);
+    free(fds);
+    free(files);
+    return status;
+}
