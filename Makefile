@@ -29,7 +29,7 @@ PICTURES = $(GRAMMARS:%=$(B)/%.dot) $(GRAMMARS:%=$(B)/%.mmd)
 GENERATED = $(HEADERS) $(DEFS) $(LEXERS) $(JSONS)
 
 .PHONY: all generated dfa check check-gen check-re2c check-repro check-readme \
-        check-ref deps clean
+        check-ref check-unit check-engines check-examples check-cli deps clean
 .DELETE_ON_ERROR:
 
 LIB_SRCS = src/utfdfa.c
@@ -40,22 +40,25 @@ all: generated $(B)/libutfdfa.a $(B)/utfdfa
 generated: $(GENERATED)
 
 # ------------------------------------------------------------------ tools
-# re2c is the one tool a fresh Debian machine lacks. Install it when we can
-# (root), otherwise say exactly what to run.
-$(B)/.re2c-ok: | $(B)
-	@if ! command -v $(RE2C) >/dev/null 2>&1; then \
+# A fresh Debian machine may lack re2c (and python3). Install what is
+# missing when we can (root with apt-get), otherwise say exactly what to run.
+$(B)/.tools-ok: | $(B)
+	@missing=""; \
+	command -v $(RE2C) >/dev/null 2>&1 || missing="$$missing re2c"; \
+	command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "re2c is missing: installing it with apt-get"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq re2c) >/dev/null \
-	      || { echo "apt-get install re2c failed" >&2; exit 1; }; \
+	    echo "installing$$missing with apt-get"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null \
+	      || { echo "apt-get install$$missing failed" >&2; exit 1; }; \
 	  else \
-	    echo "re2c is missing: install it with 'sudo apt-get install re2c' (or set RE2C=...)" >&2; \
+	    echo "missing:$$missing; install with: sudo apt-get install$$missing" >&2; \
 	    exit 1; \
 	  fi; \
 	fi
 	@touch $@
 
-deps: $(B)/.re2c-ok
+deps: $(B)/.tools-ok
 
 $(B) $(G) $(T):
 	@mkdir -p $@
@@ -63,25 +66,25 @@ $(B) $(G) $(T):
 # -------------------------------------------------------------- generation
 # Every output depends on its grammar, every generator file and this
 # Makefile; abnfc writes through a temporary file and renames it.
-$(G)/%.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G)
+$(G)/%.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit c -o $@
 
-$(G)/%.defs.re: grammar/%.abnf $(GEN_DEPS) | $(G)
+$(G)/%.defs.re: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit re2c -o $@
 
-$(G)/%.lexer.re: grammar/%.abnf $(GEN_DEPS) | $(G)
+$(G)/%.lexer.re: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit re2c-lexer -o $@
 
-$(G)/%.lexer.c: $(G)/%.lexer.re $(G)/%.defs.re | $(B)/.re2c-ok
+$(G)/%.lexer.c: $(G)/%.lexer.re $(G)/%.defs.re | $(B)/.tools-ok
 	$(RE2C) $(RE2CFLAGS) -I $(G) $< -o $@.tmp && mv $@.tmp $@
 
-$(G)/%.json: grammar/%.abnf $(GEN_DEPS) | $(G)
+$(G)/%.json: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit json -o $@
 
-$(B)/%.dot: grammar/%.abnf $(GEN_DEPS) | $(B)
+$(B)/%.dot: grammar/%.abnf $(GEN_DEPS) | $(B) $(B)/.tools-ok
 	$(ABNFC) $< --emit dot -o $@
 
-$(B)/%.mmd: grammar/%.abnf $(GEN_DEPS) | $(B)
+$(B)/%.mmd: grammar/%.abnf $(GEN_DEPS) | $(B) $(B)/.tools-ok
 	$(ABNFC) $< --emit mermaid -o $@
 
 dfa: $(PICTURES)
@@ -101,14 +104,14 @@ $(B)/utfdfa: src/cli.c include/utfdfa.h $(B)/libutfdfa.a
 	$(CC) $(WARN) $(CFLAGS) -I include $< $(B)/libutfdfa.a -o $@
 
 # ------------------------------------------------------------------ tests
-check: check-gen check-repro check-readme check-re2c check-ref
+check: check-gen check-repro check-readme check-re2c check-ref check-unit check-engines check-examples check-cli
 	@echo "make check: all passed"
 
 check-gen: generated
 	$(PYTHON) tests/gen/test_abnfc.py
 
 # Two generations of everything must be byte-identical.
-check-repro: | $(B)/.re2c-ok
+check-repro: | $(B)/.tools-ok
 	@rm -rf $(B)/repro && mkdir -p $(B)/repro/a $(B)/repro/b
 	@for d in a b; do for g in $(GRAMMARS); do \
 	  for e in c re2c re2c-lexer json dot mermaid; do \
@@ -123,7 +126,7 @@ check-repro: | $(B)/.re2c-ok
 check-readme: $(B)/utf8.mmd
 	@$(PYTHON) tests/gen/readme_mermaid.py README.md $(B)/utf8.mmd
 
-$(T)/re2c_cross.c: tests/conformance/re2c_cross.re | $(T) $(B)/.re2c-ok
+$(T)/re2c_cross.c: tests/conformance/re2c_cross.re | $(T) $(B)/.tools-ok
 	$(RE2C) -8 --encoding-policy fail $(RE2CFLAGS) $< -o $@.tmp && mv $@.tmp $@
 
 $(T)/re2c_cross: $(T)/re2c_cross.c $(G)/utf8.gen.h
@@ -138,6 +141,30 @@ $(T)/ref_dump: tests/ref/ref_utf8.c tests/ref/ref_dump.c tests/ref/ref_utf8.h | 
 # The reference decoder is itself checked against Python's codecs.
 check-ref: $(T)/ref_dump
 	$(PYTHON) tests/ref/ref_selftest.py $(T)
+
+$(T)/test_decode: tests/unit/test_decode.c tests/unit/vectors.h tests/ref/ref_utf8.c include/utfdfa.h $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref -I tests/unit $< tests/ref/ref_utf8.c $(B)/libutfdfa.a -o $@
+
+SHARED ?= ../shared
+
+$(T)/test_engines: tests/unit/test_engines.c tests/unit/vectors.h $(G)/utf8.lexer.c $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include -I $(G) -I tests/unit $< $(B)/libutfdfa.a -o $@
+
+check-engines: $(T)/test_engines
+	$(T)/test_engines
+
+check-unit: $(T)/test_decode
+	$(T)/test_decode $(SHARED)
+
+# Embedding: the example includes only the generated header.
+$(T)/json_string: tests/examples/json_string.c $(G)/utf8.gen.h | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I $(G) $< -o $@
+
+check-examples: $(T)/json_string
+	$(T)/json_string
+
+check-cli: $(B)/utfdfa
+	$(PYTHON) tests/cli/test_cli.py $(B)
 
 clean:
 	rm -rf $(B)

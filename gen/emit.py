@@ -484,12 +484,30 @@ def _edges(dfa):
     return {k: range_text(ranges(sorted(v)), ", ") for k, v in sorted(by.items())}
 
 
-def _node_label(dfa, s):
+def _bytes_to_go(dfa):
+    """Fewest bytes from each state to an accepting state (None: never)."""
+    dist = {s: 0 for s in range(dfa.nstates) if dfa.accepting[s]}
+    frontier = list(dist)
+    while frontier:
+        nxt = []
+        for s in range(dfa.nstates):
+            if s not in dist and any(t in frontier for t in dfa.trans[s]):
+                dist[s] = dist[frontier[0]] + 1
+                nxt.append(s)
+        frontier = nxt
+    return dist
+
+
+def _node_label(dfa, s, to_go):
     if s == dfa.start and dfa.accepting[s]:
         return "ACCEPT"
     if s == dfa.reject:
         return "REJECT"
-    return f"s{s}"
+    if s == dfa.start:
+        return "START"
+    if dfa.accepting[s]:
+        return f"s{s} accept"
+    return f"s{s}: {to_go[s]} more" if s in to_go else f"s{s}"
 
 
 def emit_dot(comp, source):
@@ -497,9 +515,10 @@ def emit_dot(comp, source):
     out = [f"// {banner(source)}", "// Edges into REJECT are left out: every missing byte goes there.",
            "digraph dfa {", "  rankdir=LR;", '  node [shape=circle, fontname="monospace"];',
            '  edge [fontname="monospace"];']
+    to_go = _bytes_to_go(dfa)
     for s in range(dfa.nstates):
         shape = "doublecircle" if dfa.accepting[s] else "circle"
-        out.append(f'  s{s} [label="{_node_label(dfa, s)}", shape={shape}];')
+        out.append(f'  s{s} [label="{_node_label(dfa, s, to_go)}", shape={shape}];')
     for (s, t), label in _edges(dfa).items():
         out.append(f'  s{s} -> s{t} [label="{label}"];')
     out += ["}", ""]
@@ -509,10 +528,11 @@ def emit_dot(comp, source):
 def emit_mermaid(comp, source):
     dfa = comp.dfa
     out = ["flowchart LR", f"  %% {banner(source)}; edges into REJECT left out"]
+    to_go = _bytes_to_go(dfa)
     for s in range(dfa.nstates):
         if s == dfa.reject:
             continue
-        lab = _node_label(dfa, s)
+        lab = _node_label(dfa, s, to_go)
         out.append(f'  s{s}(("{lab}"))' if dfa.accepting[s] else f'  s{s}["{lab}"]')
     for (s, t), label in _edges(dfa).items():
         out.append(f'  s{s} -->|"{label}"| s{t}')

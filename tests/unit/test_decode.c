@@ -1,0 +1,875 @@
+/* Decoder tests: the library against the reference decoder in tests/ref
+ * (written from the spec alone), exhaustively where the space allows, and
+ * streaming against whole-buffer results at every split point.
+ *
+ * Every input is copied into an exact-size heap buffer (and every output
+ * buffer is exact-size) so AddressSanitizer catches any access past the end.
+ *
+ * Usage: test_decode [SHARED_DIR]   (default ../shared; skipped parts say so)
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref_utf8.h"
+#include "utfdfa.h"
+#include "vectors.h"
+
+static unsigned long passed, failed;
+
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    failed++;
+    if (failed > 20)
+        return;
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+}
+
+#define CHECK(cond, ...) ((cond) ? (void)passed++ : fail(__VA_ARGS__))
+
+static uint8_t *dup_exact(const uint8_t *s, size_t n)
+{
+    uint8_t *p = malloc(n ? n : 1);
+    if (!p) {
+        perror("malloc");
+        exit(2);
+    }
+    if (n)
+        memcpy(p, s, n);
+    return p;
+}
+
+static const char *hex(const uint8_t *s, size_t n)
+{
+    static char buf[3 * 64 + 8];
+    size_t k = 0;
+    for (size_t i = 0; i < n && i < 64; i++)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%02X ", s[i]);
+    if (n > 64)
+        snprintf(buf + k, sizeof buf - k, "...");
+    else if (k)
+        buf[k - 1] = 0;
+    else
+        buf[0] = 0;
+    return buf;
+}
+
+/* ------------------------------------------------------------------ runs */
+
+enum sink { SINK_U32, SINK_U16, SINK_BYTES, SINK_NONE };
+
+struct result {
+    uint8_t *out; /* output normalised to bytes (native units copied as they are) */
+    size_t len, cap;
+    utfdfa_error err[4096];
+    size_t nerr;
+    int stalled;
+};
+
+static void append(struct result *r, const void *p, size_t n)
+{
+    if (r->len + n > r->cap) {
+        r->cap = (r->len + n) * 2 + 64;
+        r->out = realloc(r->out, r->cap);
+        if (!r->out) {
+            perror("realloc");
+            exit(2);
+        }
+    }
+    memcpy(r->out + r->len, p, n);
+    r->len += n;
+}
+
+static void result_free(struct result *r)
+{
+    free(r->out);
+    memset(r, 0, sizeof *r);
+}
+
+struct config {
+    enum utfdfa_encoding from, to;
+    enum sink sink;
+    enum utfdfa_errors errors;
+    enum utfdfa_bom bom;
+};
+
+static size_t unit_size(enum sink s)
+{
+    return s == SINK_U32 ? 4 : s == SINK_U16 ? 2 : 1;
+}
+
+/* Feed in[0..n) in chunks of `chunk` bytes (0: all at once) with an output
+ * buffer of `outcap` units, calling again after every MALFORMED and
+ * OUTPUT_FULL, and record everything. */
+static void run(const struct config *c, const uint8_t *in, size_t n, size_t chunk, size_t outcap,
+                struct result *r)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, c->from, c->errors, c->bom);
+    size_t us = unit_size(c->sink);
+    uint8_t *dst = malloc(outcap > 0 ? outcap * us : 1);
+    size_t pos = 0;
+    memset(r, 0, sizeof *r);
+    do {
+        size_t len = chunk && n - pos > chunk ? chunk : n - pos;
+        bool last = pos + len == n;
+        uint8_t *piece = dup_exact(in + pos, len);
+        size_t used = 0;
+        for (;;) {
+            size_t src = len - used, cap = outcap;
+            utfdfa_error e = {0, 0, UTFDFA_ERR_NONE};
+            utfdfa_result res;
+            switch (c->sink) {
+            case SINK_U32:
+                res = utfdfa_decode_utf32(&d, piece + used, &src, (uint32_t *)(void *)dst, &cap,
+                                          last, &e);
+                break;
+            case SINK_U16:
+                res = utfdfa_decode_utf16(&d, piece + used, &src, (uint16_t *)(void *)dst, &cap,
+                                          last, &e);
+                break;
+            case SINK_BYTES:
+                res = utfdfa_transcode(&d, c->to, piece + used, &src, dst, &cap, last, &e);
+                break;
+            default:
+                cap = 0;
+                res = utfdfa_check(&d, piece + used, &src, last, &e);
+                break;
+            }
+            used += src;
+            append(r, dst, cap * us);
+            if (res == UTFDFA_MALFORMED) {
+                if (r->nerr < sizeof r->err / sizeof r->err[0])
+                    r->err[r->nerr++] = e;
+                continue;
+            }
+            if (res == UTFDFA_OUTPUT_FULL) {
+                if (src == 0 && cap == 0) { /* no progress with room for a character */
+                    r->stalled = 1;
+                    break;
+                }
+                continue;
+            }
+            if (used != len)
+                r->stalled = 1;
+            break;
+        }
+        free(piece);
+        pos += len;
+        if (r->stalled)
+            break;
+    } while (pos < n);
+    free(dst);
+}
+
+static int same(const struct result *a, const struct result *b)
+{
+    if (a->len != b->len || memcmp(a->out, b->out, a->len) || a->nerr != b->nerr ||
+        a->stalled || b->stalled)
+        return 0;
+    for (size_t i = 0; i < a->nerr; i++)
+        if (a->err[i].offset != b->err[i].offset || a->err[i].length != b->err[i].length ||
+            a->err[i].kind != b->err[i].kind)
+            return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------- reference events */
+
+static enum utfdfa_error_kind kind_of(enum ref_kind k)
+{
+    switch (k) {
+    case REF_UNEXPECTED_CONTINUATION:
+        return UTFDFA_ERR_UNEXPECTED_CONTINUATION;
+    case REF_INVALID_LEAD:
+        return UTFDFA_ERR_INVALID_LEAD;
+    case REF_OVERLONG:
+        return UTFDFA_ERR_OVERLONG;
+    case REF_SURROGATE:
+        return UTFDFA_ERR_SURROGATE;
+    case REF_TOO_LARGE:
+        return UTFDFA_ERR_TOO_LARGE;
+    case REF_TRUNCATED:
+        return UTFDFA_ERR_TRUNCATED;
+    default:
+        return UTFDFA_ERR_NONE;
+    }
+}
+
+/* What the reference decoder makes of s: code points (U+FFFD for errors in
+ * replace mode) and the errors, in the same shape as run(). */
+static void reference(const uint8_t *s, size_t n, enum utfdfa_errors errors, struct result *r)
+{
+    memset(r, 0, sizeof *r);
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        enum ref_kind k;
+        size_t len = ref_utf8_next(s + i, n - i, &cp, &k);
+        if (k == REF_OK) {
+            append(r, &cp, 4);
+        } else {
+            if (r->nerr < sizeof r->err / sizeof r->err[0])
+                r->err[r->nerr++] = (utfdfa_error){i, (uint32_t)len, kind_of(k)};
+            if (errors == UTFDFA_REPLACE) {
+                uint32_t fffd = 0xFFFD;
+                append(r, &fffd, 4);
+            }
+        }
+        i += len;
+    }
+    if (errors != UTFDFA_STRICT)
+        r->nerr = 0;
+}
+
+/* ---------------------------------------------------------- exhaustive */
+
+/* One strict whole-buffer decode compared item by item with the reference,
+ * without allocating: the hot loop of the exhaustive test. */
+static int agrees_with_reference(const uint8_t *in, size_t n)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    uint32_t cps[8];
+    size_t pos = 0, ri = 0; /* library's input position; reference's */
+    for (;;) {
+        size_t s = n - pos, o = sizeof cps / sizeof cps[0];
+        utfdfa_error e;
+        utfdfa_result r = utfdfa_decode_utf32(&d, in + pos, &s, cps, &o, true, &e);
+        pos += s;
+        for (size_t k = 0; k < o; k++) {
+            uint32_t cp;
+            enum ref_kind kind;
+            if (ri >= n)
+                return 0;
+            ri += ref_utf8_next(in + ri, n - ri, &cp, &kind);
+            if (kind != REF_OK || cp != cps[k])
+                return 0;
+        }
+        if (r == UTFDFA_INPUT_EMPTY)
+            return ri == n && pos == n;
+        if (r != UTFDFA_MALFORMED || ri >= n)
+            return 0;
+        uint32_t cp;
+        enum ref_kind kind;
+        size_t len = ref_utf8_next(in + ri, n - ri, &cp, &kind);
+        if (kind == REF_OK || e.offset != ri || e.length != len || e.kind != kind_of(kind))
+            return 0;
+        ri += len;
+    }
+}
+
+static void exhaustive(void)
+{
+    unsigned long strings = 0, bad = 0;
+    /* Lengths 1-3 completely, and every 4-byte string with lead F0-F4,
+     * each in an exact-size heap buffer. */
+    for (size_t len = 1; len <= 4; len++) {
+        uint8_t *buf = malloc(len);
+        unsigned long total = 1ul << (8 * len);
+        unsigned long v = len == 4 ? 0xF0000000ul : 0, end = len == 4 ? 0xF5000000ul : total;
+        for (; v < end; v++) {
+            for (size_t k = 0; k < len; k++)
+                buf[k] = (uint8_t)(v >> (8 * (len - 1 - k)));
+            strings++;
+            if (!agrees_with_reference(buf, len)) {
+                bad++;
+                fail("exhaustive: %s: library and reference disagree", hex(buf, len));
+            }
+        }
+        free(buf);
+    }
+    CHECK(bad == 0, "exhaustive: %lu of %lu strings disagree", bad, strings);
+    CHECK(strings == 256ul + 65536ul + 16777216ul + 5ul * 16777216ul, "exhaustive: count");
+    printf("exhaustive: %lu byte strings (all of length 1-3, length 4 with lead F0-F4) "
+           "agree with the reference decoder\n", strings);
+}
+
+/* ------------------------------------------------------------ vectors */
+
+static void vectors_against_reference(void)
+{
+    uint8_t buf[64];
+    for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
+        size_t n = parse_hex(vectors[v], buf);
+        uint8_t *in = dup_exact(buf, n);
+        for (int mode = UTFDFA_STRICT; mode <= UTFDFA_REPLACE; mode++) {
+            struct config c = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, (enum utfdfa_errors)mode,
+                               UTFDFA_BOM_KEEP};
+            struct result a, b;
+            run(&c, in, n, 0, 64, &a);
+            reference(in, n, c.errors, &b);
+            CHECK(same(&a, &b), "vector [%s] mode %d: library and reference disagree",
+                  vectors[v], mode);
+            result_free(&a);
+            result_free(&b);
+        }
+        free(in);
+    }
+}
+
+static void unicode_example(void)
+{
+    /* Unicode 3.9, U+FFFD substitution of maximal subparts. */
+    uint8_t buf[16];
+    size_t n = parse_hex("61 F1 80 80 E1 80 C2 62 80 63 80 BF 64", buf);
+    static const uint32_t want[] = {'a', 0xFFFD, 0xFFFD, 0xFFFD, 'b', 0xFFFD, 'c',
+                                    0xFFFD, 0xFFFD, 'd'};
+    struct config c = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, UTFDFA_REPLACE, UTFDFA_BOM_KEEP};
+    struct result r;
+    uint8_t *in = dup_exact(buf, n);
+    run(&c, in, n, 0, 64, &r);
+    CHECK(r.len == sizeof want && memcmp(r.out, want, sizeof want) == 0,
+          "Unicode 3.9 example: wrong replacement output");
+    result_free(&r);
+    /* 2F C0 AE 2E 2F never becomes "/../" (RFC 3629 section 10). */
+    n = parse_hex("2F C0 AE 2E 2F", buf);
+    memcpy(in, buf, n);
+    run(&c, in, n, 0, 64, &r);
+    static const uint32_t safe[] = {'/', 0xFFFD, 0xFFFD, '.', '/'};
+    CHECK(r.len == sizeof safe && memcmp(r.out, safe, sizeof safe) == 0,
+          "2F C0 AE 2E 2F decoded to something other than / FFFD FFFD . /");
+    result_free(&r);
+    free(in);
+}
+
+/* ------------------------------------------------------------ streaming */
+
+static const struct config stream_configs[] = {
+    {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, UTFDFA_STRICT, UTFDFA_BOM_KEEP},
+    {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, UTFDFA_REPLACE, UTFDFA_BOM_STRIP},
+    {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U16, UTFDFA_REPLACE, UTFDFA_BOM_ADD},
+    {UTFDFA_UTF8, UTFDFA_UTF8, SINK_BYTES, UTFDFA_REPLACE, UTFDFA_BOM_KEEP},
+    {UTFDFA_UTF8, UTFDFA_UTF16BE, SINK_BYTES, UTFDFA_IGNORE, UTFDFA_BOM_ADD},
+    {UTFDFA_UTF8, UTFDFA_UTF8, SINK_NONE, UTFDFA_STRICT, UTFDFA_BOM_KEEP},
+    {UTFDFA_UTF16LE, UTFDFA_UTF8, SINK_BYTES, UTFDFA_STRICT, UTFDFA_BOM_STRIP},
+    {UTFDFA_UTF16BE, UTFDFA_UTF32LE, SINK_BYTES, UTFDFA_REPLACE, UTFDFA_BOM_KEEP},
+    {UTFDFA_UTF16LE, UTFDFA_UTF8, SINK_U32, UTFDFA_REPLACE, UTFDFA_BOM_KEEP},
+    {UTFDFA_UTF32LE, UTFDFA_UTF8, SINK_U16, UTFDFA_REPLACE, UTFDFA_BOM_KEEP},
+    {UTFDFA_UTF32BE, UTFDFA_UTF16LE, SINK_BYTES, UTFDFA_STRICT, UTFDFA_BOM_ADD},
+};
+
+/* The smallest output buffer that always has room for one character (and
+ * a BOM owed before it): a UTF-32 unit, a UTF-16 pair, 4 bytes + a BOM. */
+static size_t min_room(const struct config *c)
+{
+    return c->sink == SINK_U32 ? 2 : c->sink == SINK_U16 ? 3 : 8;
+}
+
+static void streaming(const uint8_t *in, size_t n, const char *what)
+{
+    for (size_t k = 0; k < sizeof stream_configs / sizeof stream_configs[0]; k++) {
+        const struct config *c = &stream_configs[k];
+        struct result whole, part;
+        run(c, in, n, 0, 4 * n + 16, &whole);
+        CHECK(!whole.stalled, "%s config %zu: whole-buffer run stalled", what, k);
+        int ok = 1;
+        /* Chunks of every size (two_calls() covers one split at every offset). */
+        for (size_t at = 1; at < n && ok; at++) {
+            struct result a;
+            run(c, in, n, at, 4 * n + 16, &a);
+            if (!same(&a, &whole)) {
+                fail("%s config %zu: chunks of %zu bytes differ from one call", what, k, at);
+                ok = 0;
+            }
+            result_free(&a);
+        }
+        /* Byte by byte with the smallest output buffer. */
+        run(c, in, n, 1, min_room(c), &part);
+        CHECK(same(&part, &whole), "%s config %zu: byte-by-byte, small output differs", what, k);
+        result_free(&part);
+        /* One call, smallest output buffer. */
+        run(c, in, n, 0, min_room(c), &part);
+        CHECK(same(&part, &whole), "%s config %zu: small output buffer differs", what, k);
+        result_free(&part);
+        CHECK(ok, "%s config %zu: every chunk size agrees", what, k);
+        result_free(&whole);
+    }
+}
+
+/* Exactly two calls, split at every offset. */
+static void two_calls(const uint8_t *in, size_t n, const char *what)
+{
+    struct config c = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, UTFDFA_REPLACE, UTFDFA_BOM_STRIP};
+    struct result whole;
+    run(&c, in, n, 0, n + 2, &whole);
+    uint32_t *dst = malloc((n + 2) * 4);
+    for (size_t at = 0; at <= n; at++) {
+        utfdfa_decoder d;
+        utfdfa_decoder_init(&d, c.from, c.errors, c.bom);
+        uint8_t *a = dup_exact(in, at), *b = dup_exact(in + at, n - at);
+        size_t s1 = at, o1 = n + 2;
+        utfdfa_result r1 = utfdfa_decode_utf32(&d, a, &s1, dst, &o1, false, NULL);
+        size_t s2 = n - at, o2 = n + 2 - o1;
+        utfdfa_result r2 = utfdfa_decode_utf32(&d, b, &s2, dst + o1, &o2, true, NULL);
+        int ok = r1 == UTFDFA_INPUT_EMPTY && r2 == UTFDFA_INPUT_EMPTY && s1 == at &&
+                 s2 == n - at && (o1 + o2) * 4 == whole.len &&
+                 memcmp(dst, whole.out, whole.len) == 0;
+        CHECK(ok, "%s: split into two calls at %zu differs", what, at);
+        free(a);
+        free(b);
+    }
+    free(dst);
+    result_free(&whole);
+}
+
+/* Output exactly full, and one unit short. */
+static void exact_room(const uint8_t *in, size_t n, const char *what)
+{
+    for (size_t k = 0; k < sizeof stream_configs / sizeof stream_configs[0]; k++) {
+        const struct config *c = &stream_configs[k];
+        if (c->sink == SINK_NONE || c->errors == UTFDFA_STRICT)
+            continue;
+        struct result whole;
+        run(c, in, n, 0, 4 * n + 16, &whole);
+        size_t us = unit_size(c->sink), units = whole.len / us;
+        uint8_t *dst = malloc(units * us + 1);
+        for (size_t short_by = 0; short_by <= (units > 0); short_by++) {
+            size_t room = units - short_by;
+            utfdfa_decoder d;
+            utfdfa_decoder_init(&d, c->from, c->errors, c->bom);
+            uint8_t *src = dup_exact(in, n);
+            size_t s = n, o = room;
+            utfdfa_result r;
+            if (c->sink == SINK_U32)
+                r = utfdfa_decode_utf32(&d, src, &s, (uint32_t *)(void *)dst, &o, true, NULL);
+            else if (c->sink == SINK_U16)
+                r = utfdfa_decode_utf16(&d, src, &s, (uint16_t *)(void *)dst, &o, true, NULL);
+            else
+                r = utfdfa_transcode(&d, c->to, src, &s, dst, &o, true, NULL);
+            if (room == units)
+                CHECK(r == UTFDFA_INPUT_EMPTY && s == n && o == units &&
+                          memcmp(dst, whole.out, whole.len) == 0,
+                      "%s config %zu: output buffer exactly full fails", what, k);
+            else
+                CHECK(r == UTFDFA_OUTPUT_FULL && o <= room && memcmp(dst, whole.out, o * us) == 0,
+                      "%s config %zu: output one unit short is not OUTPUT_FULL with a prefix",
+                      what, k);
+            free(src);
+        }
+        free(dst);
+        result_free(&whole);
+    }
+}
+
+/* ------------------------------------------------------------ random */
+
+static uint64_t rng_state = 20261122;
+
+static uint32_t rnd(void)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng_state >> 33);
+}
+
+static size_t random_input(uint8_t *buf, size_t max)
+{
+    static const uint8_t pick[] = {0x41, 0x0A, 0x80, 0x8F, 0x90, 0xBF, 0xA0, 0xC0, 0xC1, 0xC2,
+                                   0xDF, 0xE0, 0xE1, 0xED, 0xEE, 0xEF, 0xBB, 0xF0, 0xF1, 0xF4,
+                                   0xF5, 0xF8, 0xFE, 0xFF, 0xD8, 0xDC, 0x00};
+    size_t n = rnd() % (max + 1);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = rnd();
+        if (r % 4 == 0) { /* a valid character now and then */
+            uint32_t cp = rnd() % 0x110000;
+            uint8_t enc[4];
+            size_t k = ref_utf8_encode(cp, enc);
+            for (size_t j = 0; j < k && i < n; j++)
+                buf[i++] = enc[j];
+            i--;
+        } else {
+            buf[i] = r % 2 ? pick[rnd() % sizeof pick] : (uint8_t)rnd();
+        }
+    }
+    return n;
+}
+
+static void random_tests(void)
+{
+    uint8_t buf[48];
+    for (int t = 0; t < 300; t++) {
+        size_t n = random_input(buf, sizeof buf);
+        char what[32];
+        snprintf(what, sizeof what, "random #%d", t);
+        for (int mode = UTFDFA_STRICT; mode <= UTFDFA_REPLACE; mode++) {
+            struct config c = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, (enum utfdfa_errors)mode,
+                               UTFDFA_BOM_KEEP};
+            struct result a, b;
+            uint8_t *in = dup_exact(buf, n);
+            run(&c, in, n, 0, 64, &a);
+            reference(in, n, c.errors, &b);
+            CHECK(same(&a, &b), "%s [%s]: library and reference disagree", what, hex(buf, n));
+            free(in);
+            result_free(&a);
+            result_free(&b);
+        }
+        if (t < 120) {
+            streaming(buf, n, what);
+            two_calls(buf, n, what);
+            exact_room(buf, n, what);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ Kuhn */
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    uint8_t *buf = malloc(cap);
+    size_t r;
+    while ((r = fread(buf + len, 1, cap - len, f)) > 0) {
+        len += r;
+        if (len == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    fclose(f);
+    uint8_t *exact = dup_exact(buf, len);
+    free(buf);
+    *n = len;
+    return exact;
+}
+
+static void kuhn(const char *shared)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/conformance/UTF-8-test.txt", shared);
+    size_t n;
+    uint8_t *in = slurp(path, &n);
+    if (!in) {
+        printf("kuhn: %s not found: skipped (it lives in ../shared, not in the repo)\n", path);
+        return;
+    }
+    utfdfa_error e;
+    size_t valid = utfdfa_validate(UTFDFA_UTF8, in, n, &e);
+    CHECK(valid == 4461 && e.offset == 4461 && e.kind == UTFDFA_ERR_INVALID_LEAD && e.length == 1,
+          "Kuhn: first error at %zu (want 4461, invalid-lead F8)", valid);
+    CHECK(utfdfa_valid_up_to(in, n) == 4461, "Kuhn: valid_up_to");
+    /* Line and column of the first error, from the decoded characters. */
+    struct config strict = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, UTFDFA_STRICT, UTFDFA_BOM_KEEP};
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, strict.from, strict.errors, strict.bom);
+    uint32_t *cps = malloc(n * 4);
+    size_t s = n, o = n;
+    utfdfa_result r = utfdfa_decode_utf32(&d, in, &s, cps, &o, true, &e);
+    unsigned long line = 1, col = 1;
+    for (size_t i = 0; i < o; i++) {
+        if (cps[i] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    CHECK(r == UTFDFA_MALFORMED && line == 75 && col == 38,
+          "Kuhn: first error at line %lu column %lu (want 75, 38)", line, col);
+    /* Replacement: exactly 379 U+FFFD, the same as the reference. */
+    struct config rep = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, UTFDFA_REPLACE, UTFDFA_BOM_KEEP};
+    struct result a, b;
+    run(&rep, in, n, 0, n + 1, &a);
+    reference(in, n, UTFDFA_REPLACE, &b);
+    size_t fffd = 0;
+    for (size_t i = 0; i + 4 <= a.len; i += 4) {
+        uint32_t v;
+        memcpy(&v, a.out + i, 4);
+        fffd += v == 0xFFFD;
+    }
+    CHECK(fffd == 379, "Kuhn: %zu U+FFFD in replace mode (want 379)", fffd);
+    CHECK(same(&a, &b), "Kuhn: library and reference disagree");
+    result_free(&a);
+    result_free(&b);
+    /* Streamed in chunks of every size up to 64 and a few larger ones. */
+    struct result whole, part;
+    run(&rep, in, n, 0, n + 1, &whole);
+    int ok = 1;
+    for (size_t chunk = 1; chunk <= 4099 && ok; chunk = chunk < 64 ? chunk + 1 : chunk * 2 + 3) {
+        run(&rep, in, n, chunk, 7, &part);
+        ok = same(&part, &whole);
+        result_free(&part);
+    }
+    CHECK(ok, "Kuhn: chunked decoding differs from one call");
+    result_free(&whole);
+    free(cps);
+    free(in);
+}
+
+/* ------------------------------------------------------------ encoder */
+
+static void encoder(void)
+{
+    /* Every scalar value round-trips through encode -> decode in each encoding. */
+    static uint32_t cps[0x110000];
+    size_t n = 0;
+    for (uint32_t cp = 0; cp < 0x110000; cp++)
+        if (cp < 0xD800 || cp > 0xDFFF)
+            cps[n++] = cp;
+    CHECK(n == 1112064, "encoder: %zu scalar values", n);
+    for (unsigned to = 0; to < UTFDFA_NENCODINGS; to++) {
+        size_t cap;
+        CHECK(utfdfa_max_encoded_len((enum utfdfa_encoding)to, n, &cap), "max_encoded_len");
+        uint8_t *buf = malloc(cap);
+        utfdfa_encoder e;
+        utfdfa_encoder_init(&e, (enum utfdfa_encoding)to, UTFDFA_STRICT);
+        size_t s = n, o = cap;
+        utfdfa_result r = utfdfa_encode(&e, cps, &s, buf, &o, true, NULL);
+        CHECK(r == UTFDFA_INPUT_EMPTY && s == n, "encode all scalar values to %s",
+              utfdfa_encoding_name((enum utfdfa_encoding)to));
+        if (to == UTFDFA_UTF8) { /* byte-identical to the reference encoder */
+            uint8_t *ref = malloc(cap);
+            size_t k = 0;
+            for (size_t i = 0; i < n; i++)
+                k += ref_utf8_encode(cps[i], ref + k);
+            CHECK(k == o && memcmp(ref, buf, k) == 0, "encoder differs from the reference");
+            free(ref);
+        }
+        utfdfa_decoder d;
+        utfdfa_decoder_init(&d, (enum utfdfa_encoding)to, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        uint32_t *back = malloc(n * 4);
+        size_t bs = o, bo = n;
+        r = utfdfa_decode_utf32(&d, buf, &bs, back, &bo, true, NULL);
+        CHECK(r == UTFDFA_INPUT_EMPTY && bo == n && memcmp(back, cps, n * 4) == 0,
+              "round trip through %s", utfdfa_encoding_name((enum utfdfa_encoding)to));
+        free(back);
+        free(buf);
+    }
+    /* Surrogates and values above U+10FFFF: strict error with its index,
+     * replace -> U+FFFD (RFC 3629 section 3), ignore -> dropped. */
+    static const uint32_t bad[] = {'a', 0xD800, 'b', 0x110000, 0xDFFF, 0xFFFFFFFF};
+    uint8_t out[64];
+    utfdfa_encoder e;
+    utfdfa_encoder_init(&e, UTFDFA_UTF8, UTFDFA_STRICT);
+    size_t s = 6, o = sizeof out;
+    utfdfa_error err;
+    utfdfa_result r = utfdfa_encode(&e, bad, &s, out, &o, true, &err);
+    CHECK(r == UTFDFA_MALFORMED && s == 2 && o == 1 && err.offset == 1 &&
+              err.kind == UTFDFA_ERR_SURROGATE,
+          "encoder strict: surrogate at index 1");
+    size_t s2 = 4, o2 = sizeof out - o;
+    r = utfdfa_encode(&e, bad + 2, &s2, out + o, &o2, true, &err);
+    CHECK(r == UTFDFA_MALFORMED && s2 == 2 && err.offset == 3 && err.kind == UTFDFA_ERR_TOO_LARGE,
+          "encoder strict: too large at index 3");
+    utfdfa_encoder_init(&e, UTFDFA_UTF8, UTFDFA_REPLACE);
+    s = 6;
+    o = sizeof out;
+    r = utfdfa_encode(&e, bad, &s, out, &o, true, NULL);
+    CHECK(r == UTFDFA_INPUT_EMPTY && o == 14 &&
+              memcmp(out, "a\xEF\xBF\xBD" "b\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD", 14) == 0,
+          "encoder replace");
+    utfdfa_encoder_init(&e, UTFDFA_UTF8, UTFDFA_IGNORE);
+    s = 6;
+    o = sizeof out;
+    r = utfdfa_encode(&e, bad, &s, out, &o, true, NULL);
+    CHECK(r == UTFDFA_INPUT_EMPTY && o == 2 && memcmp(out, "ab", 2) == 0, "encoder ignore");
+    /* Exactly full / one short for a 4-byte character. */
+    static const uint32_t emoji[] = {0x1F600};
+    utfdfa_encoder_init(&e, UTFDFA_UTF8, UTFDFA_STRICT);
+    s = 1;
+    o = 3;
+    r = utfdfa_encode(&e, emoji, &s, out, &o, true, NULL);
+    CHECK(r == UTFDFA_OUTPUT_FULL && s == 0 && o == 0, "encoder: 3 bytes of room for U+1F600");
+    s = 1;
+    o = 4;
+    r = utfdfa_encode(&e, emoji, &s, out, &o, true, NULL);
+    CHECK(r == UTFDFA_INPUT_EMPTY && s == 1 && o == 4 && memcmp(out, "\xF0\x9F\x98\x80", 4) == 0,
+          "encoder: exactly 4 bytes of room for U+1F600");
+    /* Worst-case size helpers never overflow. */
+    size_t big;
+    CHECK(!utfdfa_max_encoded_len(UTFDFA_UTF8, SIZE_MAX / 2, &big), "max_encoded_len overflow");
+    CHECK(!utfdfa_max_transcoded_len(UTFDFA_UTF8, UTFDFA_UTF8, SIZE_MAX / 2, &big),
+          "max_transcoded_len overflow");
+    CHECK(utfdfa_max_transcoded_len(UTFDFA_UTF8, UTFDFA_UTF8, 10, &big) && big == 33,
+          "max_transcoded_len utf-8 -> utf-8 of 10 bytes is 3 per byte + BOM");
+}
+
+/* The size helpers are upper bounds: check them on random inputs. */
+static void size_bounds(void)
+{
+    uint8_t buf[48];
+    for (int t = 0; t < 400; t++) {
+        size_t n = random_input(buf, sizeof buf);
+        for (unsigned from = 0; from < UTFDFA_NENCODINGS; from++) {
+            for (unsigned to = 0; to < UTFDFA_NENCODINGS; to++) {
+                struct config c = {(enum utfdfa_encoding)from, (enum utfdfa_encoding)to,
+                                   SINK_BYTES, UTFDFA_REPLACE, UTFDFA_BOM_ADD};
+                struct result r;
+                run(&c, buf, n, 0, 4 * n + 16, &r);
+                size_t bound;
+                utfdfa_max_transcoded_len(c.from, c.to, n, &bound);
+                CHECK(r.len <= bound, "max_transcoded_len %u->%u: %zu > %zu", from, to, r.len,
+                      bound);
+                result_free(&r);
+            }
+            struct config c32 = {(enum utfdfa_encoding)from, UTFDFA_UTF8, SINK_U32,
+                                 UTFDFA_REPLACE, UTFDFA_BOM_ADD};
+            struct config c16 = {(enum utfdfa_encoding)from, UTFDFA_UTF8, SINK_U16,
+                                 UTFDFA_REPLACE, UTFDFA_BOM_ADD};
+            struct result r;
+            size_t bound;
+            run(&c32, buf, n, 0, 4 * n + 16, &r);
+            utfdfa_max_utf32_len(c32.from, n, &bound);
+            CHECK(r.len / 4 <= bound, "max_utf32_len");
+            result_free(&r);
+            run(&c16, buf, n, 0, 4 * n + 16, &r);
+            utfdfa_max_utf16_len(c16.from, n, &bound);
+            CHECK(r.len / 2 <= bound, "max_utf16_len");
+            result_free(&r);
+        }
+    }
+}
+
+static void bom_rules(void)
+{
+    /* A BOM split across calls is still the BOM at the start. */
+    static const uint8_t bom_a[] = {0xEF, 0xBB, 0xBF, 'A', 0xEF, 0xBB, 0xBF};
+    struct config strip = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, UTFDFA_STRICT, UTFDFA_BOM_STRIP};
+    struct config add = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, UTFDFA_STRICT, UTFDFA_BOM_ADD};
+    struct result r;
+    for (size_t chunk = 0; chunk <= 3; chunk++) {
+        run(&strip, bom_a, sizeof bom_a, chunk, 8, &r);
+        static const uint32_t want[] = {'A', 0xFEFF};
+        CHECK(r.len == sizeof want && memcmp(r.out, want, sizeof want) == 0,
+              "BOM strip (chunks of %zu): only the first U+FEFF goes", chunk);
+        result_free(&r);
+        run(&add, bom_a, sizeof bom_a, chunk, 8, &r);
+        static const uint32_t kept[] = {0xFEFF, 'A', 0xFEFF};
+        CHECK(r.len == sizeof kept && memcmp(r.out, kept, sizeof kept) == 0,
+              "BOM add (chunks of %zu): not doubled", chunk);
+        result_free(&r);
+    }
+    run(&add, bom_a + 3, 1, 0, 8, &r);
+    static const uint32_t added[] = {0xFEFF, 'A'};
+    CHECK(r.len == sizeof added && memcmp(r.out, added, sizeof added) == 0, "BOM add to 'A'");
+    result_free(&r);
+    run(&add, bom_a, 0, 0, 8, &r);
+    CHECK(r.len == 4, "BOM add to empty input writes just the BOM");
+    result_free(&r);
+}
+
+/* UTF-16 and UTF-32 decoding per WHATWG (also Python's codecs): expected
+ * replacement output and strict errors written out by hand. */
+struct wide_case {
+    enum utfdfa_encoding from;
+    const char *bytes;
+    uint32_t want[4];       /* replace mode output, 0-terminated */
+    uint32_t err_offset, err_length;
+    enum utfdfa_error_kind err_kind; /* first strict error */
+};
+
+static const struct wide_case wide_cases[] = {
+    {UTFDFA_UTF16LE, "3D D8 41 00", {0xFFFD, 'A'}, 0, 2, UTFDFA_ERR_SURROGATE},   /* lone high */
+    {UTFDFA_UTF16LE, "41 00 42", {'A', 0xFFFD}, 2, 1, UTFDFA_ERR_TRUNCATED},       /* odd byte */
+    {UTFDFA_UTF16LE, "3D D8 41", {0xFFFD}, 0, 3, UTFDFA_ERR_TRUNCATED},            /* one error */
+    {UTFDFA_UTF16LE, "3D D8", {0xFFFD}, 0, 2, UTFDFA_ERR_SURROGATE},
+    {UTFDFA_UTF16LE, "00 DC 41 00", {0xFFFD, 'A'}, 0, 2, UTFDFA_ERR_SURROGATE},   /* lone low */
+    {UTFDFA_UTF16LE, "3D D8 3D D8 00 DE", {0xFFFD, 0x1F600}, 0, 2, UTFDFA_ERR_SURROGATE},
+    {UTFDFA_UTF16BE, "D8 3D DE 00 00 41", {0x1F600, 'A'}, 0, 0, UTFDFA_ERR_NONE},
+    {UTFDFA_UTF16BE, "FE FF 00 41", {0xFEFF, 'A'}, 0, 0, UTFDFA_ERR_NONE},
+    {UTFDFA_UTF32LE, "00 00 11 00", {0xFFFD}, 0, 4, UTFDFA_ERR_TOO_LARGE},
+    {UTFDFA_UTF32LE, "00 D8 00 00 41 00 00 00", {0xFFFD, 'A'}, 0, 4, UTFDFA_ERR_SURROGATE},
+    {UTFDFA_UTF32LE, "41 00 00 00 42", {'A', 0xFFFD}, 4, 1, UTFDFA_ERR_TRUNCATED},
+    {UTFDFA_UTF32BE, "00 01 F6 00 00 00", {0x1F600, 0xFFFD}, 4, 2, UTFDFA_ERR_TRUNCATED},
+    {UTFDFA_UTF8, "EF BB BF EF BB BF 41", {0xFEFF, 0xFEFF, 'A'}, 0, 0, UTFDFA_ERR_NONE},
+};
+
+static void wide(void)
+{
+    uint8_t buf[32];
+    for (size_t k = 0; k < sizeof wide_cases / sizeof wide_cases[0]; k++) {
+        const struct wide_case *w = &wide_cases[k];
+        size_t n = parse_hex(w->bytes, buf), nwant = 0;
+        while (nwant < 4 && w->want[nwant])
+            nwant++;
+        for (size_t chunk = 0; chunk <= 2; chunk++) {
+            struct config rep = {w->from, UTFDFA_UTF8, SINK_U32, UTFDFA_REPLACE, UTFDFA_BOM_KEEP};
+            struct config strict = rep;
+            strict.errors = UTFDFA_STRICT;
+            struct result r;
+            run(&rep, buf, n, chunk, 4, &r);
+            CHECK(r.len == nwant * 4 && memcmp(r.out, w->want, nwant * 4) == 0,
+                  "%s [%s] (chunks of %zu): wrong replacement output",
+                  utfdfa_encoding_name(w->from), w->bytes, chunk);
+            result_free(&r);
+            run(&strict, buf, n, chunk, 4, &r);
+            if (w->err_kind == UTFDFA_ERR_NONE)
+                CHECK(r.nerr == 0, "%s [%s]: unexpected error", utfdfa_encoding_name(w->from),
+                      w->bytes);
+            else
+                CHECK(r.nerr > 0 && r.err[0].offset == w->err_offset &&
+                          r.err[0].length == w->err_length && r.err[0].kind == w->err_kind,
+                      "%s [%s] (chunks of %zu): wrong first strict error",
+                      utfdfa_encoding_name(w->from), w->bytes, chunk);
+            result_free(&r);
+        }
+    }
+    /* BOM strip: only the very first U+FEFF of the stream goes. */
+    static const uint8_t two_boms[] = {0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF, 'A'};
+    struct config strip = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, UTFDFA_STRICT, UTFDFA_BOM_STRIP};
+    struct result r;
+    run(&strip, two_boms, sizeof two_boms, 0, 8, &r);
+    static const uint32_t want[] = {0xFEFF, 'A'};
+    CHECK(r.len == sizeof want && memcmp(r.out, want, sizeof want) == 0,
+          "BOM strip: a second U+FEFF is text, not a BOM");
+    result_free(&r);
+    /* An error first: a later U+FEFF is mid-stream. */
+    static const uint8_t err_bom[] = {0x80, 0xEF, 0xBB, 0xBF};
+    strip.errors = UTFDFA_REPLACE;
+    run(&strip, err_bom, sizeof err_bom, 0, 8, &r);
+    static const uint32_t want2[] = {0xFFFD, 0xFEFF};
+    CHECK(r.len == sizeof want2 && memcmp(r.out, want2, sizeof want2) == 0,
+          "BOM strip: U+FEFF after an error is not at the start");
+    result_free(&r);
+}
+
+static void names(void)
+{
+    enum utfdfa_encoding e;
+    CHECK(utfdfa_encoding_from_name("UTF-16LE", 8, &e) && e == UTFDFA_UTF16LE, "name lookup");
+    CHECK(!utfdfa_encoding_from_name("utf-16lex", 8 + 1, &e), "name lookup: unknown");
+    CHECK(utfdfa_encoding_from_name("utf-8xyz", 5, &e) && e == UTFDFA_UTF8,
+          "name lookup uses (ptr, len), not NUL");
+    CHECK(strcmp(utfdfa_error_name(UTFDFA_ERR_TOO_LARGE), "too-large") == 0, "error names");
+    CHECK(sizeof(utfdfa_decoder) <= 16, "decoder state is at most 16 bytes");
+    utfdfa_decoder zero;
+    memset(&zero, 0, sizeof zero);
+    static const uint8_t x[] = {0xC3, 0xA9};
+    uint32_t cp = 0;
+    size_t s = 2, o = 1;
+    CHECK(utfdfa_decode_utf32(&zero, x, &s, &cp, &o, true, NULL) == UTFDFA_INPUT_EMPTY &&
+              cp == 0xE9,
+          "a zeroed decoder is a fresh UTF-8 decoder");
+}
+
+int main(int argc, char **argv)
+{
+    const char *shared = argc > 1 ? argv[1] : "../shared";
+    names();
+    vectors_against_reference();
+    unicode_example();
+    bom_rules();
+    wide();
+    uint8_t buf[64];
+    for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
+        size_t n = parse_hex(vectors[v], buf);
+        streaming(buf, n, vectors[v]);
+        two_calls(buf, n, vectors[v]);
+        exact_room(buf, n, vectors[v]);
+    }
+    random_tests();
+    size_bounds();
+    encoder();
+    kuhn(shared);
+    if (!getenv("UTFDFA_QUICK"))
+        exhaustive();
+    else
+        printf("exhaustive: skipped (UTFDFA_QUICK is set)\n");
+    printf("test_decode: %lu passed, %lu failed\n", passed, failed);
+    return failed != 0;
+}
