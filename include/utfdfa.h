@@ -90,14 +90,15 @@ typedef struct utfdfa_decoder {
     uint8_t config;   /* source encoding (4 bits), error mode (2 bits) */
 } utfdfa_decoder;
 
-/* Encoder state (code points -> bytes): all zero = strict UTF-8. */
+/* Encoder state (code points -> bytes): all zero = strict UTF-8, BOM kept. */
 typedef struct utfdfa_encoder {
-    uint64_t offset; /* code points consumed so far */
-    uint8_t to;      /* output encoding */
-    uint8_t errors;  /* enum utfdfa_errors */
-    uint8_t replaced;
-    uint8_t reserved_;
-    uint32_t state;  /* for stateful encodings; 0 otherwise */
+    uint64_t offset;  /* code points consumed so far */
+    uint8_t to;       /* output encoding */
+    uint8_t errors;   /* enum utfdfa_errors */
+    uint8_t bom;      /* enum utfdfa_bom, applied to the first code point */
+    uint8_t started;  /* a code point has been written (or dropped) */
+    uint8_t replaced; /* an error was replaced or dropped */
+    uint8_t reserved_[3];
 } utfdfa_encoder;
 
 /* ---- names */
@@ -141,9 +142,11 @@ UTFDFA_API utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encodin
 
 /* ---- encoding code points */
 UTFDFA_API void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to,
-                                    enum utfdfa_errors errors);
+                                    enum utfdfa_errors errors, enum utfdfa_bom bom);
 /* Encode src[0..*src_len) code points. Surrogates and values above U+10FFFF
- * are errors (strict), U+FFFD (replace) or dropped (ignore). */
+ * are errors (strict), U+FFFD (replace) or dropped (ignore). The BOM mode
+ * applies to the first code point, as in the decoder; with `last` and
+ * nothing encoded, UTFDFA_BOM_ADD writes just the BOM. */
 UTFDFA_API utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_len,
                                        uint8_t *dst, size_t *dst_len, bool last,
                                        utfdfa_error *err);

@@ -132,17 +132,18 @@ static int read_some(int fd, const char *name, uint8_t *buf, size_t cap, size_t 
     }
 }
 
-/* Decode one stream; when out is NULL only validate. Returns an exit status.
- * The error report is the CLI contract: see the file comment. */
-static int process(int fd, const char *name, const struct options *opt, enum utfdfa_bom bom,
+/* Decode one input file into the output stream `enc` (or only validate
+ * when out is NULL). Returns an exit status. Each file is decoded with the
+ * BOM kept, so line and column count the file's own characters; the BOM
+ * mode applies to the output stream as a whole, in the encoder. The error
+ * report is the CLI contract: see the file comment. */
+static int process(int fd, const char *name, const struct options *opt, utfdfa_encoder *enc,
                    struct output *out, int check_mode)
 {
     static uint8_t in[CHUNK];
     static uint32_t cps[CHUNK + 2];
     utfdfa_decoder dec;
-    utfdfa_encoder enc;
-    utfdfa_decoder_init(&dec, opt->from, opt->errors, bom);
-    utfdfa_encoder_init(&enc, opt->to, UTFDFA_STRICT);
+    utfdfa_decoder_init(&dec, opt->from, opt->errors, UTFDFA_BOM_KEEP);
     struct position pos = {1, 0};
     int eof = 0;
     while (!eof) {
@@ -163,7 +164,7 @@ static int process(int fd, const char *name, const struct options *opt, enum utf
                 size_t off = 0;
                 while (off < ncp) {
                     size_t m = ncp - off, room = sizeof out->buf - out->len;
-                    utfdfa_encode(&enc, cps + off, &m, out->buf + out->len, &room, eof, NULL);
+                    utfdfa_encode(enc, cps + off, &m, out->buf + out->len, &room, false, NULL);
                     off += m;
                     out->len += room;
                     if (off < ncp && flush(out) < 0)
@@ -305,8 +306,9 @@ int main(int argc, char **argv)
             usage_error("%s", "check needs at least one FILE");
         int status = 0;
         for (size_t k = 0; k < nfiles; k++) {
-            int fd = strcmp(files[k], "-") == 0 ? STDIN_FILENO : open_input(files[k]);
-            int r = process(fd, files[k], &opt, UTFDFA_BOM_KEEP, NULL, 1);
+            int is_stdin = strcmp(files[k], "-") == 0;
+            int fd = is_stdin ? STDIN_FILENO : open_input(files[k]);
+            int r = process(fd, is_stdin ? "<stdin>" : files[k], &opt, NULL, NULL, 1);
             if (fd != STDIN_FILENO)
                 close(fd);
             if (r == EXIT_IO)
@@ -351,15 +353,21 @@ int main(int argc, char **argv)
         out.name = output;
     }
 
+    /* All inputs make one output stream, so the BOM mode acts once, at its start. */
+    utfdfa_encoder enc;
+    utfdfa_encoder_init(&enc, opt.to, UTFDFA_STRICT, opt.bom);
     int status = 0;
     if (nfiles == 0) {
-        status = process(STDIN_FILENO, "<stdin>", &opt, opt.bom, &out, 0);
+        status = process(STDIN_FILENO, "<stdin>", &opt, &enc, &out, 0);
     } else {
-        for (size_t k = 0; k < nfiles && !status; k++) {
-            /* One output stream: a BOM is added once, before the first file. */
-            enum utfdfa_bom bom = opt.bom == UTFDFA_BOM_ADD && k > 0 ? UTFDFA_BOM_KEEP : opt.bom;
-            status = process(fds[k], files[k], &opt, bom, &out, 0);
-        }
+        for (size_t k = 0; k < nfiles && !status; k++)
+            status = process(fds[k], strcmp(files[k], "-") == 0 ? "<stdin>" : files[k], &opt,
+                             &enc, &out, 0);
+    }
+    if (status == 0) { /* end of the stream: an added BOM even when there was no text */
+        size_t m = 0, room = sizeof out.buf - out.len;
+        utfdfa_encode(&enc, NULL, &m, out.buf + out.len, &room, true, NULL);
+        out.len += room;
     }
     if (status != EXIT_IO && flush(&out) < 0)
         status = EXIT_IO;

@@ -200,33 +200,40 @@ ALWAYS_INLINE bool room(const struct out *o, enum sink sink, size_t units)
     return sink == SINK_NONE || o->cap - o->len >= units;
 }
 
+/* What the BOM mode does with the first character of a stream (RFC 3629
+ * section 6: a BOM is recognised only at the start): shared by the decoder
+ * and the encoder. */
+enum bom_action { BOM_PASS, BOM_DROP, BOM_PREPEND };
+
+static inline enum bom_action bom_first(unsigned mode, uint32_t cp)
+{
+    if (mode == UTFDFA_BOM_STRIP && cp == BOM)
+        return BOM_DROP;
+    if (mode == UTFDFA_BOM_ADD && cp != BOM)
+        return BOM_PREPEND;
+    return BOM_PASS;
+}
+
 /* Emit one decoded character, applying the BOM mode to the stream's first
- * one (RFC 3629 section 6: a BOM is recognised only at the start). false
- * when there is no room; nothing is written then. */
+ * one. false when there is no room; nothing is written then. */
 ALWAYS_INLINE bool emit(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
                         uint32_t cp)
 {
     size_t need = units_for(sink, to, cp);
     if (!(d->flags & F_STARTED)) {
-        unsigned mode = BOM_MODE(d->flags);
-        if (mode == UTFDFA_BOM_STRIP && cp == BOM) {
-            d->flags |= F_STARTED;
-            return true;
-        }
-        if (mode == UTFDFA_BOM_ADD && cp != BOM) {
-            size_t bom = units_for(sink, to, BOM);
-            if (!room(o, sink, bom + need))
-                return false;
-            put(o, sink, to, BOM);
-        } else if (!room(o, sink, need)) {
+        enum bom_action act = bom_first(BOM_MODE(d->flags), cp);
+        if (act == BOM_PREPEND)
+            need += units_for(sink, to, BOM);
+        if (act != BOM_DROP && !room(o, sink, need))
             return false;
-        }
         d->flags |= F_STARTED;
-        put(o, sink, to, cp);
-        return true;
-    }
-    if (!room(o, sink, need))
+        if (act == BOM_PREPEND)
+            put(o, sink, to, BOM);
+        if (act == BOM_DROP)
+            return true;
+    } else if (!room(o, sink, need)) {
         return false;
+    }
     put(o, sink, to, cp);
     return true;
 }
@@ -651,11 +658,13 @@ size_t utfdfa_valid_up_to(const uint8_t *buf, size_t len)
 
 /* ------------------------------------------------------------ encoder */
 
-void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to, enum utfdfa_errors errors)
+void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to, enum utfdfa_errors errors,
+                         enum utfdfa_bom bom)
 {
     memset(e, 0, sizeof *e);
     e->to = (uint8_t)to;
     e->errors = (uint8_t)errors;
+    e->bom = (uint8_t)bom;
 }
 
 utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_len,
@@ -664,7 +673,6 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
     size_t i = 0, o = 0, n = *src_len, cap = *dst_len;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     unsigned to = e->to < UTFDFA_NENCODINGS ? e->to : UTFDFA_UTF8;
-    (void)last; /* no encoding here holds state across calls */
     for (; i < n; i++) {
         uint32_t cp = src[i];
         if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
@@ -683,12 +691,32 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
             cp = REPLACEMENT;
         }
         size_t need = bytes_for(to, cp);
-        if (cap - o < need) {
+        enum bom_action act = e->started ? BOM_PASS : bom_first(e->bom, cp);
+        if (act == BOM_PREPEND)
+            need += bytes_for(to, BOM);
+        if (act != BOM_DROP && cap - o < need) {
             r = UTFDFA_OUTPUT_FULL;
             break;
         }
-        put_bytes(dst + o, to, cp);
-        o += need;
+        e->started = 1;
+        if (act == BOM_PREPEND) {
+            put_bytes(dst + o, to, BOM);
+            o += bytes_for(to, BOM);
+        }
+        if (act != BOM_DROP) {
+            put_bytes(dst + o, to, cp);
+            o += bytes_for(to, cp);
+        }
+    }
+    if (r == UTFDFA_INPUT_EMPTY && last && !e->started && e->bom == UTFDFA_BOM_ADD) {
+        /* Nothing encoded at all: the output is just the BOM. */
+        if (cap - o < bytes_for(to, BOM)) {
+            r = UTFDFA_OUTPUT_FULL;
+        } else {
+            put_bytes(dst + o, to, BOM);
+            o += bytes_for(to, BOM);
+            e->started = 1;
+        }
     }
     e->offset += i;
     *src_len = i;
