@@ -136,9 +136,15 @@ def compile_grammar(path, start=None, unit=None, tags=None):
                              "its language differs")
     values = {}
     for a in anns:
-        if a.keyword == "value":
-            parts = a.args.split()
-            if not parts:
-                raise a.args_pos.error("@value needs a name and its values")
-            values[parts[0]] = parts[1:]
+        if a.keyword != "value":
+            continue
+        parts = a.args.split()
+        if parts[:1] == ["payload"] and len(parts) == 2:
+            values["payload"] = parts[1:]
+        elif parts[:1] == ["offset"] and len(parts) == 3 and parts[2].isdigit():
+            values.setdefault("offset", []).append((g.rules[parts[1].lower()].name
+                                                    if parts[1].lower() in g.rules
+                                                    else parts[1], int(parts[2])))
+        else:
+            raise a.args_pos.error("@value takes 'payload SCHEME' or 'offset TAG NUMBER'")
     return Compiled(g, start, unit, language, dfa, values)

@@ -243,6 +243,21 @@ def _emit_values(out, comp, P, p):
         out += ["/* Payload bits of each byte class: value = value << 6 | (byte & mask). */",
                 f"static const uint8_t {p}_payload_mask[{P}_NCLASSES] = {{",
                 "    " + ", ".join(f"0x{m:02X}" for m in masks) + ",", "};", ""]
+    offsets = comp.values.get("offset")
+    if offsets is not None:
+        # @value offset TAG N: added to the value of a unit completed by that
+        # alternative (Corrected UTF-8's per-row offsets).
+        if len(dfa.tag_names) < 2:
+            raise ValueError("@value offset needs @tags")
+        table = [0] * len(dfa.tag_names)
+        for tag, number in offsets:
+            if tag not in dfa.tag_names:
+                raise ValueError(f"@value offset: {tag!r} is not an alternative of the unit rule "
+                                 f"(tags: {', '.join(dfa.tag_names[1:])})")
+            table[dfa.tag_names.index(tag)] = number
+        out += ["/* Value offset of each tag: value += offset[tag] when a unit completes. */",
+                f"static const uint32_t {p}_tag_offset[{len(table)}] = {{",
+                "    " + ", ".join(str(v) + "u" for v in table) + ",", "};", ""]
 
 
 # ---------------------------------------------------------------- re2c

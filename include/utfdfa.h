@@ -35,11 +35,15 @@ extern "C" {
 #define UTFDFA_VERSION "0.1.0"
 
 enum utfdfa_encoding {
-    UTFDFA_UTF8 = 0, /* RFC 3629 */
+    UTFDFA_UTF8 = 0,        /* RFC 3629: U+0000..U+10FFFF, no surrogates */
     UTFDFA_UTF16LE,
     UTFDFA_UTF16BE,
     UTFDFA_UTF32LE,
     UTFDFA_UTF32BE,
+    UTFDFA_UTF8_RFC2279,    /* the original 1-6 byte UTF-8: 0..0x7FFFFFFF, shortest form */
+    UTFDFA_CORRECTED_UTF8,  /* Corrected UTF-8: offsets per length, up to 0x8421109F */
+    UTFDFA_UCS4LE,          /* raw 32-bit values */
+    UTFDFA_UCS4BE,
     UTFDFA_NENCODINGS
 };
 
@@ -70,7 +74,11 @@ enum utfdfa_error_kind {
     UTFDFA_ERR_SURROGATE = 4,               /* ED A0-BF; a lone UTF-16 surrogate */
     UTFDFA_ERR_TOO_LARGE = 5,               /* above U+10FFFF: F4 90-BF, F5-F7 */
     UTFDFA_ERR_TRUNCATED = 6,               /* a sequence cut short */
-    UTFDFA_NERROR_KINDS = 7
+    UTFDFA_ERR_NUL = 7,                     /* U+0000 in Corrected UTF-8 */
+    UTFDFA_ERR_UNENCODABLE = 8,             /* a character the output encoding cannot hold
+                                               (C1 controls, surrogates, U+0000 in Corrected
+                                               UTF-8; values above its limit: too-large) */
+    UTFDFA_NERROR_KINDS = 9
 };
 
 typedef struct utfdfa_error {
@@ -87,7 +95,7 @@ typedef struct utfdfa_decoder {
     uint32_t partial; /* value of the sequence in progress */
     uint16_t state;   /* automaton state */
     uint8_t flags;    /* bytes pending (3 bits), started, replaced, BOM mode (2 bits) */
-    uint8_t config;   /* source encoding (4 bits), error mode (2 bits) */
+    uint8_t config;   /* source encoding (4 bits), error mode (2 bits), target limit (2 bits) */
 } utfdfa_decoder;
 
 /* Encoder state (code points -> bytes): all zero = strict UTF-8, BOM kept. */
@@ -118,6 +126,12 @@ UTFDFA_API size_t utfdfa_validate(enum utfdfa_encoding enc, const uint8_t *buf, 
 /* ---- streaming decoding */
 UTFDFA_API void utfdfa_decoder_init(utfdfa_decoder *d, enum utfdfa_encoding from,
                                     enum utfdfa_errors errors, enum utfdfa_bom bom);
+/* Characters from utfdfa_decode_utf32() are going to be written in `to`:
+ * report those `to` cannot represent as errors at their input offsets
+ * (too-large, unencodable). Without this, decode_utf32 returns every value
+ * the source encoding can hold. (decode_utf16 and transcode always check
+ * against their own output.) */
+UTFDFA_API void utfdfa_decoder_set_target(utfdfa_decoder *d, enum utfdfa_encoding to);
 /* Whether a replacing or ignoring decoder has met an error since init. */
 UTFDFA_API bool utfdfa_decoder_replaced(const utfdfa_decoder *d);
 /* Stream offset of the next byte the decoder will read. */
@@ -126,7 +140,8 @@ UTFDFA_API uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d);
 /* Validate without output: INPUT_EMPTY or (strict) MALFORMED. */
 UTFDFA_API utfdfa_result utfdfa_check(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
                                       bool last, utfdfa_error *err);
-/* Decode to UTF-32 code points (native endianness). */
+/* Decode to code points (native endianness): UTF-32, or for utf-8-rfc2279,
+ * corrected-utf-8 and ucs-4 sources any value they hold (UCS-4). */
 UTFDFA_API utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src,
                                              size_t *src_len, uint32_t *dst, size_t *dst_len,
                                              bool last, utfdfa_error *err);

@@ -5,7 +5,8 @@
  *   utfdfa check [-f FROM] FILE...
  *   utfdfa -l | --help | --version
  *
- * Exit status: 0 success; 1 invalid input (strict transcoding, or check);
+ * Encodings: utfdfa -l. Exit status: 0 success; 1 invalid input (strict
+ * transcoding, or check; also a character the output encoding cannot hold);
  * 2 usage errors (unknown option or encoding, missing or unreadable file, a
  * directory); 3 read or write errors (the output written so far holds whole
  * characters only).
@@ -144,6 +145,8 @@ static int process(int fd, const char *name, const struct options *opt, utfdfa_e
     static uint32_t cps[CHUNK + 2];
     utfdfa_decoder dec;
     utfdfa_decoder_init(&dec, opt->from, opt->errors, UTFDFA_BOM_KEEP);
+    if (out) /* what the output cannot hold is an error of the input, at its offset */
+        utfdfa_decoder_set_target(&dec, opt->to);
     struct position pos = {1, 0};
     int eof = 0;
     while (!eof) {

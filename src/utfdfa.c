@@ -11,6 +11,8 @@
 #include <limits.h>
 #include <string.h>
 
+#include "corrected-utf-8.gen.h"
+#include "utf8-rfc2279.gen.h"
 #include "utf8.gen.h"
 
 #if defined(__GNUC__)
@@ -26,7 +28,11 @@ _Static_assert((int)UTF8_ERROR_OVERLONG == (int)UTFDFA_ERR_OVERLONG, "kinds");
 _Static_assert((int)UTF8_ERROR_SURROGATE == (int)UTFDFA_ERR_SURROGATE, "kinds");
 _Static_assert((int)UTF8_ERROR_TOO_LARGE == (int)UTFDFA_ERR_TOO_LARGE, "kinds");
 _Static_assert((int)UTF8_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
-_Static_assert((int)UTF8_NERROR_KINDS == (int)UTFDFA_NERROR_KINDS, "kinds");
+_Static_assert((int)UTF8_RFC2279_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
+_Static_assert((int)UTF8_RFC2279_NERROR_KINDS <= (int)UTFDFA_NERROR_KINDS, "kinds");
+_Static_assert((int)CORRECTED_UTF_8_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
+_Static_assert((int)CORRECTED_UTF_8_ERROR_NUL == (int)UTFDFA_ERR_NUL, "kinds");
+_Static_assert((int)CORRECTED_UTF_8_NERROR_KINDS <= (int)UTFDFA_NERROR_KINDS, "kinds");
 _Static_assert(sizeof(utfdfa_decoder) <= 16, "the decoder state is at most 16 bytes");
 
 enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
@@ -36,9 +42,10 @@ enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
 #define F_STARTED 0x08u
 #define F_REPLACED 0x10u
 #define BOM_MODE(f) (((unsigned)(f) >> 5) & 3u)
-/* config: from:4 | errors:2 */
+/* config: from:4 | errors:2 | limit:2 */
 #define FROM(c) ((unsigned)(c) & 15u)
 #define ERRORS(c) (((unsigned)(c) >> 4) & 3u)
+#define LIMIT(c) (((unsigned)(c) >> 6) & 3u)
 
 /* Where decoded characters go. */
 enum sink { SINK_NONE, SINK_U32, SINK_U16, SINK_BYTES };
@@ -50,7 +57,8 @@ struct out {
 };
 
 static const char *const encoding_names[UTFDFA_NENCODINGS] = {
-    "utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be",
+    "utf-8",    "utf-16le",      "utf-16be",        "utf-32le", "utf-32be",
+    "utf-8-rfc2279", "corrected-utf-8", "ucs-4le", "ucs-4be",
 };
 
 const char *utfdfa_encoding_name(enum utfdfa_encoding enc)
@@ -81,18 +89,94 @@ bool utfdfa_encoding_from_name(const char *name, size_t len, enum utfdfa_encodin
     return false;
 }
 
+static const char *const error_names[UTFDFA_NERROR_KINDS] = {
+    "none",      "unexpected-continuation", "invalid-lead", "overlong", "surrogate",
+    "too-large", "truncated",               "nul",          "unencodable",
+};
+
 const char *utfdfa_error_name(enum utfdfa_error_kind kind)
 {
-    return (unsigned)kind < UTFDFA_NERROR_KINDS ? utf8_error_name[kind] : "unknown";
+    return (unsigned)kind < UTFDFA_NERROR_KINDS ? error_names[kind] : "unknown";
+}
+
+/* ------------------------------------------------------- what fits where */
+
+/* What an output can hold, from the narrowest rule to none. */
+enum limit { LIMIT_NONE = 0, LIMIT_UNICODE = 1, LIMIT_RFC2279 = 2, LIMIT_CORRECTED = 3 };
+
+static inline unsigned limit_of(unsigned to)
+{
+    switch (to) {
+    case UTFDFA_UTF8_RFC2279:
+        return LIMIT_RFC2279;
+    case UTFDFA_CORRECTED_UTF8:
+        return LIMIT_CORRECTED;
+    case UTFDFA_UCS4LE:
+    case UTFDFA_UCS4BE:
+        return LIMIT_NONE;
+    default:
+        return LIMIT_UNICODE;
+    }
+}
+
+/* UTFDFA_ERR_NONE if cp can be written under `limit`, else why not. */
+static inline enum utfdfa_error_kind unfit(unsigned limit, uint32_t cp)
+{
+    bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
+    switch (limit) {
+    case LIMIT_UNICODE: /* RFC 3629 section 3 */
+        return cp > 0x10FFFF ? UTFDFA_ERR_TOO_LARGE
+                             : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+    case LIMIT_RFC2279: /* RFC 2279bis section 3: 31 bits; surrogates as RFC 3629 */
+        return cp > 0x7FFFFFFF ? UTFDFA_ERR_TOO_LARGE
+                               : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+    case LIMIT_CORRECTED: /* "Putting it all together": no C1, no surrogates, no U+0000 */
+        return cp > 0x8421109Fu ? UTFDFA_ERR_TOO_LARGE
+               : (surrogate || cp == 0 || (cp >= 0x80 && cp <= 0x9F)) ? UTFDFA_ERR_UNENCODABLE
+                                                                      : UTFDFA_ERR_NONE;
+    default:
+        return UTFDFA_ERR_NONE;
+    }
 }
 
 /* ------------------------------------------------------------ output side */
+
+/* Corrected UTF-8's rows ("Putting it all together"): the first code point
+ * of each, and the offset its payload is stored with (the grammar's). */
+static const uint32_t corrected_first[] = {0x0, 0xA0, 0x8A0, 0xE000, 0x110A0, 0x2110A0,
+                                           0x42110A0};
+static const uint32_t corrected_offset[] = {
+    0, corrected_utf_8_tag_offset[CORRECTED_UTF_8_TAG_C_2],
+    corrected_utf_8_tag_offset[CORRECTED_UTF_8_TAG_C_3A],
+    corrected_utf_8_tag_offset[CORRECTED_UTF_8_TAG_C_3B],
+    corrected_utf_8_tag_offset[CORRECTED_UTF_8_TAG_C_4],
+    corrected_utf_8_tag_offset[CORRECTED_UTF_8_TAG_C_5],
+    corrected_utf_8_tag_offset[CORRECTED_UTF_8_TAG_C_6]};
+static const unsigned char corrected_len[] = {1, 2, 3, 3, 4, 5, 6};
+
+static inline unsigned corrected_row(uint32_t cp)
+{
+    unsigned r = 6;
+    while (cp < corrected_first[r])
+        r--;
+    return r;
+}
+
+/* Bytes of the 1-6 byte form (RFC 2279bis section 3) for a payload. */
+static inline size_t utf8_form_len(uint32_t v)
+{
+    return v < 0x80 ? 1 : v < 0x800 ? 2 : v < 0x10000 ? 3 : v < 0x200000 ? 4
+           : v < 0x4000000 ? 5 : 6;
+}
 
 ALWAYS_INLINE size_t bytes_for(unsigned to, uint32_t cp)
 {
     switch (to) {
     case UTFDFA_UTF8:
-        return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    case UTFDFA_UTF8_RFC2279:
+        return utf8_form_len(cp);
+    case UTFDFA_CORRECTED_UTF8:
+        return corrected_len[corrected_row(cp)];
     case UTFDFA_UTF16LE:
     case UTFDFA_UTF16BE:
         return cp < 0x10000 ? 2 : 4;
@@ -127,27 +211,34 @@ ALWAYS_INLINE void put16(uint8_t *p, unsigned to, uint32_t u)
     }
 }
 
-/* Write cp (a scalar value) at p in `to`; the caller checked the room. */
+/* The n-byte form: n leading ones in the lead byte, then 6 bits a byte
+ * (RFC 3629 section 3; RFC 2279bis section 3 for 5 and 6 bytes). */
+static inline void put_utf8_form(uint8_t *p, uint32_t v, size_t n)
+{
+    if (n == 1) {
+        p[0] = (uint8_t)v;
+        return;
+    }
+    for (size_t k = n - 1; k > 0; k--) {
+        p[k] = (uint8_t)(0x80 | (v & 0x3F));
+        v >>= 6;
+    }
+    p[0] = (uint8_t)((0xFF00u >> n) | v);
+}
+
+/* Write cp at p in `to`; the caller checked that it fits and the room. */
 ALWAYS_INLINE void put_bytes(uint8_t *p, unsigned to, uint32_t cp)
 {
     switch (to) {
-    case UTFDFA_UTF8: /* RFC 3629 section 3 */
-        if (cp < 0x80) {
-            p[0] = (uint8_t)cp;
-        } else if (cp < 0x800) {
-            p[0] = (uint8_t)(0xC0 | cp >> 6);
-            p[1] = (uint8_t)(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            p[0] = (uint8_t)(0xE0 | cp >> 12);
-            p[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
-            p[2] = (uint8_t)(0x80 | (cp & 0x3F));
-        } else {
-            p[0] = (uint8_t)(0xF0 | cp >> 18);
-            p[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
-            p[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
-            p[3] = (uint8_t)(0x80 | (cp & 0x3F));
-        }
+    case UTFDFA_UTF8:
+    case UTFDFA_UTF8_RFC2279:
+        put_utf8_form(p, cp, utf8_form_len(cp));
         break;
+    case UTFDFA_CORRECTED_UTF8: {
+        unsigned row = corrected_row(cp);
+        put_utf8_form(p, cp - corrected_offset[row], corrected_len[row]);
+        break;
+    }
     case UTFDFA_UTF16LE:
     case UTFDFA_UTF16BE:
         if (cp < 0x10000) {
@@ -158,12 +249,13 @@ ALWAYS_INLINE void put_bytes(uint8_t *p, unsigned to, uint32_t cp)
         }
         break;
     case UTFDFA_UTF32LE:
+    case UTFDFA_UCS4LE:
         p[0] = (uint8_t)cp;
         p[1] = (uint8_t)(cp >> 8);
         p[2] = (uint8_t)(cp >> 16);
         p[3] = (uint8_t)(cp >> 24);
         break;
-    default: /* UTF32BE */
+    default: /* UTF32BE, UCS4BE */
         p[0] = (uint8_t)(cp >> 24);
         p[1] = (uint8_t)(cp >> 16);
         p[2] = (uint8_t)(cp >> 8);
@@ -267,35 +359,110 @@ ALWAYS_INLINE void report(utfdfa_error *err, uint64_t offset, uint32_t length,
     err->kind = kind;
 }
 
+/* Deliver a decoded character of `length` bytes starting at stream offset
+ * `at`: written, or (when the output cannot hold it) reported as an error. */
+enum delivery { DELIVERED, NO_ROOM, UNFIT };
+
+ALWAYS_INLINE enum delivery deliver(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
+                                    unsigned limit, uint32_t cp, uint64_t at, uint32_t length,
+                                    utfdfa_error *err)
+{
+    enum utfdfa_error_kind kind = unfit(limit, cp);
+    if (kind == UTFDFA_ERR_NONE)
+        return emit(d, o, sink, to, cp) ? DELIVERED : NO_ROOM;
+    if (!error_room(d, o, sink, to))
+        return NO_ROOM;
+    report(err, at, length, kind);
+    return UNFIT;
+}
+
 /* ------------------------------------------------------------ strict cores
  * Each reads src[0..*n), writes to o, and returns at the first error. The
  * byte that reveals an error inside a sequence is not consumed: it starts
  * the next one (maximal subparts, Unicode 3.9). A character whose last byte
  * finds no room in the output leaves that byte unread. */
 
-ALWAYS_INLINE utfdfa_result core_utf8(utfdfa_decoder *d, const uint8_t *src, size_t *n,
-                                      struct out *o, enum sink sink, unsigned to, bool last,
-                                      utfdfa_error *err)
+/* A generated DFA as the core loop sees it. Each instance is a constant, so
+ * once core_dfa() is inlined with it the compiler knows every table. */
+struct dfa {
+    const uint8_t *byte_class;
+    const uint8_t *trans8;   /* one of trans8 / trans16, by state count */
+    const uint16_t *trans16;
+    const uint8_t *payload_mask;
+    const uint8_t *tag;      /* tag of a completing transition, or NULL */
+    const uint32_t *offset;  /* value offset of each tag, or NULL */
+    const uint8_t *error_class;
+    const uint8_t *error_kind; /* [state number][error class] */
+    uint32_t nclasses, nerror_classes, reject;
+};
+
+#define DFA_TABLES(p, P, trans8, trans16, tag, offset)                                   \
+    {p##_class, trans8, trans16, p##_payload_mask, tag, offset, p##_error_class,         \
+     &p##_error_kind[0][0], P##_NCLASSES, P##_NERROR_CLASSES, P##_REJECT}
+
+static const struct dfa dfa_utf8 = DFA_TABLES(utf8, UTF8, utf8_trans, NULL, NULL, NULL);
+static const struct dfa dfa_rfc2279 =
+    DFA_TABLES(utf8_rfc2279, UTF8_RFC2279, utf8_rfc2279_trans, NULL, NULL, NULL);
+static const struct dfa dfa_corrected =
+    DFA_TABLES(corrected_utf_8, CORRECTED_UTF_8, NULL, corrected_utf_8_trans,
+               corrected_utf_8_tag, corrected_utf_8_tag_offset);
+
+/* Every decoder grammar has the start state as its only accepting state. */
+enum { DFA_ACCEPT = 0 };
+
+ALWAYS_INLINE uint32_t dfa_next(const struct dfa *t, uint32_t state, uint32_t cls)
+{
+    return t->trans8 ? t->trans8[state + cls] : t->trans16[state + cls];
+}
+
+/* The limit a decoded character must meet for this sink. */
+ALWAYS_INLINE unsigned sink_limit(const utfdfa_decoder *d, enum sink sink, unsigned to)
+{
+    switch (sink) {
+    case SINK_NONE:
+        return LIMIT_NONE;
+    case SINK_U32:
+        return LIMIT(d->config);
+    case SINK_U16:
+        return LIMIT_UNICODE;
+    default:
+        return limit_of(to);
+    }
+}
+
+ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size_t *n,
+                                     struct out *o, enum sink sink, unsigned to, bool last,
+                                     const struct dfa *t, utfdfa_error *err)
 {
     uint32_t state = d->state, cp = d->partial;
     unsigned pending = PENDING(d->flags);
+    unsigned limit = sink_limit(d, sink, to);
     size_t i = 0, len = *n;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     while (i < len) {
         uint8_t b = src[i];
-        uint32_t cls = utf8_class[b];
-        uint32_t next = utf8_trans[state + cls];
-        if (next == UTF8_ACCEPT) {
-            if (!emit(d, o, sink, to, cp << 6 | (b & utf8_payload_mask[cls]))) {
+        uint32_t cls = t->byte_class[b];
+        uint32_t next = dfa_next(t, state, cls);
+        if (next == DFA_ACCEPT) {
+            uint32_t v = cp << 6 | (b & t->payload_mask[cls]);
+            if (t->offset)
+                v += t->offset[t->tag[state + cls]];
+            enum delivery dv =
+                deliver(d, o, sink, to, limit, v, d->offset + i - pending, pending + 1, err);
+            if (dv == NO_ROOM) {
                 r = UTFDFA_OUTPUT_FULL;
                 break;
             }
-            state = UTF8_ACCEPT;
+            if (dv == UNFIT)
+                r = UTFDFA_MALFORMED;
+            state = DFA_ACCEPT;
             cp = 0;
             pending = 0;
             i++;
-        } else if (next != UTF8_REJECT) {
-            cp = cp << 6 | (b & utf8_payload_mask[cls]);
+            if (r == UTFDFA_MALFORMED)
+                break;
+        } else if (next != t->reject) {
+            cp = cp << 6 | (b & t->payload_mask[cls]);
             state = next;
             pending++;
             i++;
@@ -304,14 +471,15 @@ ALWAYS_INLINE utfdfa_result core_utf8(utfdfa_decoder *d, const uint8_t *src, siz
                 r = UTFDFA_OUTPUT_FULL;
                 break;
             }
-            enum utfdfa_error_kind kind = (enum utfdfa_error_kind)utf8_error_of(state, b);
-            if (state == UTF8_ACCEPT) { /* this byte alone is the error */
+            enum utfdfa_error_kind kind = (enum utfdfa_error_kind)
+                t->error_kind[state / t->nclasses * t->nerror_classes + t->error_class[b]];
+            if (state == DFA_ACCEPT) { /* this byte alone is the error */
                 report(err, d->offset + i, 1, kind);
                 i++;
             } else { /* the sequence so far is; this byte starts anew */
                 report(err, d->offset + i - pending, pending, kind);
             }
-            state = UTF8_ACCEPT;
+            state = DFA_ACCEPT;
             cp = 0;
             pending = 0;
             r = UTFDFA_MALFORMED;
@@ -321,7 +489,7 @@ ALWAYS_INLINE utfdfa_result core_utf8(utfdfa_decoder *d, const uint8_t *src, siz
     if (r == UTFDFA_INPUT_EMPTY && last && pending) {
         if (error_room(d, o, sink, to)) {
             report(err, d->offset + len - pending, pending, UTFDFA_ERR_TRUNCATED);
-            state = UTF8_ACCEPT;
+            state = DFA_ACCEPT;
             cp = 0;
             pending = 0;
             r = UTFDFA_MALFORMED;
@@ -345,6 +513,7 @@ ALWAYS_INLINE utfdfa_result core_utf16(utfdfa_decoder *d, const uint8_t *src, si
 {
     uint32_t partial = d->partial;
     unsigned pending = PENDING(d->flags);
+    unsigned limit = sink_limit(d, sink, to);
     size_t i = 0, len = *n;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     while (i < len) {
@@ -374,24 +543,35 @@ ALWAYS_INLINE utfdfa_result core_utf16(utfdfa_decoder *d, const uint8_t *src, si
                 r = UTFDFA_MALFORMED;
                 break;
             } else {
-                if (!emit(d, o, sink, to, u)) {
+                enum delivery dv = deliver(d, o, sink, to, limit, u, d->offset + i - 1, 2, err);
+                if (dv == NO_ROOM) {
                     r = UTFDFA_OUTPUT_FULL;
                     break;
                 }
                 partial = 0;
                 pending = 0;
                 i++;
+                if (dv == UNFIT) {
+                    r = UTFDFA_MALFORMED;
+                    break;
+                }
             }
         } else { /* pending == 3: a high surrogate, then one byte */
             uint32_t high = partial >> 16;
             if (u >= 0xDC00 && u <= 0xDFFF) {
-                if (!emit(d, o, sink, to, 0x10000 + ((high - 0xD800) << 10) + (u - 0xDC00))) {
+                uint32_t cp = 0x10000 + ((high - 0xD800) << 10) + (u - 0xDC00);
+                enum delivery dv = deliver(d, o, sink, to, limit, cp, d->offset + i - 3, 4, err);
+                if (dv == NO_ROOM) {
                     r = UTFDFA_OUTPUT_FULL;
                     break;
                 }
                 partial = 0;
                 pending = 0;
                 i++;
+                if (dv == UNFIT) {
+                    r = UTFDFA_MALFORMED;
+                    break;
+                }
             } else {
                 /* A lone high surrogate: it is the error; the unit after it
                  * is decoded anew (WHATWG), its first byte kept pending. */
@@ -426,13 +606,14 @@ ALWAYS_INLINE utfdfa_result core_utf16(utfdfa_decoder *d, const uint8_t *src, si
     return r;
 }
 
-/* UTF-32: partial gathers the bytes of one unit. */
+/* UTF-32 (raw: UCS-4, any 32-bit value): partial gathers the bytes of one unit. */
 ALWAYS_INLINE utfdfa_result core_utf32(utfdfa_decoder *d, const uint8_t *src, size_t *n,
                                        struct out *o, enum sink sink, unsigned to, bool last,
-                                       bool big_endian, utfdfa_error *err)
+                                       bool big_endian, bool raw, utfdfa_error *err)
 {
     uint32_t partial = d->partial;
     unsigned pending = PENDING(d->flags);
+    unsigned limit = sink_limit(d, sink, to);
     size_t i = 0, len = *n;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     while (i < len) {
@@ -444,26 +625,30 @@ ALWAYS_INLINE utfdfa_result core_utf32(utfdfa_decoder *d, const uint8_t *src, si
             i++;
             continue;
         }
-        if (u > 0x10FFFF || (u >= 0xD800 && u <= 0xDFFF)) {
+        /* UTF-32 holds scalar values only (errors of the input); raw UCS-4
+         * holds anything, and only the output decides. */
+        enum utfdfa_error_kind kind = raw ? UTFDFA_ERR_NONE : unfit(LIMIT_UNICODE, u);
+        enum delivery dv = UNFIT;
+        if (kind != UTFDFA_ERR_NONE) {
             if (!error_room(d, o, sink, to)) {
                 r = UTFDFA_OUTPUT_FULL;
                 break;
             }
-            report(err, d->offset + i - 3, 4,
-                   u > 0x10FFFF ? UTFDFA_ERR_TOO_LARGE : UTFDFA_ERR_SURROGATE);
-            partial = 0;
-            pending = 0;
-            i++;
-            r = UTFDFA_MALFORMED;
-            break;
-        }
-        if (!emit(d, o, sink, to, u)) {
-            r = UTFDFA_OUTPUT_FULL;
-            break;
+            report(err, d->offset + i - 3, 4, kind);
+        } else {
+            dv = deliver(d, o, sink, to, limit, u, d->offset + i - 3, 4, err);
+            if (dv == NO_ROOM) {
+                r = UTFDFA_OUTPUT_FULL;
+                break;
+            }
         }
         partial = 0;
         pending = 0;
         i++;
+        if (dv != DELIVERED) {
+            r = UTFDFA_MALFORMED;
+            break;
+        }
     }
     if (r == UTFDFA_INPUT_EMPTY && last && pending) {
         if (error_room(d, o, sink, to)) {
@@ -488,15 +673,23 @@ ALWAYS_INLINE utfdfa_result core(utfdfa_decoder *d, const uint8_t *src, size_t *
 {
     switch (from) {
     case UTFDFA_UTF8:
-        return core_utf8(d, src, n, o, sink, to, last, err);
+        return core_dfa(d, src, n, o, sink, to, last, &dfa_utf8, err);
+    case UTFDFA_UTF8_RFC2279:
+        return core_dfa(d, src, n, o, sink, to, last, &dfa_rfc2279, err);
+    case UTFDFA_CORRECTED_UTF8:
+        return core_dfa(d, src, n, o, sink, to, last, &dfa_corrected, err);
     case UTFDFA_UTF16LE:
         return core_utf16(d, src, n, o, sink, to, last, false, err);
     case UTFDFA_UTF16BE:
         return core_utf16(d, src, n, o, sink, to, last, true, err);
     case UTFDFA_UTF32LE:
-        return core_utf32(d, src, n, o, sink, to, last, false, err);
+        return core_utf32(d, src, n, o, sink, to, last, false, false, err);
+    case UTFDFA_UTF32BE:
+        return core_utf32(d, src, n, o, sink, to, last, true, false, err);
+    case UTFDFA_UCS4LE:
+        return core_utf32(d, src, n, o, sink, to, last, false, true, err);
     default:
-        return core_utf32(d, src, n, o, sink, to, last, true, err);
+        return core_utf32(d, src, n, o, sink, to, last, true, true, err);
     }
 }
 
@@ -549,6 +742,11 @@ void utfdfa_decoder_init(utfdfa_decoder *d, enum utfdfa_encoding from, enum utfd
     d->flags = (uint8_t)(((unsigned)bom & 3u) << 5);
 }
 
+void utfdfa_decoder_set_target(utfdfa_decoder *d, enum utfdfa_encoding to)
+{
+    d->config = (uint8_t)((d->config & 0x3Fu) | limit_of(to) << 6);
+}
+
 bool utfdfa_decoder_replaced(const utfdfa_decoder *d)
 {
     return (d->flags & F_REPLACED) != 0;
@@ -561,22 +759,22 @@ uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d)
 
 /* Instantiate convert() for every source encoding with constant arguments,
  * so each combination compiles to its own specialised loop. */
+#define CONVERT_CASE(SINK, FROM, TO)                                                       \
+    case FROM:                                                                             \
+        r = convert(d, src, src_len, &o, SINK, FROM, TO, last, err);                       \
+        break;
 #define CONVERT_FROM(SINK, TO)                                                             \
     switch (FROM(d->config)) {                                                             \
-    case UTFDFA_UTF8:                                                                      \
-        r = convert(d, src, src_len, &o, SINK, UTFDFA_UTF8, TO, last, err);               \
-        break;                                                                             \
-    case UTFDFA_UTF16LE:                                                                   \
-        r = convert(d, src, src_len, &o, SINK, UTFDFA_UTF16LE, TO, last, err);            \
-        break;                                                                             \
-    case UTFDFA_UTF16BE:                                                                   \
-        r = convert(d, src, src_len, &o, SINK, UTFDFA_UTF16BE, TO, last, err);            \
-        break;                                                                             \
-    case UTFDFA_UTF32LE:                                                                   \
-        r = convert(d, src, src_len, &o, SINK, UTFDFA_UTF32LE, TO, last, err);            \
-        break;                                                                             \
+        CONVERT_CASE(SINK, UTFDFA_UTF8, TO)                                                \
+        CONVERT_CASE(SINK, UTFDFA_UTF16LE, TO)                                             \
+        CONVERT_CASE(SINK, UTFDFA_UTF16BE, TO)                                             \
+        CONVERT_CASE(SINK, UTFDFA_UTF32LE, TO)                                             \
+        CONVERT_CASE(SINK, UTFDFA_UTF32BE, TO)                                             \
+        CONVERT_CASE(SINK, UTFDFA_UTF8_RFC2279, TO)                                        \
+        CONVERT_CASE(SINK, UTFDFA_CORRECTED_UTF8, TO)                                      \
+        CONVERT_CASE(SINK, UTFDFA_UCS4LE, TO)                                              \
     default:                                                                               \
-        r = convert(d, src, src_len, &o, SINK, UTFDFA_UTF32BE, TO, last, err);            \
+        r = convert(d, src, src_len, &o, SINK, UTFDFA_UCS4BE, TO, last, err);              \
         break;                                                                             \
     }
 
@@ -628,8 +826,20 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
     case UTFDFA_UTF32LE:
         CONVERT_FROM(SINK_BYTES, UTFDFA_UTF32LE)
         break;
-    default:
+    case UTFDFA_UTF32BE:
         CONVERT_FROM(SINK_BYTES, UTFDFA_UTF32BE)
+        break;
+    case UTFDFA_UTF8_RFC2279:
+        CONVERT_FROM(SINK_BYTES, UTFDFA_UTF8_RFC2279)
+        break;
+    case UTFDFA_CORRECTED_UTF8:
+        CONVERT_FROM(SINK_BYTES, UTFDFA_CORRECTED_UTF8)
+        break;
+    case UTFDFA_UCS4LE:
+        CONVERT_FROM(SINK_BYTES, UTFDFA_UCS4LE)
+        break;
+    default:
+        CONVERT_FROM(SINK_BYTES, UTFDFA_UCS4BE)
         break;
     }
     *dst_len = o.len;
@@ -673,14 +883,15 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
     size_t i = 0, o = 0, n = *src_len, cap = *dst_len;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     unsigned to = e->to < UTFDFA_NENCODINGS ? e->to : UTFDFA_UTF8;
+    unsigned limit = limit_of(to);
     for (; i < n; i++) {
         uint32_t cp = src[i];
-        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            /* RFC 3629 section 3: not encodable; never a "CESU" or 5-byte form. */
+        enum utfdfa_error_kind kind = unfit(limit, cp);
+        if (kind != UTFDFA_ERR_NONE) {
+            /* e.g. RFC 3629 section 3: never a surrogate ("CESU") or a 5-byte form. */
             if (e->errors == UTFDFA_STRICT) {
                 if (err)
-                    report(err, e->offset + i, 1,
-                           cp > 0x10FFFF ? UTFDFA_ERR_TOO_LARGE : UTFDFA_ERR_SURROGATE);
+                    report(err, e->offset + i, 1, kind);
                 i++;
                 r = UTFDFA_MALFORMED;
                 break;
@@ -729,7 +940,24 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
 /* Bytes of one unit of an encoding: a character never takes fewer. */
 static size_t unit_bytes(enum utfdfa_encoding enc)
 {
-    return enc == UTFDFA_UTF8 ? 1 : enc <= UTFDFA_UTF16BE ? 2 : 4;
+    switch (enc) {
+    case UTFDFA_UTF16LE:
+    case UTFDFA_UTF16BE:
+        return 2;
+    case UTFDFA_UTF32LE:
+    case UTFDFA_UTF32BE:
+    case UTFDFA_UCS4LE:
+    case UTFDFA_UCS4BE:
+        return 4;
+    default:
+        return 1;
+    }
+}
+
+/* The most bytes one character takes in an encoding. */
+static size_t max_char_bytes(enum utfdfa_encoding enc)
+{
+    return enc == UTFDFA_UTF8_RFC2279 || enc == UTFDFA_CORRECTED_UTF8 ? 6 : 4;
 }
 
 static bool mul_add(size_t a, size_t b, size_t c, size_t *out)
@@ -750,20 +978,24 @@ static size_t max_units_in(enum utfdfa_encoding from, size_t src_len)
 
 bool utfdfa_max_encoded_len(enum utfdfa_encoding to, size_t n, size_t *out)
 {
-    (void)to; /* 4 bytes bound a character in every encoding here */
-    return mul_add(n, 4, 0, out);
+    return mul_add(n, max_char_bytes(to), bytes_for(to, BOM), out);
 }
 
 bool utfdfa_max_transcoded_len(enum utfdfa_encoding from, enum utfdfa_encoding to,
                                size_t src_len, size_t *out)
 {
-    /* Per unit of input: UTF-8 bytes give at most 3 bytes of UTF-8 (U+FFFD
-     * for a lone byte; a k-byte character gives k), 2 of UTF-16, 4 of UTF-32;
-     * a UTF-16 unit at most 3, 2 or 4; a UTF-32 unit at most 4. */
-    static const unsigned char per_unit[3][3] = {{3, 2, 4}, {3, 2, 4}, {4, 4, 4}};
-    size_t fi = unit_bytes(from) == 1 ? 0 : unit_bytes(from) == 2 ? 1 : 2;
-    size_t ti = unit_bytes(to) == 1 ? 0 : unit_bytes(to) == 2 ? 1 : 2;
-    return mul_add(max_units_in(from, src_len), per_unit[fi][ti], bytes_for(to, BOM), out);
+    /* Per unit of input. A byte of a UTF-8 form yields at most 3 bytes of a
+     * UTF-8 form (U+FFFD for a lone byte; a k-byte character is at most
+     * k+1 bytes elsewhere, and k+1 <= 3k), 2 of UTF-16 (a supplementary
+     * character takes at least 3 bytes in), 4 of UTF-32. A UTF-16 unit: at
+     * most 3, 2 or 4 (a pair is 4 bytes in any form). A 32-bit unit: one
+     * character, at most max_char_bytes. */
+    size_t in = unit_bytes(from), outu = unit_bytes(to), per;
+    if (in == 4)
+        per = max_char_bytes(to);
+    else
+        per = outu == 1 ? 3 : outu == 2 ? 2 : 4;
+    return mul_add(max_units_in(from, src_len), per, bytes_for(to, BOM), out);
 }
 
 bool utfdfa_max_utf32_len(enum utfdfa_encoding from, size_t src_len, size_t *out)
@@ -773,6 +1005,6 @@ bool utfdfa_max_utf32_len(enum utfdfa_encoding from, size_t src_len, size_t *out
 
 bool utfdfa_max_utf16_len(enum utfdfa_encoding from, size_t src_len, size_t *out)
 {
-    /* A UTF-32 unit can be a pair; UTF-8 needs 4 bytes for one. */
+    /* A 32-bit unit can be a pair; a UTF-8 form needs at least 3 bytes for one. */
     return mul_add(max_units_in(from, src_len), unit_bytes(from) == 4 ? 2 : 1, 1, out);
 }

@@ -43,6 +43,9 @@ LIPSUM = os.path.join(SHARED, "corpus", "lipsum")
 KUHN = os.path.join(SHARED, "conformance", "UTF-8-test.txt")
 
 ENCODINGS = ["utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be"]
+# With the other systems of the specs (issue 4): the original 1-6 byte UTF-8,
+# Corrected UTF-8 and raw 32-bit UCS-4.
+ALL_ENCODINGS = ENCODINGS + ["utf-8-rfc2279", "corrected-utf-8", "ucs-4le", "ucs-4be"]
 PYNAME = {
     "utf-8": "utf-8",
     "utf-16le": "utf-16-le",
@@ -981,12 +984,58 @@ def help_version_list():
     p = run(["-l"])
     lines = text(p.stdout).splitlines()
     check(p.returncode == 0 and p.stderr == b"", "-l: exit 0", p.returncode)
-    check(text(p.stdout).endswith("\n") and sorted(lines) == sorted(ENCODINGS)
-          and len(lines) == 5, "-l: the five encodings, one per line", text(p.stdout))
+    check(text(p.stdout).endswith("\n") and sorted(lines) == sorted(ALL_ENCODINGS)
+          and len(lines) == len(ALL_ENCODINGS), "-l: every encoding, one per line",
+          text(p.stdout))
     for name in lines:
         for n2 in (name, name.upper()):
             q = run(["-f", n2, "-t", n2], enc("ok\u00e9", name) if name in PYNAME else b"")
             check(q.returncode == 0, "-l name %r accepted by -f/-t" % n2, q.returncode)
+
+
+@test
+def variant_encodings():
+    # RFC 2279bis section 3: U+200000 is F8 88 80 80 80; it goes to ucs-4 and
+    # back, but not into RFC 3629's UTF-8 (an error of the input at its offset).
+    src = b"A\xf8\x88\x80\x80\x80B"
+    p = run(["-f", "utf-8-rfc2279", "-t", "ucs-4be"], src)
+    check(p.returncode == 0 and p.stdout == b"\0\0\0A\0\x20\0\0\0\0\0B",
+          "rfc2279 -> ucs-4be", (p.returncode, p.stdout))
+    q = run(["-f", "ucs-4be", "-t", "utf-8-rfc2279"], p.stdout)
+    check(q.returncode == 0 and q.stdout == src, "ucs-4be -> rfc2279 round trip", q.stdout)
+    p = run(["-f", "utf-8-rfc2279"], src)
+    one_line(p.stderr, re.escape("utfdfa: <stdin>: invalid utf-8-rfc2279 (too-large) at byte "
+                                 "offset 1, line 1, column 2"), "rfc2279 -> utf-8 strict")
+    check(p.returncode == 1 and p.stdout == b"A", "rfc2279 -> utf-8: exit 1, 'A' written",
+          (p.returncode, p.stdout))
+    p = run(["-f", "utf-8-rfc2279", "--errors=replace"], src)
+    check(p.returncode == 0 and p.stdout == "A\ufffdB".encode(), "rfc2279 -> utf-8 replace",
+          p.stdout)
+    # Corrected UTF-8: C0 AF is U+00CF; U+0085 (C1) cannot be written; 00 is an error.
+    p = run(["-f", "corrected-utf-8"], b"\xc0\xaf")
+    check(p.returncode == 0 and p.stdout == "\u00cf".encode(), "corrected C0 AF", p.stdout)
+    p = run(["-t", "corrected-utf-8"], "\u00cf".encode())
+    check(p.returncode == 0 and p.stdout == b"\xc0\xaf", "to corrected: U+00CF", p.stdout)
+    p = run(["-t", "corrected-utf-8"], "x\u0085".encode())
+    one_line(p.stderr, re.escape("utfdfa: <stdin>: invalid utf-8 (unencodable) at byte offset 1, "
+                                 "line 1, column 2"), "to corrected: C1 control")
+    check(p.returncode == 1, "to corrected: C1 control exits 1", p.returncode)
+    p = run(["check", "-f", "corrected-utf-8", "-"], b"ab\x00")
+    one_line(p.stderr, re.escape("<stdin>:1:3: invalid corrected-utf-8 (nul) at byte offset 2"),
+             "corrected: 00 is an error")
+    # Everything in the corpus survives utf-8 -> corrected -> utf-8 and -> rfc2279 -> utf-8.
+    corpus = os.path.join(SHARED, "corpus", "lipsum") if SHARED else None
+    if corpus and os.path.isdir(corpus):
+        for name in sorted(os.listdir(corpus)):
+            if not name.endswith(".txt"):
+                continue
+            with open(os.path.join(corpus, name), "rb") as f:
+                data = f.read()
+            for mid in ("corrected-utf-8", "utf-8-rfc2279", "ucs-4le"):
+                a = run(["-t", mid], data)
+                b = run(["-f", mid], a.stdout)
+                check(a.returncode == 0 and b.returncode == 0 and b.stdout == data,
+                      "%s through %s and back" % (name, mid), (a.returncode, b.returncode))
 
 
 @test

@@ -352,13 +352,21 @@ static const struct config stream_configs[] = {
     {UTFDFA_UTF16LE, UTFDFA_UTF8, SINK_U32, UTFDFA_REPLACE, UTFDFA_BOM_KEEP},
     {UTFDFA_UTF32LE, UTFDFA_UTF8, SINK_U16, UTFDFA_REPLACE, UTFDFA_BOM_KEEP},
     {UTFDFA_UTF32BE, UTFDFA_UTF16LE, SINK_BYTES, UTFDFA_STRICT, UTFDFA_BOM_ADD},
+    {UTFDFA_UTF8_RFC2279, UTFDFA_CORRECTED_UTF8, SINK_BYTES, UTFDFA_REPLACE, UTFDFA_BOM_KEEP},
+    {UTFDFA_CORRECTED_UTF8, UTFDFA_UCS4BE, SINK_BYTES, UTFDFA_STRICT, UTFDFA_BOM_STRIP},
+    {UTFDFA_CORRECTED_UTF8, UTFDFA_UTF8, SINK_U32, UTFDFA_REPLACE, UTFDFA_BOM_KEEP},
+    {UTFDFA_UCS4LE, UTFDFA_UTF8_RFC2279, SINK_BYTES, UTFDFA_REPLACE, UTFDFA_BOM_ADD},
 };
 
 /* The smallest output buffer that always has room for one character (and
- * a BOM owed before it): a UTF-32 unit, a UTF-16 pair, 4 bytes + a BOM. */
+ * a BOM owed before it): a UTF-32 unit, a UTF-16 pair, or the longest
+ * character of the byte encoding (6 bytes in the 1-6 byte forms, else 4)
+ * plus its BOM (3 bytes in the UTF-8 forms, else at most 4). */
 static size_t min_room(const struct config *c)
 {
-    return c->sink == SINK_U32 ? 2 : c->sink == SINK_U16 ? 3 : 8;
+    if (c->sink != SINK_BYTES)
+        return c->sink == SINK_U32 ? 2 : 3;
+    return c->to == UTFDFA_UTF8_RFC2279 || c->to == UTFDFA_CORRECTED_UTF8 ? 9 : 8;
 }
 
 static void streaming(const uint8_t *in, size_t n, const char *what)
@@ -516,6 +524,262 @@ static void random_tests(void)
     }
 }
 
+/* ------------------------------------------------------------ variants */
+
+/* Decode in one call with replacement off and return the code points and
+ * the first error (kind NONE if none). */
+static size_t decode_all(enum utfdfa_encoding from, const char *hexbytes, uint32_t *cps,
+                         size_t cap, utfdfa_error *first)
+{
+    uint8_t buf[64];
+    size_t n = parse_hex(hexbytes, buf);
+    struct config c = {from, UTFDFA_UTF8, SINK_U32, UTFDFA_STRICT, UTFDFA_BOM_KEEP};
+    struct result r;
+    uint8_t *in = dup_exact(buf, n);
+    run(&c, in, n, 0, cap, &r);
+    size_t k = r.len / 4;
+    memcpy(cps, r.out, r.len);
+    *first = r.nerr ? r.err[0] : (utfdfa_error){0, 0, UTFDFA_ERR_NONE};
+    result_free(&r);
+    free(in);
+    return k;
+}
+
+static size_t encode_one(enum utfdfa_encoding to, uint32_t cp, uint8_t *out, size_t cap,
+                         utfdfa_error *err)
+{
+    utfdfa_encoder e;
+    utfdfa_encoder_init(&e, to, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    size_t s = 1, o = cap;
+    err->kind = UTFDFA_ERR_NONE;
+    utfdfa_encode(&e, &cp, &s, out, &o, true, err);
+    return o;
+}
+
+/* A spec table row: bytes <-> code point, both ways. */
+static void row(enum utfdfa_encoding enc, const char *hexbytes, uint32_t cp)
+{
+    uint32_t got[8];
+    utfdfa_error e;
+    size_t k = decode_all(enc, hexbytes, got, 8, &e);
+    CHECK(k == 1 && got[0] == cp && e.kind == UTFDFA_ERR_NONE, "%s: [%s] should decode to %X",
+          utfdfa_encoding_name(enc), hexbytes, cp);
+    uint8_t want[16], out[16];
+    size_t n = parse_hex(hexbytes, want);
+    size_t o = encode_one(enc, cp, out, sizeof out, &e);
+    CHECK(o == n && memcmp(out, want, n) == 0, "%s: U+%X should encode to [%s]",
+          utfdfa_encoding_name(enc), cp, hexbytes);
+}
+
+static void rfc2279(void)
+{
+    /* RFC 2279bis section 3, one row per length at both ends. */
+    row(UTFDFA_UTF8_RFC2279, "7F", 0x7F);
+    row(UTFDFA_UTF8_RFC2279, "C2 80", 0x80);
+    row(UTFDFA_UTF8_RFC2279, "EF BF BF", 0xFFFF);
+    row(UTFDFA_UTF8_RFC2279, "F0 90 80 80", 0x10000);
+    row(UTFDFA_UTF8_RFC2279, "F4 90 80 80", 0x110000);   /* above RFC 3629's limit */
+    row(UTFDFA_UTF8_RFC2279, "F7 BF BF BF", 0x1FFFFF);
+    row(UTFDFA_UTF8_RFC2279, "F8 88 80 80 80", 0x200000);
+    row(UTFDFA_UTF8_RFC2279, "FB BF BF BF BF", 0x3FFFFFF);
+    row(UTFDFA_UTF8_RFC2279, "FC 84 80 80 80 80", 0x4000000);
+    row(UTFDFA_UTF8_RFC2279, "FD BF BF BF BF BF", 0x7FFFFFFF);
+    row(UTFDFA_UTF8_RFC2279, "C2 A9", 0xA9);             /* utf-8(7) examples */
+    row(UTFDFA_UTF8_RFC2279, "E2 89 A0", 0x2260);
+    /* Overlong F8 80 80 80 80: five errors, at the same boundaries as the
+     * RFC 3629 decoder gives for the same bytes. */
+    static const char *const both_bad[] = {"F8 80 80 80 80", "FC 80 80 80 80 80",
+                                           "C0 AF", "E0 80 AF", "F0 80 80 AF", "ED A0 80",
+                                           "FE", "FF 80", "F8 87 BF BF BF"};
+    for (size_t k = 0; k < sizeof both_bad / sizeof both_bad[0]; k++) {
+        uint8_t buf[16];
+        size_t n = parse_hex(both_bad[k], buf);
+        struct config a = {UTFDFA_UTF8_RFC2279, UTFDFA_UTF8, SINK_U32, UTFDFA_STRICT,
+                           UTFDFA_BOM_KEEP};
+        struct config b = a;
+        b.from = UTFDFA_UTF8;
+        struct result ra, rb;
+        run(&a, buf, n, 0, 16, &ra);
+        run(&b, buf, n, 0, 16, &rb);
+        int ok = ra.len == 0 && rb.len == 0 && ra.nerr == rb.nerr;
+        for (size_t i = 0; ok && i < ra.nerr; i++)
+            ok = ra.err[i].offset == rb.err[i].offset && ra.err[i].length == rb.err[i].length;
+        CHECK(ok, "rfc2279 [%s]: not rejected with RFC 3629's maximal subparts", both_bad[k]);
+        result_free(&ra);
+        result_free(&rb);
+    }
+    uint32_t got[8];
+    utfdfa_error e;
+    decode_all(UTFDFA_UTF8_RFC2279, "F8 80 80 80 80", got, 8, &e);
+    CHECK(e.kind == UTFDFA_ERR_OVERLONG && e.offset == 0 && e.length == 1,
+          "rfc2279: F8 80 80 80 80 is overlong");
+    /* Where both grammars admit the same bytes (leads below F4, up to 3
+     * bytes), both decoders agree exactly. */
+    unsigned long bad = 0;
+    for (unsigned long v = 0; v < 1ul << 24; v += 1 + (v >> 20)) {
+        uint8_t b3[3] = {(uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+        if (b3[0] >= 0xF4 || b3[1] >= 0xF4 || b3[2] >= 0xF4)
+            continue;
+        struct config a = {UTFDFA_UTF8_RFC2279, UTFDFA_UTF8, SINK_U32, UTFDFA_STRICT,
+                           UTFDFA_BOM_KEEP};
+        struct config b = a;
+        b.from = UTFDFA_UTF8;
+        struct result ra, rb;
+        run(&a, b3, 3, 0, 8, &ra);
+        run(&b, b3, 3, 0, 8, &rb);
+        bad += !same(&ra, &rb);
+        result_free(&ra);
+        result_free(&rb);
+    }
+    CHECK(bad == 0, "rfc2279 and RFC 3629 decoders disagree on %lu 3-byte strings", bad);
+    /* Round trips at every power-of-two boundary of the 31-bit space. */
+    for (uint32_t bit = 0; bit < 31; bit++) {
+        uint32_t vals[3] = {(1u << bit) - 1, 1u << bit, (1u << bit) + 1};
+        for (int j = 0; j < 3; j++) {
+            uint32_t cp = vals[j];
+            if (cp > 0x7FFFFFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+                continue;
+            uint8_t out[8];
+            size_t o = encode_one(UTFDFA_UTF8_RFC2279, cp, out, sizeof out, &e);
+            char hexbuf[32];
+            size_t k = 0;
+            for (size_t i = 0; i < o; i++)
+                k += (size_t)snprintf(hexbuf + k, sizeof hexbuf - k, "%02X ", out[i]);
+            size_t nd = decode_all(UTFDFA_UTF8_RFC2279, hexbuf, got, 8, &e);
+            CHECK(o > 0 && nd == 1 && got[0] == cp, "rfc2279 round trip of %X", cp);
+        }
+    }
+    /* Above U+10FFFF: only where the output can hold it, else an error at
+     * the character's input offset (too-large), U+FFFD when replacing. */
+    static const uint8_t big[] = {0x41, 0xF8, 0x88, 0x80, 0x80, 0x80, 0x42};
+    struct config to8 = {UTFDFA_UTF8_RFC2279, UTFDFA_UTF8, SINK_BYTES, UTFDFA_STRICT,
+                         UTFDFA_BOM_KEEP};
+    struct result r;
+    run(&to8, big, sizeof big, 0, 32, &r);
+    CHECK(r.nerr == 1 && r.err[0].offset == 1 && r.err[0].length == 5 &&
+              r.err[0].kind == UTFDFA_ERR_TOO_LARGE && r.len == 2 && memcmp(r.out, "AB", 2) == 0,
+          "rfc2279 -> utf-8: U+200000 is too large, at offset 1, 5 bytes");
+    result_free(&r);
+    to8.errors = UTFDFA_REPLACE;
+    run(&to8, big, sizeof big, 0, 32, &r);
+    CHECK(r.len == 5 && memcmp(r.out, "A\xEF\xBF\xBD" "B", 5) == 0, "rfc2279 -> utf-8 replace");
+    result_free(&r);
+    struct config u16 = {UTFDFA_UTF8_RFC2279, UTFDFA_UTF8, SINK_U16, UTFDFA_STRICT,
+                         UTFDFA_BOM_KEEP};
+    run(&u16, big, sizeof big, 0, 32, &r);
+    CHECK(r.nerr == 1 && r.err[0].kind == UTFDFA_ERR_TOO_LARGE, "rfc2279 -> UTF-16 units");
+    result_free(&r);
+    static const uint8_t ucs4_want[] = {0x41, 0, 0, 0, 0, 0, 0x20, 0, 0x42, 0, 0, 0};
+    struct config ucs = {UTFDFA_UTF8_RFC2279, UTFDFA_UCS4LE, SINK_BYTES, UTFDFA_STRICT,
+                         UTFDFA_BOM_KEEP};
+    run(&ucs, big, sizeof big, 0, 32, &r);
+    CHECK(r.nerr == 0 && r.len == sizeof ucs4_want && memcmp(r.out, ucs4_want, r.len) == 0,
+          "rfc2279 -> ucs-4le holds U+200000");
+    result_free(&r);
+    struct config back = {UTFDFA_UCS4LE, UTFDFA_UTF8_RFC2279, SINK_BYTES, UTFDFA_STRICT,
+                          UTFDFA_BOM_KEEP};
+    run(&back, ucs4_want, sizeof ucs4_want, 0, 32, &r);
+    CHECK(r.nerr == 0 && r.len == sizeof big && memcmp(r.out, big, r.len) == 0,
+          "ucs-4le -> rfc2279 round trip");
+    result_free(&r);
+    /* decode_utf32 with a target set reports what the target cannot hold. */
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UTF8_RFC2279, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    utfdfa_decoder_set_target(&d, UTFDFA_UTF16LE);
+    uint32_t cps[8];
+    size_t sl = sizeof big, ol = 8;
+    utfdfa_result res = utfdfa_decode_utf32(&d, big, &sl, cps, &ol, true, &e);
+    CHECK(res == UTFDFA_MALFORMED && ol == 1 && e.offset == 1 && e.kind == UTFDFA_ERR_TOO_LARGE,
+          "decoder_set_target(utf-16le): U+200000 reported");
+}
+
+static void corrected(void)
+{
+    /* "Putting it all together": every boundary of every row, both ways. */
+    row(UTFDFA_CORRECTED_UTF8, "01", 0x01);
+    row(UTFDFA_CORRECTED_UTF8, "7F", 0x7F);
+    row(UTFDFA_CORRECTED_UTF8, "C0 80", 0xA0);
+    row(UTFDFA_CORRECTED_UTF8, "C0 AF", 0xCF);            /* the spec's example */
+    row(UTFDFA_CORRECTED_UTF8, "DF BF", 0x89F);
+    row(UTFDFA_CORRECTED_UTF8, "E0 80 80", 0x8A0);
+    row(UTFDFA_CORRECTED_UTF8, "EC BD 9F", 0xD7FF);
+    row(UTFDFA_CORRECTED_UTF8, "EC BD A0", 0xE000);
+    row(UTFDFA_CORRECTED_UTF8, "EF BF BF", 0x1109F);
+    row(UTFDFA_CORRECTED_UTF8, "F0 80 80 80", 0x110A0);
+    row(UTFDFA_CORRECTED_UTF8, "F7 BF BF BF", 0x21109F);
+    row(UTFDFA_CORRECTED_UTF8, "F8 80 80 80 80", 0x2110A0);
+    row(UTFDFA_CORRECTED_UTF8, "FB BF BF BF BF", 0x421109F);
+    row(UTFDFA_CORRECTED_UTF8, "FC 80 80 80 80 80", 0x42110A0);
+    row(UTFDFA_CORRECTED_UTF8, "FD BF BF BF BF BF", 0x8421109F);
+    /* The magic number's characters: U+10E7D U+ED4E. */
+    uint32_t got[8];
+    utfdfa_error e;
+    size_t k = decode_all(UTFDFA_CORRECTED_UTF8, "EF B7 9D ED B2 AE", got, 8, &e);
+    CHECK(k == 2 && got[0] == 0x10E7D && got[1] == 0xED4E, "corrected: magic number characters");
+    /* U+0000 is an error; C1 controls, surrogates and U+0000 cannot be encoded. */
+    decode_all(UTFDFA_CORRECTED_UTF8, "41 00 42", got, 8, &e);
+    CHECK(e.kind == UTFDFA_ERR_NUL && e.offset == 1 && e.length == 1, "corrected: 00 is an error");
+    static const uint32_t unencodable[] = {0, 0x80, 0x85, 0x9F, 0xD800, 0xDFFF, 0x842110A0u};
+    for (size_t i = 0; i < sizeof unencodable / sizeof unencodable[0]; i++) {
+        uint8_t out[8];
+        size_t o = encode_one(UTFDFA_CORRECTED_UTF8, unencodable[i], out, sizeof out, &e);
+        CHECK(o == 0 && e.kind == (unencodable[i] > 0x8421109Fu ? UTFDFA_ERR_TOO_LARGE
+                                                                 : UTFDFA_ERR_UNENCODABLE),
+              "corrected: U+%X is not encodable", unencodable[i]);
+    }
+    /* Every code point up to U+1109F (3 bytes) round trips, and the encoding
+     * of each is unique: decoding every 1-3 byte string gives each value once. */
+    static uint8_t seen[0x110A0];
+    memset(seen, 0, sizeof seen);
+    unsigned long bad = 0, values = 0;
+    for (uint32_t cp = 1; cp < 0x110A0; cp++) {
+        if ((cp >= 0x80 && cp <= 0x9F) || (cp >= 0xD800 && cp <= 0xDFFF))
+            continue;
+        uint8_t out[8];
+        size_t o = encode_one(UTFDFA_CORRECTED_UTF8, cp, out, sizeof out, &e);
+        utfdfa_decoder d;
+        utfdfa_decoder_init(&d, UTFDFA_CORRECTED_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        uint32_t back = 0;
+        size_t sl = o, ol = 1;
+        utfdfa_result r = utfdfa_decode_utf32(&d, out, &sl, &back, &ol, true, NULL);
+        bad += !(o >= 1 && o <= 3 && r == UTFDFA_INPUT_EMPTY && ol == 1 && back == cp);
+    }
+    for (uint32_t v = 0; v < 1u << 24; v++) {
+        uint8_t b3[3] = {(uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+        utfdfa_decoder d;
+        utfdfa_decoder_init(&d, UTFDFA_CORRECTED_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        uint32_t cp = 0;
+        size_t sl = 3, ol = 1;
+        if (utfdfa_decode_utf32(&d, b3, &sl, &cp, &ol, true, NULL) == UTFDFA_INPUT_EMPTY &&
+            ol == 1 && sl == 3 && b3[0] >= 0xE0) {
+            values++;
+            if (cp >= sizeof seen || seen[cp]++)
+                bad++;
+        }
+    }
+    CHECK(bad == 0, "corrected: %lu round-trip or uniqueness failures", bad);
+    CHECK(values == 0x1109F - 0x8A0 + 1 - 0x800, "corrected: %lu 3-byte values (want %u)", values,
+          0x1109F - 0x8A0 + 1 - 0x800);
+    /* Into other encodings: only what they can hold. */
+    static const uint8_t wide_cp[] = {0x41, 0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF};
+    struct config c = {UTFDFA_CORRECTED_UTF8, UTFDFA_UTF8_RFC2279, SINK_BYTES, UTFDFA_STRICT,
+                       UTFDFA_BOM_KEEP};
+    struct result r;
+    run(&c, wide_cp, sizeof wide_cp, 0, 32, &r);
+    CHECK(r.nerr == 1 && r.err[0].offset == 1 && r.err[0].length == 6 &&
+              r.err[0].kind == UTFDFA_ERR_TOO_LARGE,
+          "corrected -> rfc2279: U+8421109F is too large");
+    result_free(&r);
+    static const uint8_t c1[] = {0x41, 0xC2, 0x85, 0x42};
+    struct config to_c = {UTFDFA_UTF8, UTFDFA_CORRECTED_UTF8, SINK_BYTES, UTFDFA_STRICT,
+                          UTFDFA_BOM_KEEP};
+    run(&to_c, c1, sizeof c1, 0, 32, &r);
+    CHECK(r.nerr == 1 && r.err[0].offset == 1 && r.err[0].length == 2 &&
+              r.err[0].kind == UTFDFA_ERR_UNENCODABLE,
+          "utf-8 -> corrected: U+0085 is unencodable, at offset 1");
+    result_free(&r);
+}
+
 /* ------------------------------------------------------------ Kuhn */
 
 static uint8_t *slurp(const char *path, size_t *n)
@@ -613,6 +877,8 @@ static void encoder(void)
             cps[n++] = cp;
     CHECK(n == 1112064, "encoder: %zu scalar values", n);
     for (unsigned to = 0; to < UTFDFA_NENCODINGS; to++) {
+        if (to == UTFDFA_CORRECTED_UTF8)
+            continue; /* no U+0000 or C1 controls: see corrected() */
         size_t cap;
         CHECK(utfdfa_max_encoded_len((enum utfdfa_encoding)to, n, &cap), "max_encoded_len");
         uint8_t *buf = malloc(cap);
@@ -894,6 +1160,8 @@ int main(int argc, char **argv)
     random_tests();
     size_bounds();
     encoder();
+    rfc2279();
+    corrected();
     kuhn(shared);
     if (!getenv("UTFDFA_QUICK"))
         exhaustive();
