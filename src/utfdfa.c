@@ -359,6 +359,42 @@ ALWAYS_INLINE void report(utfdfa_error *err, uint64_t offset, uint32_t length,
     err->kind = kind;
 }
 
+/* Report an error of `length` bytes at stream offset `at`, if the output
+ * has room for what the error path writes; false (nothing done) if not. */
+ALWAYS_INLINE bool fail(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
+                        uint64_t at, uint32_t length, enum utfdfa_error_kind kind,
+                        utfdfa_error *err)
+{
+    if (!error_room(d, o, sink, to))
+        return false;
+    report(err, at, length, kind);
+    return true;
+}
+
+/* The end of a core: at the end of the input whatever is pending is one
+ * error (reported only when `last`); then the state goes back to d. */
+ALWAYS_INLINE utfdfa_result finish(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
+                                   bool last, utfdfa_result r, uint32_t state, uint32_t partial,
+                                   unsigned pending, enum utfdfa_error_kind kind, size_t used,
+                                   size_t *n, utfdfa_error *err)
+{
+    if (r == UTFDFA_INPUT_EMPTY && last && pending) {
+        if (fail(d, o, sink, to, d->offset + used - pending, pending, kind, err)) {
+            state = partial = 0;
+            pending = 0;
+            r = UTFDFA_MALFORMED;
+        } else {
+            r = UTFDFA_OUTPUT_FULL;
+        }
+    }
+    d->state = (uint16_t)state;
+    d->partial = partial;
+    set_pending(d, pending);
+    d->offset += used;
+    *n = used;
+    return r;
+}
+
 /* Deliver a decoded character of `length` bytes starting at stream offset
  * `at`: written, or (when the output cannot hold it) reported as an error. */
 enum delivery { DELIVERED, NO_ROOM, UNFIT };
@@ -370,10 +406,7 @@ ALWAYS_INLINE enum delivery deliver(utfdfa_decoder *d, struct out *o, enum sink 
     enum utfdfa_error_kind kind = unfit(limit, cp);
     if (kind == UTFDFA_ERR_NONE)
         return emit(d, o, sink, to, cp) ? DELIVERED : NO_ROOM;
-    if (!error_room(d, o, sink, to))
-        return NO_ROOM;
-    report(err, at, length, kind);
-    return UNFIT;
+    return fail(d, o, sink, to, at, length, kind, err) ? UNFIT : NO_ROOM;
 }
 
 /* ------------------------------------------------------------ strict cores
@@ -467,18 +500,16 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
             pending++;
             i++;
         } else {
-            if (!error_room(d, o, sink, to)) {
+            enum utfdfa_error_kind kind = (enum utfdfa_error_kind)
+                t->error_kind[state / t->nclasses * t->nerror_classes + t->error_class[b]];
+            /* At a start this byte alone is the error; inside a sequence the
+             * sequence so far is, and this byte starts anew. */
+            bool alone = state == DFA_ACCEPT;
+            if (!fail(d, o, sink, to, d->offset + i - pending, alone ? 1 : pending, kind, err)) {
                 r = UTFDFA_OUTPUT_FULL;
                 break;
             }
-            enum utfdfa_error_kind kind = (enum utfdfa_error_kind)
-                t->error_kind[state / t->nclasses * t->nerror_classes + t->error_class[b]];
-            if (state == DFA_ACCEPT) { /* this byte alone is the error */
-                report(err, d->offset + i, 1, kind);
-                i++;
-            } else { /* the sequence so far is; this byte starts anew */
-                report(err, d->offset + i - pending, pending, kind);
-            }
+            i += alone;
             state = DFA_ACCEPT;
             cp = 0;
             pending = 0;
@@ -486,23 +517,7 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
             break;
         }
     }
-    if (r == UTFDFA_INPUT_EMPTY && last && pending) {
-        if (error_room(d, o, sink, to)) {
-            report(err, d->offset + len - pending, pending, UTFDFA_ERR_TRUNCATED);
-            state = DFA_ACCEPT;
-            cp = 0;
-            pending = 0;
-            r = UTFDFA_MALFORMED;
-        } else {
-            r = UTFDFA_OUTPUT_FULL;
-        }
-    }
-    d->state = (uint16_t)state;
-    d->partial = cp;
-    set_pending(d, pending);
-    d->offset += i;
-    *n = i;
-    return r;
+    return finish(d, o, sink, to, last, r, state, cp, pending, UTFDFA_ERR_TRUNCATED, i, n, err);
 }
 
 /* UTF-16: partial holds the pending byte (bits 0-7) and a pending high
@@ -532,11 +547,10 @@ ALWAYS_INLINE utfdfa_result core_utf16(utfdfa_decoder *d, const uint8_t *src, si
                 pending = 2;
                 i++;
             } else if (u >= 0xDC00 && u <= 0xDFFF) {
-                if (!error_room(d, o, sink, to)) {
+                if (!fail(d, o, sink, to, d->offset + i - 1, 2, UTFDFA_ERR_SURROGATE, err)) {
                     r = UTFDFA_OUTPUT_FULL;
                     break;
                 }
-                report(err, d->offset + i - 1, 2, UTFDFA_ERR_SURROGATE);
                 partial = 0;
                 pending = 0;
                 i++;
@@ -575,11 +589,10 @@ ALWAYS_INLINE utfdfa_result core_utf16(utfdfa_decoder *d, const uint8_t *src, si
             } else {
                 /* A lone high surrogate: it is the error; the unit after it
                  * is decoded anew (WHATWG), its first byte kept pending. */
-                if (!error_room(d, o, sink, to)) {
+                if (!fail(d, o, sink, to, d->offset + i - 3, 2, UTFDFA_ERR_SURROGATE, err)) {
                     r = UTFDFA_OUTPUT_FULL;
                     break;
                 }
-                report(err, d->offset + i - 3, 2, UTFDFA_ERR_SURROGATE);
                 partial = first;
                 pending = 1;
                 r = UTFDFA_MALFORMED;
@@ -587,23 +600,9 @@ ALWAYS_INLINE utfdfa_result core_utf16(utfdfa_decoder *d, const uint8_t *src, si
             }
         }
     }
-    if (r == UTFDFA_INPUT_EMPTY && last && pending) {
-        /* WHATWG: whatever is pending at the end is one error. */
-        if (error_room(d, o, sink, to)) {
-            report(err, d->offset + len - pending, pending,
-                   pending == 2 ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_TRUNCATED);
-            partial = 0;
-            pending = 0;
-            r = UTFDFA_MALFORMED;
-        } else {
-            r = UTFDFA_OUTPUT_FULL;
-        }
-    }
-    d->partial = partial;
-    set_pending(d, pending);
-    d->offset += i;
-    *n = i;
-    return r;
+    /* WHATWG: whatever is pending at the end is one error. */
+    return finish(d, o, sink, to, last, r, 0, partial, pending,
+                  pending == 2 ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_TRUNCATED, i, n, err);
 }
 
 /* UTF-32 (raw: UCS-4, any 32-bit value): partial gathers the bytes of one unit. */
@@ -628,19 +627,12 @@ ALWAYS_INLINE utfdfa_result core_utf32(utfdfa_decoder *d, const uint8_t *src, si
         /* UTF-32 holds scalar values only (errors of the input); raw UCS-4
          * holds anything, and only the output decides. */
         enum utfdfa_error_kind kind = raw ? UTFDFA_ERR_NONE : unfit(LIMIT_UNICODE, u);
-        enum delivery dv = UNFIT;
-        if (kind != UTFDFA_ERR_NONE) {
-            if (!error_room(d, o, sink, to)) {
-                r = UTFDFA_OUTPUT_FULL;
-                break;
-            }
-            report(err, d->offset + i - 3, 4, kind);
-        } else {
-            dv = deliver(d, o, sink, to, limit, u, d->offset + i - 3, 4, err);
-            if (dv == NO_ROOM) {
-                r = UTFDFA_OUTPUT_FULL;
-                break;
-            }
+        enum delivery dv = kind != UTFDFA_ERR_NONE
+            ? (fail(d, o, sink, to, d->offset + i - 3, 4, kind, err) ? UNFIT : NO_ROOM)
+            : deliver(d, o, sink, to, limit, u, d->offset + i - 3, 4, err);
+        if (dv == NO_ROOM) {
+            r = UTFDFA_OUTPUT_FULL;
+            break;
         }
         partial = 0;
         pending = 0;
@@ -650,21 +642,7 @@ ALWAYS_INLINE utfdfa_result core_utf32(utfdfa_decoder *d, const uint8_t *src, si
             break;
         }
     }
-    if (r == UTFDFA_INPUT_EMPTY && last && pending) {
-        if (error_room(d, o, sink, to)) {
-            report(err, d->offset + len - pending, pending, UTFDFA_ERR_TRUNCATED);
-            partial = 0;
-            pending = 0;
-            r = UTFDFA_MALFORMED;
-        } else {
-            r = UTFDFA_OUTPUT_FULL;
-        }
-    }
-    d->partial = partial;
-    set_pending(d, pending);
-    d->offset += i;
-    *n = i;
-    return r;
+    return finish(d, o, sink, to, last, r, 0, partial, pending, UTFDFA_ERR_TRUNCATED, i, n, err);
 }
 
 ALWAYS_INLINE utfdfa_result core(utfdfa_decoder *d, const uint8_t *src, size_t *n,
