@@ -192,14 +192,21 @@ class _Mealy:
         return len(self.trans) - 1
 
 
-def _determinize(nfa, main_start, finals, tracks, loop, default_kinds):
+TAG_BEFORE = 0x80  # output flag: the unit ended before this byte, which starts the next
+
+
+def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=False):
     """Subset construction over the main automaton and the annotation tracks.
 
     finals: NFA state -> tag (1-based alternative) of the main automaton.
     loop: completing a unit returns to the start state (decoder DFA).
     default_kinds: (kind at a unit's start, kind within a unit) for rejects
     that no annotation labels.
-    Returns (mealy, start, accepting set, sink of each kind).
+    longest: a unit that is complete but could go on goes on (longest
+    match); a byte that cannot continue it ends it *before* that byte
+    (output tag | TAG_BEFORE, next state: the start, where the runtime
+    steps that byte again), and the end of input ends it too (final tag).
+    Returns (mealy, start, accepting set, sink of each kind, final tags).
     """
     main_states = _reachable(nfa, [main_start])
     live_main = _coreachable(nfa, set(finals), main_states)
@@ -225,11 +232,14 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds):
         return sinks[kind]
 
     how = {}  # DFA state -> shortest byte string reaching it (for messages)
+    final_tag = {}  # DFA state -> tag of the unit complete there (longest match)
 
-    def state(sset, path):
+    def state(sset, path, complete=0):
         if sset not in ids:
-            ids[sset] = m.add(("live",))
+            ids[sset] = m.add(("live", complete))
             how[ids[sset]] = path
+            if complete:
+                final_tag[ids[sset]] = complete
             queue.append(sset)
         return ids[sset]
 
@@ -246,16 +256,22 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds):
             moved = close([t for mk, t in edges if mk & blk])
             main_part = moved & live_main
             done = sorted(finals[s] for s in main_part if s in finals)
-            if not main_part:
+            if not main_part and sid in final_tag:
+                out = (start, final_tag[sid] | TAG_BEFORE)
+            elif not main_part:
                 kind = next((t.kind for t in tracks if moved & t.finals), None)
                 if kind is None:
                     kind = default_kinds[0 if sid == start else 1]
                 out = (sink(kind), 0)
             elif loop and done:
                 going_on = [s for s in main_part if s not in finals and nfa.edges[s]]
+                path = how[sid] + bytes([_bytes_of(blk)[0]])
+                if going_on and not longest:
+                    raise NotPrefixFree(path)
                 if going_on:
-                    raise NotPrefixFree(how[sid] + bytes([_bytes_of(blk)[0]]))
-                out = (start, done[0])
+                    out = (state(moved, path, done[0]), 0)
+                else:
+                    out = (start, done[0])
             else:
                 nid = state(moved, how[sid] + bytes([_bytes_of(blk)[0]]))
                 if not loop and done:
@@ -266,7 +282,7 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds):
         m.trans[sid] = row
     if loop:
         accepting.add(start)
-    return m, start, accepting, sinks
+    return m, start, accepting, sinks, final_tag
 
 
 class NotPrefixFree(Exception):
@@ -308,7 +324,7 @@ def _coreachable(nfa, finals, within):
 def _minimize(m, accepting):
     """Moore's algorithm: refine by (accepting, label) then by outgoing (block, output)."""
     n = len(m.trans)
-    key0 = [(i in accepting, m.label[i] if m.label[i][0] == "sink" else "") for i in range(n)]
+    key0 = [(i in accepting, m.label[i]) for i in range(n)]
     block = _renumber(key0)
     while True:
         keys = [(block[s],) + tuple((block[t], o) for t, o in m.trans[s]) for s in range(n)]
@@ -350,6 +366,15 @@ class Dfa:
     error_classes: list
     nerror_classes: int
     class_kinds: list  # [state][error class]
+    final_tags: list   # [state]: tag of a unit complete there (longest match), else 0
+
+    def language_view(self):
+        """The DFA as a plain acceptor: an ending-before transition is the
+        start state's transition on that byte; a final tag accepts."""
+        trans = [[self.trans[0][b] if self.tags[s][b] & TAG_BEFORE else self.trans[s][b]
+                  for b in range(256)] for s in range(self.nstates)]
+        acc = [a or bool(f) for a, f in zip(self.accepting, self.final_tags)]
+        return _View(self.start, trans, acc)
 
     def class_bytes(self, c):
         return [b for b in range(256) if self.classes[b] == c]
@@ -364,7 +389,14 @@ class Dfa:
         return self.accepting[self.run(data)]
 
 
-def _finish(m, start, accepting, sinks, kind_names, tag_names):
+@dataclass
+class _View:
+    start: int
+    trans: list
+    accepting: list
+
+
+def _finish(m, start, accepting, sinks, kind_names, tag_names, final_tag=None):
     block = _minimize(m, accepting)
     sink_blocks = {block[s] for s in sinks.values()}
     kind_of_block = {block[s]: k for k, s in sinks.items()}
@@ -397,15 +429,17 @@ def _finish(m, start, accepting, sinks, kind_names, tag_names):
         order.append(reject_block)
     n = len(order)
     reject = number[reject_block]
-    trans, tags, kinds, acc = [], [], [], []
+    trans, tags, kinds, acc, finals = [], [], [], [], []
     for b in order:
         if b == reject_block:
             trans.append([reject] * 256)
             tags.append([0] * 256)
             kinds.append([0] * 256)
             acc.append(False)
+            finals.append(0)
             continue
         s = rep[b]
+        finals.append((final_tag or {}).get(s, 0))
         trans.append([number[blk(t)] for t, _ in m.trans[s]])
         tags.append([o for _, o in m.trans[s]])
         kinds.append([kind_of_block[block[t]] if block[t] in sink_blocks else 0
@@ -425,6 +459,7 @@ def _finish(m, start, accepting, sinks, kind_names, tag_names):
         class_tags=[[tags[s][first[c]] for c in range(ncls)] for s in range(n)],
         error_classes=error_classes, nerror_classes=necls,
         class_kinds=[[kinds[s][efirst[c]] for c in range(necls)] for s in range(n)],
+        final_tags=finals,
     )
 
 
@@ -450,11 +485,11 @@ def language_dfa(grammar, rule_name):
     """The minimal DFA of a rule's language (no tags, no error kinds)."""
     nfa = Nfa()
     s, f = NfaBuilder(grammar, nfa).build(_rule_ref(grammar, rule_name))
-    m, start, acc, sinks = _determinize(nfa, s, {f: 1}, [], False, (1, 1))
+    m, start, acc, sinks, _ = _determinize(nfa, s, {f: 1}, [], False, (1, 1))
     return _finish(m, start, acc, sinks, ["none", "invalid"], ["none"])
 
 
-def decoder_dfa(grammar, unit_name, errors, default_kinds, kind_names, tagged):
+def decoder_dfa(grammar, unit_name, errors, default_kinds, kind_names, tagged, longest=False):
     """The decoder DFA of a unit rule (see the module docstring).
 
     errors: list of (kind index, expression) from `@error` annotations, in
@@ -478,15 +513,19 @@ def decoder_dfa(grammar, unit_name, errors, default_kinds, kind_names, tagged):
     for kind, expr in errors:
         s, f = NfaBuilder(grammar, nfa).build(expr)
         tracks.append(Track(s, {f}, kind))
+    if longest and not tagged:
+        raise rule.pos.error("longest-match units need @tags (a complete unit is told "
+                             "apart from a prefix by its tag)")
     try:
-        m, start, acc, sinks = _determinize(nfa, main, finals, tracks, True, default_kinds)
+        m, start, acc, sinks, final_tag = _determinize(nfa, main, finals, tracks, True,
+                                                       default_kinds, longest)
     except NotPrefixFree as e:
         shown = " ".join(f"{b:02X}" for b in e.path)
         raise rule.pos.error(f"unit rule {rule.name!r} is not prefix-free: [{shown}] is a "
                              "whole unit and also the start of a longer one, so a decoder "
                              "cannot tell where a unit ends") from None
     tag_names = ["none"] + ([_alt_name(a, i) for i, a in enumerate(alts, 1)] if tagged else [])
-    return _finish(m, start, acc, sinks, kind_names, tag_names)
+    return _finish(m, start, acc, sinks, kind_names, tag_names, final_tag)
 
 
 def _alt_name(alt, i):
@@ -501,7 +540,7 @@ def _rule_ref(grammar, name):
 
 
 def same_language(a, b):
-    """Whether two DFAs accept the same language (product walk)."""
+    """Whether two DFAs (or language views) accept the same language."""
     seen = {(a.start, b.start)}
     todo = [(a.start, b.start)]
     while todo:

@@ -7,13 +7,17 @@ Annotations live in ABNF comments, one per line:
                          then be exactly a repetition of it
   ; @tags                transitions that complete a unit carry which top-level
                          alternative of the unit rule they completed
+  ; @longest-match       a unit may be a prefix of a longer one: the longest
+                         wins, ending before the first byte that cannot go on
   ; @error-kinds K ...   the error kinds, in the order they are numbered (1..)
   ; @error K = ELEMENTS  the bytes of the current unit up to and including a
                          rejected byte match ELEMENTS: the error is of kind K
                          (the first matching annotation wins)
   ; @error-start K       kind of an unlabelled reject at the start of a unit
   ; @error-within K      kind of an unlabelled reject inside a unit
-  ; @value K ...         value semantics for the runtime (recorded, see emit)
+  ; @value payload S     how a byte adds to the value (leading-ones: UTF-8's bits)
+  ; @value offset T N    a unit completed by alternative T adds N to its value
+  ; @value reserved T    alternative T has no value (a reserved unit)
 
 A grammar without annotations still compiles: its language DFA, with one
 error kind ("invalid") for every reject.
@@ -24,8 +28,8 @@ from dataclasses import dataclass, field
 import abnf
 import automaton
 
-KNOWN = ("start", "unit", "tags", "error-kinds", "error", "error-start", "error-within",
-         "value")
+KNOWN = ("start", "unit", "tags", "longest-match", "error-kinds", "error", "error-start",
+         "error-within", "value")
 
 
 @dataclass
@@ -129,8 +133,9 @@ def compile_grammar(path, start=None, unit=None, tags=None):
         if ann and len(ann.args.split()) != 1:
             raise ann.args_pos.error(f"@{kw} takes one error kind")
         defaults.append(kind_index(ann, ann.args) if ann else kind_index(None, fallback))
-    dfa = automaton.decoder_dfa(g, unit, errors, tuple(defaults), kind_names, tags)
-    if not automaton.same_language(language, dfa):
+    dfa = automaton.decoder_dfa(g, unit, errors, tuple(defaults), kind_names, tags,
+                                _one(anns, "longest-match") is not None)
+    if not automaton.same_language(language, dfa.language_view()):
         rule = g.rules[start.lower()]
         raise rule.pos.error(f"start rule {start!r} must be *( {unit} ) for a decoder: "
                              "its language differs")
@@ -141,10 +146,14 @@ def compile_grammar(path, start=None, unit=None, tags=None):
         parts = a.args.split()
         if parts[:1] == ["payload"] and len(parts) == 2:
             values["payload"] = parts[1:]
+        elif parts[:1] == ["reserved"] and len(parts) == 2:
+            values["reserved"] = g.rules[parts[1].lower()].name if parts[1].lower() in g.rules \
+                else parts[1]
         elif parts[:1] == ["offset"] and len(parts) == 3 and parts[2].isdigit():
             values.setdefault("offset", []).append((g.rules[parts[1].lower()].name
                                                     if parts[1].lower() in g.rules
                                                     else parts[1], int(parts[2])))
         else:
-            raise a.args_pos.error("@value takes 'payload SCHEME' or 'offset TAG NUMBER'")
+            raise a.args_pos.error("@value takes 'payload SCHEME', 'offset TAG NUMBER' or "
+                                   "'reserved TAG'")
     return Compiled(g, start, unit, language, dfa, values)

@@ -183,6 +183,14 @@ def emit_c(comp, source, prefix):
         out += _grid(cols, dfa.class_tags, [f"s{s}" for s in range(n)], width)
         out += ["};", ""]
 
+    if any(dfa.final_tags):
+        out += [f"/* Longest match: a tag with {P}_TAG_BEFORE ends the unit before this byte,",
+                f" * which the runtime steps again from {P}_START; the end of input ends",
+                f" * the unit of a state whose {p}_final_tag is not 0 (with that tag). */",
+                f"#define {P}_TAG_BEFORE 0x80",
+                f"static const uint8_t {p}_final_tag[{P}_NSTATES] = {{",
+                "    " + ", ".join(str(v) for v in dfa.final_tags) + ",", "};", ""]
+
     # Error kinds: consulted only on the error path, indexed by byte, not class.
     out += ["/* Error kinds of rejected bytes: kind = "
             f"{p}_error_kind[state / {P}_NCLASSES][{p}_error_class[byte]]",
@@ -243,6 +251,12 @@ def _emit_values(out, comp, P, p):
         out += ["/* Payload bits of each byte class: value = value << 6 | (byte & mask). */",
                 f"static const uint8_t {p}_payload_mask[{P}_NCLASSES] = {{",
                 "    " + ", ".join(f"0x{m:02X}" for m in masks) + ",", "};", ""]
+    reserved = comp.values.get("reserved")
+    if reserved is not None:
+        if reserved not in dfa.tag_names:
+            raise ValueError(f"@value reserved: {reserved!r} is not an alternative of the unit")
+        out += [f"/* The tag of a unit that has no value (a reserved unit). */",
+                f"#define {P}_RESERVED_TAG {dfa.tag_names.index(reserved)}", ""]
     offsets = comp.values.get("offset")
     if offsets is not None:
         # @value offset TAG N: added to the value of a unit completed by that
@@ -567,6 +581,7 @@ def emit_json(comp, source):
             "error_class_of_byte": dfa.error_classes,
             "error_kinds": dfa.class_kinds,
             "paths": [None if x is None else x.hex() for x in dfa.paths],
+            "final_tags": dfa.final_tags,
         }
     doc = {"generated": banner(source), "grammar": source, "start": comp.start,
            "unit": comp.unit, "language": dump(comp.language)}

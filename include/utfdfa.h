@@ -78,7 +78,9 @@ enum utfdfa_error_kind {
     UTFDFA_ERR_UNENCODABLE = 8,             /* a character the output encoding cannot hold
                                                (C1 controls, surrogates, U+0000 in Corrected
                                                UTF-8; values above its limit: too-large) */
-    UTFDFA_NERROR_KINDS = 9
+    UTFDFA_ERR_RESERVED = 9,                /* a Corrected UTF-8 reserved unit (FE, FF ...):
+                                               valid, but only corrected-utf-8 can carry it */
+    UTFDFA_NERROR_KINDS = 10
 };
 
 typedef struct utfdfa_error {

@@ -91,7 +91,7 @@ bool utfdfa_encoding_from_name(const char *name, size_t len, enum utfdfa_encodin
 
 static const char *const error_names[UTFDFA_NERROR_KINDS] = {
     "none",      "unexpected-continuation", "invalid-lead", "overlong", "surrogate",
-    "too-large", "truncated",               "nul",          "unencodable",
+    "too-large", "truncated",               "nul",          "unencodable", "reserved",
 };
 
 const char *utfdfa_error_name(enum utfdfa_error_kind kind)
@@ -330,11 +330,10 @@ ALWAYS_INLINE bool emit(utfdfa_decoder *d, struct out *o, enum sink sink, unsign
     return true;
 }
 
-/* Before reporting an error: room for what the error path may write (a BOM
- * still owed, and a U+FFFD when replacing), and the BOM written. */
-ALWAYS_INLINE bool error_room(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to)
+/* Room for `need` units after a BOM still owed, and the BOM written. */
+ALWAYS_INLINE bool ensure_room(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
+                               size_t need)
 {
-    size_t need = ERRORS(d->config) == UTFDFA_REPLACE ? units_for(sink, to, REPLACEMENT) : 0;
     bool owe_bom = !(d->flags & F_STARTED) && BOM_MODE(d->flags) == UTFDFA_BOM_ADD;
     if (owe_bom)
         need += units_for(sink, to, BOM);
@@ -344,6 +343,15 @@ ALWAYS_INLINE bool error_room(utfdfa_decoder *d, struct out *o, enum sink sink, 
         put(o, sink, to, BOM);
     d->flags |= F_STARTED;
     return true;
+}
+
+/* Before reporting an error: room for what the error path may write (a BOM
+ * still owed, and a U+FFFD when replacing). */
+ALWAYS_INLINE bool error_room(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to)
+{
+    return ensure_room(d, o, sink, to,
+                       ERRORS(d->config) == UTFDFA_REPLACE ? units_for(sink, to, REPLACEMENT)
+                                                           : 0);
 }
 
 ALWAYS_INLINE void set_pending(utfdfa_decoder *d, unsigned pending)
@@ -418,6 +426,7 @@ ALWAYS_INLINE enum delivery deliver(utfdfa_decoder *d, struct out *o, enum sink 
 /* A generated DFA as the core loop sees it. Each instance is a constant, so
  * once core_dfa() is inlined with it the compiler knows every table. */
 struct dfa {
+    unsigned self;           /* the encoding it decodes */
     const uint8_t *byte_class;
     const uint8_t *trans8;   /* one of trans8 / trans16, by state count */
     const uint16_t *trans16;
@@ -427,18 +436,24 @@ struct dfa {
     const uint8_t *error_class;
     const uint8_t *error_kind; /* [state number][error class] */
     uint32_t nclasses, nerror_classes, reject;
+    const uint8_t *final_tag;  /* longest match: [state number] -> tag complete there */
+    unsigned reserved_tag;     /* the tag of a unit without a value, or 0 */
 };
 
-#define DFA_TABLES(p, P, trans8, trans16, tag, offset)                                   \
-    {p##_class, trans8, trans16, p##_payload_mask, tag, offset, p##_error_class,         \
-     &p##_error_kind[0][0], P##_NCLASSES, P##_NERROR_CLASSES, P##_REJECT}
+#define DFA_TABLES(self, p, P, trans8, trans16, tag, offset, final_tag, reserved)          \
+    {self, p##_class, trans8, trans16, p##_payload_mask, tag, offset, p##_error_class,     \
+     &p##_error_kind[0][0], P##_NCLASSES, P##_NERROR_CLASSES, P##_REJECT, final_tag, reserved}
 
-static const struct dfa dfa_utf8 = DFA_TABLES(utf8, UTF8, utf8_trans, NULL, NULL, NULL);
-static const struct dfa dfa_rfc2279 =
-    DFA_TABLES(utf8_rfc2279, UTF8_RFC2279, utf8_rfc2279_trans, NULL, NULL, NULL);
+static const struct dfa dfa_utf8 =
+    DFA_TABLES(UTFDFA_UTF8, utf8, UTF8, utf8_trans, NULL, NULL, NULL, NULL, 0);
+static const struct dfa dfa_rfc2279 = DFA_TABLES(UTFDFA_UTF8_RFC2279, utf8_rfc2279, UTF8_RFC2279,
+                                                 utf8_rfc2279_trans, NULL, NULL, NULL, NULL, 0);
 static const struct dfa dfa_corrected =
-    DFA_TABLES(corrected_utf_8, CORRECTED_UTF_8, NULL, corrected_utf_8_trans,
-               corrected_utf_8_tag, corrected_utf_8_tag_offset);
+    DFA_TABLES(UTFDFA_CORRECTED_UTF8, corrected_utf_8, CORRECTED_UTF_8, NULL,
+               corrected_utf_8_trans, corrected_utf_8_tag, corrected_utf_8_tag_offset,
+               corrected_utf_8_final_tag, CORRECTED_UTF_8_RESERVED_TAG);
+_Static_assert(CORRECTED_UTF_8_TAG_BEFORE == 0x80, "the runtime's TAG_BEFORE");
+enum { TAG_BEFORE = 0x80 };
 
 /* Every decoder grammar has the start state as its only accepting state. */
 enum { DFA_ACCEPT = 0 };
@@ -463,6 +478,31 @@ ALWAYS_INLINE unsigned sink_limit(const utfdfa_decoder *d, enum sink sink, unsig
     }
 }
 
+/* Whether a DFA state lies inside a reserved unit (whose length `partial`
+ * counts, as it has no value). */
+ALWAYS_INLINE bool in_reserved(const struct dfa *t, uint32_t state)
+{
+    return t->reserved_tag && t->final_tag[state / t->nclasses] == t->reserved_tag;
+}
+
+/* A unit is complete: deliver its value, or handle a reserved unit, which
+ * only the same encoding carries (passed through byte by byte as it came),
+ * only validation accepts silently, and anything else reports. */
+ALWAYS_INLINE enum delivery complete(utfdfa_decoder *d, struct out *o, enum sink sink,
+                                     unsigned to, unsigned limit, const struct dfa *t,
+                                     unsigned tag, uint32_t value, uint64_t at, uint32_t length,
+                                     utfdfa_error *err)
+{
+    if (t->reserved_tag && tag == t->reserved_tag) {
+        if (sink == SINK_NONE || (sink == SINK_BYTES && to == t->self))
+            return DELIVERED;
+        return fail(d, o, sink, to, at, value, UTFDFA_ERR_RESERVED, err) ? UNFIT : NO_ROOM;
+    }
+    if (t->offset)
+        value += t->offset[tag];
+    return deliver(d, o, sink, to, limit, value, at, length, err);
+}
+
 ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size_t *n,
                                      struct out *o, enum sink sink, unsigned to, bool last,
                                      const struct dfa *t, utfdfa_error *err)
@@ -470,6 +510,7 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
     uint32_t state = d->state, cp = d->partial;
     unsigned pending = PENDING(d->flags);
     unsigned limit = sink_limit(d, sink, to);
+    bool passthrough = t->reserved_tag && sink == SINK_BYTES && to == t->self;
     size_t i = 0, len = *n;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     while (i < len) {
@@ -477,27 +518,42 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
         uint32_t cls = t->byte_class[b];
         uint32_t next = dfa_next(t, state, cls);
         if (next == DFA_ACCEPT) {
-            uint32_t v = cp << 6 | (b & t->payload_mask[cls]);
-            if (t->offset)
-                v += t->offset[t->tag[state + cls]];
-            enum delivery dv =
-                deliver(d, o, sink, to, limit, v, d->offset + i - pending, pending + 1, err);
+            /* A unit is complete: with this byte, or (longest match) before
+             * it, when this byte is then stepped again from the start. */
+            unsigned tag = t->tag ? t->tag[state + cls] : 0;
+            bool before = tag & TAG_BEFORE;
+            uint32_t v = before ? cp : cp << 6 | (b & t->payload_mask[cls]);
+            uint32_t length = before ? pending : pending + 1;
+            uint32_t back = before ? (in_reserved(t, state) ? cp : pending) : pending;
+            enum delivery dv = complete(d, o, sink, to, limit, t, tag & (TAG_BEFORE - 1), v,
+                                        d->offset + i - back, length, err);
             if (dv == NO_ROOM) {
                 r = UTFDFA_OUTPUT_FULL;
                 break;
             }
-            if (dv == UNFIT)
-                r = UTFDFA_MALFORMED;
             state = DFA_ACCEPT;
             cp = 0;
             pending = 0;
-            i++;
-            if (r == UTFDFA_MALFORMED)
+            i += !before;
+            if (dv == UNFIT) {
+                r = UTFDFA_MALFORMED;
                 break;
+            }
         } else if (next != t->reject) {
-            cp = cp << 6 | (b & t->payload_mask[cls]);
+            if (in_reserved(t, next)) { /* no value: count the bytes, pass them through */
+                if (passthrough && !ensure_room(d, o, sink, to, 1)) {
+                    r = UTFDFA_OUTPUT_FULL;
+                    break;
+                }
+                if (passthrough)
+                    ((uint8_t *)o->p)[o->len++] = b;
+                cp++;
+                pending += pending < 7;
+            } else {
+                cp = cp << 6 | (b & t->payload_mask[cls]);
+                pending++;
+            }
             state = next;
-            pending++;
             i++;
         } else {
             enum utfdfa_error_kind kind = (enum utfdfa_error_kind)
@@ -515,6 +571,22 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
             pending = 0;
             r = UTFDFA_MALFORMED;
             break;
+        }
+    }
+    if (r == UTFDFA_INPUT_EMPTY && last && pending && t->final_tag &&
+        t->final_tag[state / t->nclasses]) {
+        /* Longest match: the end of input ends the unit. */
+        unsigned tag = t->final_tag[state / t->nclasses];
+        uint32_t back = in_reserved(t, state) ? cp : pending;
+        enum delivery dv = complete(d, o, sink, to, limit, t, tag, cp, d->offset + i - back,
+                                    pending, err);
+        if (dv == NO_ROOM)
+            r = UTFDFA_OUTPUT_FULL;
+        else {
+            state = DFA_ACCEPT;
+            cp = 0;
+            pending = 0;
+            r = dv == UNFIT ? UTFDFA_MALFORMED : r;
         }
     }
     return finish(d, o, sink, to, last, r, state, cp, pending, UTFDFA_ERR_TRUNCATED, i, n, err);

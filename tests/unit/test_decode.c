@@ -356,6 +356,8 @@ static const struct config stream_configs[] = {
     {UTFDFA_CORRECTED_UTF8, UTFDFA_UCS4BE, SINK_BYTES, UTFDFA_STRICT, UTFDFA_BOM_STRIP},
     {UTFDFA_CORRECTED_UTF8, UTFDFA_UTF8, SINK_U32, UTFDFA_REPLACE, UTFDFA_BOM_KEEP},
     {UTFDFA_UCS4LE, UTFDFA_UTF8_RFC2279, SINK_BYTES, UTFDFA_REPLACE, UTFDFA_BOM_ADD},
+    {UTFDFA_CORRECTED_UTF8, UTFDFA_CORRECTED_UTF8, SINK_BYTES, UTFDFA_REPLACE, UTFDFA_BOM_KEEP},
+    {UTFDFA_CORRECTED_UTF8, UTFDFA_UTF8, SINK_NONE, UTFDFA_STRICT, UTFDFA_BOM_KEEP},
 };
 
 /* The smallest output buffer that always has room for one character (and
@@ -760,6 +762,64 @@ static void corrected(void)
     CHECK(bad == 0, "corrected: %lu round-trip or uniqueness failures", bad);
     CHECK(values == 0x1109F - 0x8A0 + 1 - 0x800, "corrected: %lu 3-byte values (want %u)", values,
           0x1109F - 0x8A0 + 1 - 0x800);
+    /* Reserved units: FE or FF and every 80-BF after them, up to the next
+     * lead byte ("extending until the next recognized lead byte"). Valid for
+     * check, passed through to corrected-utf-8 unchanged, an error (one
+     * U+FFFD when replacing) into anything else. At the start, the end, one
+     * after another, and longer than any character. */
+    static const char *const reserved_ok[] = {"FE", "FF BF", "41 FE 80 80 42", "FE FF 80 FE",
+                                              "FE C0 80", "C0 80 FF", "FF 80 80 80 80 80 80 80 80"};
+    for (size_t v = 0; v < sizeof reserved_ok / sizeof reserved_ok[0]; v++) {
+        uint8_t buf[16];
+        size_t n = parse_hex(reserved_ok[v], buf);
+        CHECK(utfdfa_validate(UTFDFA_CORRECTED_UTF8, buf, n, NULL) == n,
+              "corrected: [%s] is valid", reserved_ok[v]);
+        for (size_t chunk = 0; chunk <= 2; chunk++) {
+            struct config same_enc = {UTFDFA_CORRECTED_UTF8, UTFDFA_CORRECTED_UTF8, SINK_BYTES,
+                                      UTFDFA_STRICT, UTFDFA_BOM_KEEP};
+            struct result r;
+            run(&same_enc, buf, n, chunk, 16, &r);
+            CHECK(r.nerr == 0 && r.len == n && memcmp(r.out, buf, n) == 0,
+                  "corrected -> corrected passes [%s] through (chunks of %zu)", reserved_ok[v],
+                  chunk);
+            result_free(&r);
+        }
+    }
+    static const uint8_t res_mid[] = {0x41, 0xFE, 0x80, 0x80, 0x42, 0xFF};
+    struct config to32 = {UTFDFA_CORRECTED_UTF8, UTFDFA_UTF8, SINK_U32, UTFDFA_STRICT,
+                          UTFDFA_BOM_KEEP};
+    for (size_t chunk = 0; chunk <= 3; chunk++) {
+        struct result r;
+        to32.errors = UTFDFA_STRICT;
+        run(&to32, res_mid, sizeof res_mid, chunk, 8, &r);
+        static const uint32_t ab[] = {'A', 'B'};
+        CHECK(r.nerr == 2 && r.err[0].offset == 1 && r.err[0].length == 3 &&
+                  r.err[0].kind == UTFDFA_ERR_RESERVED && r.err[1].offset == 5 &&
+                  r.err[1].length == 1 && r.len == 8 && memcmp(r.out, ab, 8) == 0,
+              "corrected -> UTF-32: reserved units are errors at their offsets (chunks of %zu)",
+              chunk);
+        result_free(&r);
+        to32.errors = UTFDFA_REPLACE;
+        run(&to32, res_mid, sizeof res_mid, chunk, 8, &r);
+        static const uint32_t afbf[] = {'A', 0xFFFD, 'B', 0xFFFD};
+        CHECK(r.len == sizeof afbf && memcmp(r.out, afbf, sizeof afbf) == 0,
+              "corrected -> UTF-32 replace: one U+FFFD per reserved unit");
+        result_free(&r);
+    }
+    /* A reserved unit of 100 001 bytes: its exact length, fed in pieces. */
+    size_t big_n = 100003;
+    uint8_t *big_res = malloc(big_n);
+    big_res[0] = 'x';
+    big_res[1] = 0xFE;
+    memset(big_res + 2, 0x80, big_n - 3);
+    big_res[big_n - 1] = 'y';
+    to32.errors = UTFDFA_STRICT;
+    struct result rb;
+    run(&to32, big_res, big_n, 4096, 8, &rb);
+    CHECK(rb.nerr == 1 && rb.err[0].offset == 1 && rb.err[0].length == big_n - 2 && rb.len == 8,
+          "corrected: a 100001-byte reserved unit is one error of its exact length");
+    result_free(&rb);
+    free(big_res);
     /* Into other encodings: only what they can hold. */
     static const uint8_t wide_cp[] = {0x41, 0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF};
     struct config c = {UTFDFA_CORRECTED_UTF8, UTFDFA_UTF8_RFC2279, SINK_BYTES, UTFDFA_STRICT,
