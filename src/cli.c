@@ -49,7 +49,9 @@ static void print_help(void)
            "      --errors=MODE      strict (stop at the first error, exit 1), replace\n"
            "                         (one U+FFFD per maximal subpart) or ignore\n"
            "  -c                     the same as --errors=ignore (as in iconv)\n"
-           "      --bom=MODE         keep, strip or add a byte order mark (default keep)\n"
+           "      --bom=MODE         keep, strip or add a byte order mark (corrected-utf-8:\n"
+           "                         its magic number); default keep, strip for\n"
+           "                         corrected-utf-8 input\n"
            "  -o, --output=FILE      write to FILE instead of standard output\n"
            "  -l, --list             list the encodings\n"
            "      --help             show this help\n"
@@ -66,8 +68,6 @@ static void print_help(void)
 struct output {
     int fd;
     const char *name;
-    uint8_t buf[4 * CHUNK + 16];
-    size_t len;
 };
 
 static int write_all(struct output *out, const uint8_t *p, size_t n)
@@ -86,31 +86,7 @@ static int write_all(struct output *out, const uint8_t *p, size_t n)
     return 0;
 }
 
-static int flush(struct output *out)
-{
-    int r = write_all(out, out->buf, out->len);
-    out->len = 0;
-    return r;
-}
-
 /* ---------------------------------------------------------------- input */
-
-struct position {
-    uint64_t line;   /* 1-based; lines end at LF */
-    uint64_t column; /* characters since the last LF */
-};
-
-static void count_lines(struct position *pos, const uint32_t *cps, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (cps[i] == '\n') {
-            pos->line++;
-            pos->column = 0;
-        } else {
-            pos->column++;
-        }
-    }
-}
 
 struct options {
     enum utfdfa_encoding from, to;
@@ -133,21 +109,50 @@ static int read_some(int fd, const char *name, uint8_t *buf, size_t cap, size_t 
     }
 }
 
-/* Decode one input file into the output stream `enc` (or only validate
- * when out is NULL). Returns an exit status. Each file is decoded with the
- * BOM kept, so line and column count the file's own characters; the BOM
- * mode applies to the output stream as a whole, in the encoder. The error
- * report is the CLI contract: see the file comment. */
-static int process(int fd, const char *name, const struct options *opt, utfdfa_encoder *enc,
+/* Where the text stands: counted over the output of the transcoder, which
+ * is always well-formed, with a decoder of its own. */
+struct position {
+    utfdfa_decoder dec; /* decodes the output; a BOM we added is not text */
+    uint64_t line;      /* 1-based; lines end at LF */
+    uint64_t column;    /* characters since the last LF */
+};
+
+static void count_lines(struct position *pos, const uint8_t *p, size_t n)
+{
+    uint32_t cps[1024];
+    while (n > 0) {
+        size_t s = n, m = sizeof cps / sizeof cps[0];
+        utfdfa_decode_utf32(&pos->dec, p, &s, cps, &m, false, NULL);
+        for (size_t i = 0; i < m; i++) {
+            if (cps[i] == '\n') {
+                pos->line++;
+                pos->column = 0;
+            } else {
+                pos->column++;
+            }
+        }
+        p += s;
+        n -= s;
+    }
+}
+
+/* Transcode one input file into the output stream (in check mode, into its
+ * own encoding, only to count). Returns an exit status. The input's
+ * signature (BOM, or Corrected UTF-8's magic number) is stripped when the
+ * mode is strip or add, and add writes the output's (first file only: later
+ * files are the middle of the output stream). The error report is the CLI
+ * contract: see the file comment. */
+static int process(int fd, const char *name, const struct options *opt, enum utfdfa_bom bom,
                    struct output *out, int check_mode)
 {
     static uint8_t in[CHUNK];
-    static uint32_t cps[CHUNK + 2];
+    static uint8_t buf[4 * CHUNK + 16];
+    enum utfdfa_encoding to = check_mode ? opt->from : opt->to;
     utfdfa_decoder dec;
-    utfdfa_decoder_init(&dec, opt->from, opt->errors, UTFDFA_BOM_KEEP);
-    if (out) /* what the output cannot hold is an error of the input, at its offset */
-        utfdfa_decoder_set_target(&dec, opt->to);
-    struct position pos = {1, 0};
+    utfdfa_decoder_init(&dec, opt->from, opt->errors, bom);
+    struct position pos = {.line = 1, .column = 0};
+    utfdfa_decoder_init(&pos.dec, to, UTFDFA_REPLACE,
+                        bom == UTFDFA_BOM_ADD ? UTFDFA_BOM_STRIP : UTFDFA_BOM_KEEP);
     int eof = 0;
     while (!eof) {
         size_t n;
@@ -156,27 +161,14 @@ static int process(int fd, const char *name, const struct options *opt, utfdfa_e
         eof = n == 0;
         size_t done = 0;
         for (;;) {
-            size_t src = n - done, ncp = CHUNK + 2;
+            size_t src = n - done, m = sizeof buf;
             utfdfa_error err;
-            utfdfa_result r = utfdfa_decode_utf32(&dec, in + done, &src, cps, &ncp, eof, &err);
+            utfdfa_result r = utfdfa_transcode(&dec, to, in + done, &src, buf, &m, eof, &err);
             done += src;
-            /* An error's line and column are where the characters decoded
-             * before it end. */
-            count_lines(&pos, cps, ncp);
-            if (out) {
-                size_t off = 0;
-                while (off < ncp) {
-                    size_t m = ncp - off, room = sizeof out->buf - out->len;
-                    utfdfa_encode(enc, cps + off, &m, out->buf + out->len, &room, false, NULL);
-                    off += m;
-                    out->len += room;
-                    if (off < ncp && flush(out) < 0)
-                        return EXIT_IO;
-                }
-            }
+            count_lines(&pos, buf, m);
+            if (out && write_all(out, buf, m) < 0)
+                return EXIT_IO;
             if (r == UTFDFA_MALFORMED) {
-                if (out && flush(out) < 0)
-                    return EXIT_IO;
                 if (check_mode)
                     fprintf(stderr, "%s:%llu:%llu: invalid %s (%s) at byte offset %llu\n", name,
                             (unsigned long long)pos.line, (unsigned long long)pos.column + 1,
@@ -192,10 +184,8 @@ static int process(int fd, const char *name, const struct options *opt, utfdfa_e
             }
             if (r == UTFDFA_INPUT_EMPTY)
                 break;
-            /* OUTPUT_FULL: the code point buffer is converted; go on. */
+            /* OUTPUT_FULL: buf is written out; go on. */
         }
-        if (out && out->len > sizeof out->buf / 2 && flush(out) < 0)
-            return EXIT_IO;
     }
     return 0;
 }
@@ -239,6 +229,7 @@ static int open_input(const char *path)
 int main(int argc, char **argv)
 {
     struct options opt = {UTFDFA_UTF8, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP};
+    bool bom_given = false;
     const char *output = NULL;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nfiles = 0;
@@ -291,6 +282,7 @@ int main(int argc, char **argv)
         } else if (!check_mode && strcmp(a, "-c") == 0) {
             opt.errors = UTFDFA_IGNORE;
         } else if (!check_mode && (v = option_value(argc, argv, &i, a, "--bom"))) {
+            bom_given = true;
             if (strcmp(v, "keep") == 0)
                 opt.bom = UTFDFA_BOM_KEEP;
             else if (strcmp(v, "strip") == 0)
@@ -304,6 +296,10 @@ int main(int argc, char **argv)
         }
     }
 
+    /* Corrected UTF-8's magic number is not part of the text: strip it unless told. */
+    if (!bom_given && opt.from == UTFDFA_CORRECTED_UTF8)
+        opt.bom = UTFDFA_BOM_STRIP;
+
     if (check_mode) {
         if (nfiles == 0)
             usage_error("%s", "check needs at least one FILE");
@@ -311,7 +307,7 @@ int main(int argc, char **argv)
         for (size_t k = 0; k < nfiles; k++) {
             int is_stdin = strcmp(files[k], "-") == 0;
             int fd = is_stdin ? STDIN_FILENO : open_input(files[k]);
-            int r = process(fd, is_stdin ? "<stdin>" : files[k], &opt, NULL, NULL, 1);
+            int r = process(fd, is_stdin ? "<stdin>" : files[k], &opt, UTFDFA_BOM_KEEP, NULL, 1);
             if (fd != STDIN_FILENO)
                 close(fd);
             if (r == EXIT_IO)
@@ -356,24 +352,16 @@ int main(int argc, char **argv)
         out.name = output;
     }
 
-    /* All inputs make one output stream, so the BOM mode acts once, at its start. */
-    utfdfa_encoder enc;
-    utfdfa_encoder_init(&enc, opt.to, UTFDFA_STRICT, opt.bom);
+    /* All inputs make one output stream, so the BOM mode acts once, at its
+     * start (first file); later files' signatures are text. */
     int status = 0;
     if (nfiles == 0) {
-        status = process(STDIN_FILENO, "<stdin>", &opt, &enc, &out, 0);
+        status = process(STDIN_FILENO, "<stdin>", &opt, opt.bom, &out, 0);
     } else {
         for (size_t k = 0; k < nfiles && !status; k++)
             status = process(fds[k], strcmp(files[k], "-") == 0 ? "<stdin>" : files[k], &opt,
-                             &enc, &out, 0);
+                             k == 0 ? opt.bom : UTFDFA_BOM_KEEP, &out, 0);
     }
-    if (status == 0) { /* end of the stream: an added BOM even when there was no text */
-        size_t m = 0, room = sizeof out.buf - out.len;
-        utfdfa_encode(&enc, NULL, &m, out.buf + out.len, &room, true, NULL);
-        out.len += room;
-    }
-    if (status != EXIT_IO && flush(&out) < 0)
-        status = EXIT_IO;
     if (output && close(out.fd) < 0 && status == 0) {
         fprintf(stderr, "%s: %s: write error: %s\n", progname, output, strerror(errno));
         status = EXIT_IO;

@@ -41,6 +41,7 @@ enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
 #define PENDING(f) ((unsigned)(f) & 7u)
 #define F_STARTED 0x08u
 #define F_REPLACED 0x10u
+#define F_NOMAGIC 0x80u /* the stream is known not to begin with a magic number */
 #define BOM_MODE(f) (((unsigned)(f) >> 5) & 3u)
 /* config: from:4 | errors:2 | limit:2 */
 #define FROM(c) ((unsigned)(c) & 15u)
@@ -292,16 +293,44 @@ ALWAYS_INLINE bool room(const struct out *o, enum sink sink, size_t units)
     return sink == SINK_NONE || o->cap - o->len >= units;
 }
 
+/* Corrected UTF-8's magic number: "The eight-byte sequence EF B7 9D ED B2
+ * AE 00 0A ... the Corrected encoding of the four-codepoint sequence
+ * U+10E7D U+ED4E U+0000 U+000A"; like a BOM it is a signature, not text. */
+static const uint8_t corrected_magic[8] = {0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A};
+static const uint32_t corrected_magic_cp[4] = {0x10E7D, 0xED4E, 0x0000, 0x000A};
+
+/* The signature an output starts with under UTFDFA_BOM_ADD: U+FEFF, or
+ * the magic number for Corrected UTF-8 bytes. */
+ALWAYS_INLINE bool sig_is_magic(enum sink sink, unsigned to)
+{
+    return sink == SINK_BYTES && to == UTFDFA_CORRECTED_UTF8;
+}
+
+ALWAYS_INLINE size_t sig_units(enum sink sink, unsigned to)
+{
+    return sig_is_magic(sink, to) ? sizeof corrected_magic : units_for(sink, to, BOM);
+}
+
+ALWAYS_INLINE void put_sig(struct out *o, enum sink sink, unsigned to)
+{
+    if (sig_is_magic(sink, to)) {
+        memcpy((uint8_t *)o->p + o->len, corrected_magic, sizeof corrected_magic);
+        o->len += sizeof corrected_magic;
+    } else {
+        put(o, sink, to, BOM);
+    }
+}
+
 /* What the BOM mode does with the first character of a stream (RFC 3629
  * section 6: a BOM is recognised only at the start): shared by the decoder
  * and the encoder. */
 enum bom_action { BOM_PASS, BOM_DROP, BOM_PREPEND };
 
-static inline enum bom_action bom_first(unsigned mode, uint32_t cp)
+static inline enum bom_action bom_first(unsigned mode, uint32_t cp, bool magic_out)
 {
     if (mode == UTFDFA_BOM_STRIP && cp == BOM)
         return BOM_DROP;
-    if (mode == UTFDFA_BOM_ADD && cp != BOM)
+    if (mode == UTFDFA_BOM_ADD && (cp != BOM || magic_out))
         return BOM_PREPEND;
     return BOM_PASS;
 }
@@ -313,14 +342,14 @@ ALWAYS_INLINE bool emit(utfdfa_decoder *d, struct out *o, enum sink sink, unsign
 {
     size_t need = units_for(sink, to, cp);
     if (!(d->flags & F_STARTED)) {
-        enum bom_action act = bom_first(BOM_MODE(d->flags), cp);
+        enum bom_action act = bom_first(BOM_MODE(d->flags), cp, sig_is_magic(sink, to));
         if (act == BOM_PREPEND)
-            need += units_for(sink, to, BOM);
+            need += sig_units(sink, to);
         if (act != BOM_DROP && !room(o, sink, need))
             return false;
         d->flags |= F_STARTED;
         if (act == BOM_PREPEND)
-            put(o, sink, to, BOM);
+            put_sig(o, sink, to);
         if (act == BOM_DROP)
             return true;
     } else if (!room(o, sink, need)) {
@@ -336,11 +365,11 @@ ALWAYS_INLINE bool ensure_room(utfdfa_decoder *d, struct out *o, enum sink sink,
 {
     bool owe_bom = !(d->flags & F_STARTED) && BOM_MODE(d->flags) == UTFDFA_BOM_ADD;
     if (owe_bom)
-        need += units_for(sink, to, BOM);
+        need += sig_units(sink, to);
     if (!room(o, sink, need))
         return false;
     if (owe_bom)
-        put(o, sink, to, BOM);
+        put_sig(o, sink, to);
     d->flags |= F_STARTED;
     return true;
 }
@@ -438,20 +467,23 @@ struct dfa {
     uint32_t nclasses, nerror_classes, reject;
     const uint8_t *final_tag;  /* longest match: [state number] -> tag complete there */
     unsigned reserved_tag;     /* the tag of a unit without a value, or 0 */
+    const uint8_t *magic;      /* a signature the stream may begin with, or NULL */
 };
 
-#define DFA_TABLES(self, p, P, trans8, trans16, tag, offset, final_tag, reserved)          \
+#define DFA_TABLES(self, p, P, trans8, trans16, tag, offset, final_tag, reserved, magic)   \
     {self, p##_class, trans8, trans16, p##_payload_mask, tag, offset, p##_error_class,     \
-     &p##_error_kind[0][0], P##_NCLASSES, P##_NERROR_CLASSES, P##_REJECT, final_tag, reserved}
+     &p##_error_kind[0][0], P##_NCLASSES, P##_NERROR_CLASSES, P##_REJECT, final_tag,       \
+     reserved, magic}
 
 static const struct dfa dfa_utf8 =
-    DFA_TABLES(UTFDFA_UTF8, utf8, UTF8, utf8_trans, NULL, NULL, NULL, NULL, 0);
-static const struct dfa dfa_rfc2279 = DFA_TABLES(UTFDFA_UTF8_RFC2279, utf8_rfc2279, UTF8_RFC2279,
-                                                 utf8_rfc2279_trans, NULL, NULL, NULL, NULL, 0);
+    DFA_TABLES(UTFDFA_UTF8, utf8, UTF8, utf8_trans, NULL, NULL, NULL, NULL, 0, NULL);
+static const struct dfa dfa_rfc2279 =
+    DFA_TABLES(UTFDFA_UTF8_RFC2279, utf8_rfc2279, UTF8_RFC2279, utf8_rfc2279_trans, NULL, NULL,
+               NULL, NULL, 0, NULL);
 static const struct dfa dfa_corrected =
     DFA_TABLES(UTFDFA_CORRECTED_UTF8, corrected_utf_8, CORRECTED_UTF_8, NULL,
                corrected_utf_8_trans, corrected_utf_8_tag, corrected_utf_8_tag_offset,
-               corrected_utf_8_final_tag, CORRECTED_UTF_8_RESERVED_TAG);
+               corrected_utf_8_final_tag, CORRECTED_UTF_8_RESERVED_TAG, corrected_magic);
 _Static_assert(CORRECTED_UTF_8_TAG_BEFORE == 0x80, "the runtime's TAG_BEFORE");
 enum { TAG_BEFORE = 0x80 };
 
@@ -500,7 +532,57 @@ ALWAYS_INLINE enum delivery complete(utfdfa_decoder *d, struct out *o, enum sink
     }
     if (t->offset)
         value += t->offset[tag];
+    if (t->magic && !(d->flags & F_NOMAGIC))
+        return DELIVERED; /* a character of the magic number: held (see magic_byte) */
     return deliver(d, o, sink, to, limit, value, at, length, err);
+}
+
+/* The magic number is decided byte by byte at stream offsets 0-7. While the
+ * stream matches it, the characters it completes are held back; they are
+ * known from the offset alone, so nothing needs storing. release() writes
+ * those completed before offset p once the stream turns out otherwise; its
+ * U+0000 (offset 6) is then an error like any other. */
+ALWAYS_INLINE enum delivery release(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
+                                    uint64_t p, utfdfa_error *err)
+{
+    size_t held = (p > 2) + (p > 5), need = 0;
+    for (size_t k = 0; k < held; k++)
+        need += units_for(sink, to, corrected_magic_cp[k]);
+    if (p > 6 && ERRORS(d->config) == UTFDFA_REPLACE)
+        need += units_for(sink, to, REPLACEMENT);
+    if (!ensure_room(d, o, sink, to, need))
+        return NO_ROOM;
+    for (size_t k = 0; k < held; k++)
+        put(o, sink, to, corrected_magic_cp[k]);
+    d->flags |= F_NOMAGIC;
+    if (p > 6) {
+        report(err, 6, 1, UTFDFA_ERR_NUL);
+        return UNFIT;
+    }
+    return DELIVERED;
+}
+
+/* The stream's whole magic number has been read: a signature. Kept, it is
+ * its four characters (the same bytes again in Corrected UTF-8). */
+ALWAYS_INLINE enum delivery magic_read(utfdfa_decoder *d, struct out *o, enum sink sink,
+                                       unsigned to)
+{
+    if (BOM_MODE(d->flags) == UTFDFA_BOM_KEEP && sink != SINK_NONE) {
+        size_t need = 0;
+        for (size_t k = 0; k < 4; k++)
+            need += units_for(sink, to, corrected_magic_cp[k]);
+        if (!room(o, sink, sig_is_magic(sink, to) ? sizeof corrected_magic : need))
+            return NO_ROOM;
+        if (sig_is_magic(sink, to)) {
+            put_sig(o, sink, to);
+        } else {
+            for (size_t k = 0; k < 4; k++)
+                put(o, sink, to, corrected_magic_cp[k]);
+        }
+        d->flags |= F_STARTED;
+    }
+    d->flags |= F_NOMAGIC;
+    return DELIVERED;
 }
 
 ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size_t *n,
@@ -515,6 +597,25 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     while (i < len) {
         uint8_t b = src[i];
+        if (t->magic && !(d->flags & F_NOMAGIC)) {
+            uint64_t p = d->offset + i;
+            if (p < 8 && b == t->magic[p] && p >= 6) {
+                /* Its U+0000 is held, not an error; its U+000A ends it. */
+                if (p == 7 && magic_read(d, o, sink, to) == NO_ROOM) {
+                    r = UTFDFA_OUTPUT_FULL;
+                    break;
+                }
+                i++;
+                continue;
+            }
+            if (p >= 8 || b != t->magic[p]) {
+                enum delivery dv = release(d, o, sink, to, p, err);
+                if (dv != DELIVERED) {
+                    r = dv == NO_ROOM ? UTFDFA_OUTPUT_FULL : UTFDFA_MALFORMED;
+                    break;
+                }
+            }
+        }
         uint32_t cls = t->byte_class[b];
         uint32_t next = dfa_next(t, state, cls);
         if (next == DFA_ACCEPT) {
@@ -572,6 +673,12 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
             r = UTFDFA_MALFORMED;
             break;
         }
+    }
+    if (r == UTFDFA_INPUT_EMPTY && last && t->magic && !(d->flags & F_NOMAGIC)) {
+        /* The input ends inside the magic number: it was text after all. */
+        enum delivery dv = release(d, o, sink, to, d->offset + i, err);
+        if (dv != DELIVERED)
+            r = dv == NO_ROOM ? UTFDFA_OUTPUT_FULL : UTFDFA_MALFORMED;
     }
     if (r == UTFDFA_INPUT_EMPTY && last && pending && t->final_tag &&
         t->final_tag[state / t->nclasses]) {
@@ -759,11 +866,11 @@ ALWAYS_INLINE utfdfa_result convert(utfdfa_decoder *d, const uint8_t *src, size_
         if (r != UTFDFA_MALFORMED) {
             if (r == UTFDFA_INPUT_EMPTY && last && !(d->flags & F_STARTED) &&
                 BOM_MODE(d->flags) == UTFDFA_BOM_ADD) {
-                /* Nothing decoded at all: the output is just the BOM. */
-                if (!room(o, sink, units_for(sink, to, BOM))) {
+                /* Nothing decoded at all: the output is just the signature. */
+                if (!room(o, sink, sig_units(sink, to))) {
                     r = UTFDFA_OUTPUT_FULL;
                 } else {
-                    put(o, sink, to, BOM);
+                    put_sig(o, sink, to);
                     d->flags |= F_STARTED;
                 }
             }
@@ -952,17 +1059,19 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
             cp = REPLACEMENT;
         }
         size_t need = bytes_for(to, cp);
-        enum bom_action act = e->started ? BOM_PASS : bom_first(e->bom, cp);
+        enum bom_action act =
+            e->started ? BOM_PASS : bom_first(e->bom, cp, to == UTFDFA_CORRECTED_UTF8);
         if (act == BOM_PREPEND)
-            need += bytes_for(to, BOM);
+            need += sig_units(SINK_BYTES, to);
         if (act != BOM_DROP && cap - o < need) {
             r = UTFDFA_OUTPUT_FULL;
             break;
         }
         e->started = 1;
         if (act == BOM_PREPEND) {
-            put_bytes(dst + o, to, BOM);
-            o += bytes_for(to, BOM);
+            struct out so = {dst, cap, o};
+            put_sig(&so, SINK_BYTES, to);
+            o = so.len;
         }
         if (act != BOM_DROP) {
             put_bytes(dst + o, to, cp);
@@ -970,12 +1079,13 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
         }
     }
     if (r == UTFDFA_INPUT_EMPTY && last && !e->started && e->bom == UTFDFA_BOM_ADD) {
-        /* Nothing encoded at all: the output is just the BOM. */
-        if (cap - o < bytes_for(to, BOM)) {
+        /* Nothing encoded at all: the output is just the signature. */
+        if (cap - o < sig_units(SINK_BYTES, to)) {
             r = UTFDFA_OUTPUT_FULL;
         } else {
-            put_bytes(dst + o, to, BOM);
-            o += bytes_for(to, BOM);
+            struct out so = {dst, cap, o};
+            put_sig(&so, SINK_BYTES, to);
+            o = so.len;
             e->started = 1;
         }
     }
@@ -1028,7 +1138,7 @@ static size_t max_units_in(enum utfdfa_encoding from, size_t src_len)
 
 bool utfdfa_max_encoded_len(enum utfdfa_encoding to, size_t n, size_t *out)
 {
-    return mul_add(n, max_char_bytes(to), bytes_for(to, BOM), out);
+    return mul_add(n, max_char_bytes(to), sig_units(SINK_BYTES, to), out);
 }
 
 bool utfdfa_max_transcoded_len(enum utfdfa_encoding from, enum utfdfa_encoding to,
@@ -1045,7 +1155,7 @@ bool utfdfa_max_transcoded_len(enum utfdfa_encoding from, enum utfdfa_encoding t
         per = max_char_bytes(to);
     else
         per = outu == 1 ? 3 : outu == 2 ? 2 : 4;
-    return mul_add(max_units_in(from, src_len), per, bytes_for(to, BOM), out);
+    return mul_add(max_units_in(from, src_len), per, sig_units(SINK_BYTES, to), out);
 }
 
 bool utfdfa_max_utf32_len(enum utfdfa_encoding from, size_t src_len, size_t *out)

@@ -1023,6 +1023,35 @@ def variant_encodings():
     p = run(["check", "-f", "corrected-utf-8", "-"], b"ab\x00")
     one_line(p.stderr, re.escape("<stdin>:1:3: invalid corrected-utf-8 (nul) at byte offset 2"),
              "corrected: 00 is an error")
+    # The magic number: a signature at the start, stripped by default, kept on
+    # request (as U+10E7D U+ED4E U+0000 U+000A), written by --bom=add.
+    magic = b"\xef\xb7\x9d\xed\xb2\xae\x00\x0a"
+    p = run(["-f", "corrected-utf-8"], magic + b"hi\n")
+    check(p.returncode == 0 and p.stdout == b"hi\n", "corrected: magic stripped by default",
+          p.stdout)
+    p = run(["-f", "corrected-utf-8", "--bom=keep"], magic + b"hi")
+    check(p.returncode == 0 and p.stdout == "\U00010e7d\ued4e\x00\nhi".encode(),
+          "corrected: --bom=keep keeps the magic's characters", p.stdout)
+    p = run(["-t", "corrected-utf-8", "--bom=add"], b"hi")
+    check(p.returncode == 0 and p.stdout == magic + b"hi", "to corrected: --bom=add writes it",
+          p.stdout)
+    p = run(["-f", "corrected-utf-8", "-t", "corrected-utf-8", "--bom=add"], magic + b"hi")
+    check(p.returncode == 0 and p.stdout == magic + b"hi", "corrected: --bom=add not doubled",
+          p.stdout)
+    p = run(["check", "-f", "corrected-utf-8", "-"], magic + b"ok\xfe\x80\xff")
+    check(p.returncode == 0 and p.stderr == b"", "check: magic and reserved units are valid",
+          p.stderr)
+    # Reserved units (FE/FF ...): carried through to corrected-utf-8, errors elsewhere.
+    res = b"a\xfe\x80\x80b\xff"
+    p = run(["-f", "corrected-utf-8", "-t", "corrected-utf-8"], res)
+    check(p.returncode == 0 and p.stdout == res, "corrected -> corrected keeps reserved units",
+          p.stdout)
+    p = run(["-f", "corrected-utf-8"], res)
+    one_line(p.stderr, re.escape("utfdfa: <stdin>: invalid corrected-utf-8 (reserved) at byte "
+                                 "offset 1, line 1, column 2"), "corrected -> utf-8: reserved")
+    p = run(["-f", "corrected-utf-8", "--errors=replace"], res)
+    check(p.returncode == 0 and p.stdout == "a\ufffdb\ufffd".encode(),
+          "corrected -> utf-8 replace: one U+FFFD per reserved unit", p.stdout)
     # Everything in the corpus survives utf-8 -> corrected -> utf-8 and -> rfc2279 -> utf-8.
     corpus = os.path.join(SHARED, "corpus", "lipsum") if SHARED else None
     if corpus and os.path.isdir(corpus):

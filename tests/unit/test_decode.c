@@ -695,6 +695,97 @@ static void rfc2279(void)
           "decoder_set_target(utf-16le): U+200000 reported");
 }
 
+/* Decode `hexbytes` from Corrected UTF-8 in chunks of every size (0: one
+ * call) with the given modes; the result must not depend on the chunking. */
+static int magic_case(const char *hexbytes, enum sink sink, enum utfdfa_encoding to,
+                      enum utfdfa_errors errors, enum utfdfa_bom bom, const void *want,
+                      size_t want_len, size_t nerr, const utfdfa_error *errs)
+{
+    uint8_t buf[32];
+    size_t n = parse_hex(hexbytes, buf);
+    struct config c = {UTFDFA_CORRECTED_UTF8, to, sink, errors, bom};
+    int ok = 1;
+    for (size_t chunk = 0; chunk <= n; chunk++) {
+        struct result r;
+        run(&c, buf, n, chunk, 16, &r);
+        int good = r.len == want_len && memcmp(r.out, want, want_len) == 0 && r.nerr == nerr;
+        for (size_t k = 0; good && k < nerr; k++)
+            good = r.err[k].offset == errs[k].offset && r.err[k].length == errs[k].length &&
+                   r.err[k].kind == errs[k].kind;
+        if (!good)
+            fail("corrected magic [%s] sink %d bom %d (chunks of %zu): got %zu bytes, %zu errors",
+                 hexbytes, sink, bom, chunk, r.len, r.nerr);
+        ok &= good;
+        result_free(&r);
+    }
+    return ok;
+}
+
+static void magic(void)
+{
+    const char *m = "EF B7 9D ED B2 AE 00 0A";
+    static const uint32_t a[] = {'A'};
+    static const uint32_t kept[] = {0x10E7D, 0xED4E, 0, 0x0A, 'A'};
+    static const uint8_t magic_a[] = {0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A, 'A'};
+    char text[64];
+    snprintf(text, sizeof text, "%s 41", m);
+    /* At the start it is a signature: stripped, or kept as its characters. */
+    CHECK(magic_case(text, SINK_U32, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_STRIP, a, 4, 0, NULL),
+          "magic stripped");
+    CHECK(magic_case(text, SINK_U32, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP, kept,
+                     sizeof kept, 0, NULL),
+          "magic kept as U+10E7D U+ED4E U+0000 U+000A");
+    CHECK(magic_case(text, SINK_BYTES, UTFDFA_CORRECTED_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP,
+                     magic_a, sizeof magic_a, 0, NULL),
+          "magic kept: corrected -> corrected is byte-identical");
+    CHECK(magic_case(text, SINK_BYTES, UTFDFA_CORRECTED_UTF8, UTFDFA_STRICT, UTFDFA_BOM_ADD,
+                     magic_a, sizeof magic_a, 0, NULL),
+          "--bom=add with a magic number: one magic number");
+    CHECK(magic_case("41", SINK_BYTES, UTFDFA_CORRECTED_UTF8, UTFDFA_STRICT, UTFDFA_BOM_ADD,
+                     magic_a, sizeof magic_a, 0, NULL),
+          "--bom=add writes the magic number");
+    CHECK(utfdfa_validate(UTFDFA_CORRECTED_UTF8, magic_a, sizeof magic_a, NULL) == 9,
+          "check accepts the magic number at the start");
+    /* Not the magic after all, at every offset: what it held comes out, and
+     * its U+0000 is an error like any other. */
+    static const uint32_t z[] = {'Z'}, c0z[] = {0x10E7D, 'Z'}, c01z[] = {0x10E7D, 0xED4E, 'Z'};
+    static const struct {
+        size_t p;
+        const uint32_t *want;
+        size_t nwant;
+        utfdfa_error err;
+    } turns[] = {
+        {1, z, 1, {0, 1, UTFDFA_ERR_TRUNCATED}},   {2, z, 1, {0, 2, UTFDFA_ERR_TRUNCATED}},
+        {3, c0z, 2, {0, 0, UTFDFA_ERR_NONE}},       {4, c0z, 2, {3, 1, UTFDFA_ERR_TRUNCATED}},
+        {5, c0z, 2, {3, 2, UTFDFA_ERR_TRUNCATED}},  {6, c01z, 3, {0, 0, UTFDFA_ERR_NONE}},
+        {7, c01z, 3, {6, 1, UTFDFA_ERR_NUL}},
+    };
+    for (size_t k = 0; k < sizeof turns / sizeof turns[0]; k++) {
+        char h[64];
+        snprintf(h, sizeof h, "%.*s 5A", (int)(3 * turns[k].p - 1), m);
+        int nerr = turns[k].err.kind != UTFDFA_ERR_NONE;
+        CHECK(magic_case(h, SINK_U32, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_STRIP, turns[k].want,
+                         4 * turns[k].nwant, (size_t)nerr, &turns[k].err),
+              "not the magic number at offset %zu", turns[k].p);
+    }
+    /* The input ends inside it: the same. */
+    static const uint32_t c01[] = {0x10E7D, 0xED4E};
+    utfdfa_error nul = {6, 1, UTFDFA_ERR_NUL};
+    CHECK(magic_case("EF B7 9D ED B2 AE 00", SINK_U32, UTFDFA_UTF8, UTFDFA_STRICT,
+                     UTFDFA_BOM_STRIP, c01, sizeof c01, 1, &nul),
+          "input ending inside the magic number");
+    CHECK(magic_case("EF B7 9D ED B2 AE", SINK_U32, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_STRIP,
+                     c01, sizeof c01, 0, NULL),
+          "input ending before the magic number's U+0000");
+    /* Anywhere else its U+0000 is an error. */
+    static const uint32_t later[] = {'A', 0x10E7D, 0xED4E, 0x0A};
+    utfdfa_error nul7 = {7, 1, UTFDFA_ERR_NUL};
+    snprintf(text, sizeof text, "41 %s", m);
+    CHECK(magic_case(text, SINK_U32, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_STRIP, later,
+                     sizeof later, 1, &nul7),
+          "a magic number after the start is text, and its 00 an error");
+}
+
 static void corrected(void)
 {
     /* "Putting it all together": every boundary of every row, both ways. */
@@ -820,6 +911,7 @@ static void corrected(void)
           "corrected: a 100001-byte reserved unit is one error of its exact length");
     result_free(&rb);
     free(big_res);
+    magic();
     /* Into other encodings: only what they can hold. */
     static const uint8_t wide_cp[] = {0x41, 0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF};
     struct config c = {UTFDFA_CORRECTED_UTF8, UTFDFA_UTF8_RFC2279, SINK_BYTES, UTFDFA_STRICT,
