@@ -108,8 +108,13 @@ def compile_grammar(path, start=None, unit=None, tags=None):
                 raise kinds_ann.args_pos.error(f"@error-kinds names {k!r} twice")
             kind_names.append(k)
 
-    def kind_index(ann, name):
+    def kind_index(ann, name, default_for=None):
         if name not in kind_names:
+            if kinds_ann and ann is None:
+                raise kinds_ann.args_pos.error(
+                    f"@error-kinds does not list {name!r}, the kind of an unlabelled reject "
+                    f"{default_for}: list it, or name another with @error-"
+                    f"{'start' if 'start' in default_for else 'within'}")
             if kinds_ann:
                 raise ann.args_pos.error(f"error kind {name!r} is not listed in @error-kinds "
                                          f"at {kinds_ann.pos.line}:{kinds_ann.pos.col}")
@@ -132,7 +137,8 @@ def compile_grammar(path, start=None, unit=None, tags=None):
         ann = _one(anns, kw)
         if ann and len(ann.args.split()) != 1:
             raise ann.args_pos.error(f"@{kw} takes one error kind")
-        defaults.append(kind_index(ann, ann.args) if ann else kind_index(None, fallback))
+        where = "at the start of a unit" if kw == "error-start" else "inside a unit"
+        defaults.append(kind_index(ann, ann.args) if ann else kind_index(None, fallback, where))
     dfa = automaton.decoder_dfa(g, unit, errors, tuple(defaults), kind_names, tags,
                                 _one(anns, "longest-match") is not None)
     if not automaton.same_language(language, dfa.language_view()):

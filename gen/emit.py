@@ -291,26 +291,30 @@ def _re2c_string(text, quote):
                            for ch in text) + quote
 
 
-def re2c_expr(e, top=True):
+def re2c_expr(e, top=True, names=None):
+    """re2c for an expression; `names` maps case-folded rule names to their
+    defined spelling (ABNF names are case-insensitive, re2c's are not)."""
     if isinstance(e, Bytes):
         return _re2c_set(e.mask)
     if isinstance(e, Text):
         return _re2c_string(e.text, '"' if e.case_sensitive else "'")
     if isinstance(e, Ref):
-        return re2c_name(e.name)
+        return re2c_name((names or {}).get(e.name.lower(), e.name))
     if isinstance(e, Seq):
         if not e.items:
             return '""'
-        s = " ".join(re2c_expr(i, False) for i in e.items)
+        s = " ".join(re2c_expr(i, False, names) for i in e.items)
         return s if top or len(e.items) == 1 else f"({s})"
     if isinstance(e, Alt):
-        s = " | ".join(re2c_expr(i, True) for i in e.items)
+        s = " | ".join(re2c_expr(i, True, names) for i in e.items)
         return s if top else f"({s})"
     if isinstance(e, Rep):
-        inner = re2c_expr(e.item, False)
+        inner = re2c_expr(e.item, False, names)
         if isinstance(e.item, (Seq, Alt)) and not inner.startswith("("):
             inner = f"({inner})"
         if isinstance(e.item, Text) and len(e.item.text) > 1:
+            inner = f"({inner})"
+        if isinstance(e.item, Rep):  # re2c takes one postfix operator at a time
             inner = f"({inner})"
         lo, hi = e.lo, e.hi
         suffix = ("*" if lo == 0 and hi is None else "+" if lo == 1 and hi is None else
@@ -389,11 +393,16 @@ def emit_re2c_defs(comp, source):
     for key in keys:
         rule = g.rules[key]
         origin = "RFC 5234 Appendix B" if rule.core else f"{source}:{rule.pos.line}"
-        out.append(f"{re2c_name(rule.name)} = {re2c_expr(rule.body)}; // {origin}")
+        out.append(f"{re2c_name(rule.name)} = {re2c_expr(rule.body, True, _names(g))}; "
+                   f"// {origin}")
     for key in sorted(skipped, key=lambda k: g.order.index(k) if k in g.order else 0):
         out.append(f"// {re2c_name(g.rules[key].name)}: not a re2c definition: {skipped[key]}")
     out.append("")
     return "\n".join(out)
+
+
+def _names(g):
+    return {k: r.name for k, r in g.rules.items()}
 
 
 def _prefix_expr(e, g, stack=()):
@@ -417,7 +426,7 @@ def _prefix_expr(e, g, stack=()):
             pre = _prefix_expr(item, g, stack)
             if pre is None:
                 continue
-            head = " ".join(re2c_expr(x, False) for x in e.items[:i])
+            head = " ".join(re2c_expr(x, False, _names(g)) for x in e.items[:i])
             alts.append(f"{head} {pre}" if head else pre)
         return "(" + " | ".join(alts) + ")" if alts else None
     if isinstance(e, Alt):
@@ -429,9 +438,10 @@ def _prefix_expr(e, g, stack=()):
         pre = _prefix_expr(e.item, g, stack)
         if pre is None:
             return None
-        inner = re2c_expr(e.item, False)
-        inner = inner if inner.startswith(("(", "[")) or "_" not in inner and " " not in inner \
-            else f"({inner})"
+        inner = re2c_expr(e.item, False, _names(g))
+        atomic = inner.isidentifier() or (inner.startswith("[") and inner.endswith("]")
+                                          and inner.count("[") == 1)
+        inner = inner if atomic else f"({inner})"
         rep = "*" if e.hi is None else f"{{0,{e.hi - 1}}}"
         return f"({inner}{rep} {pre})" if rep != "{0,0}" else pre
     raise TypeError(e)
@@ -485,7 +495,7 @@ def emit_re2c_lexer(comp, source, prefix, defs_name):
            ]
     if tagged:
         for i, a in enumerate(alts, 1):
-            out.append(f"        {re2c_expr(a, False)} {{ *tag = {i}; *len = (size_t)(cur - in);"
+            out.append(f"        {re2c_expr(a, False, _names(g))} {{ *tag = {i}; *len = (size_t)(cur - in);"
                        f" return {P}_LEX_UNIT; }}")
     else:
         out.append(f"        {re2c_name(unit.name)} {{ *len = (size_t)(cur - in);"
