@@ -173,9 +173,13 @@ class _Cursor:
         return "".join(self.chars[start:self.i])
 
 
+MAX_NESTING = 100  # groups and options inside one another, far beyond any real grammar
+
+
 class _RuleParser:
     def __init__(self, cur):
         self.cur = cur
+        self.depth = 0
 
     def alternation(self):
         pos = self.cur.pos()
@@ -231,13 +235,20 @@ class _RuleParser:
         c = cur.peek()
         if c and c in ALPHA:
             return Ref(cur.take_while(RULENAME_CHARS), pos)
-        if c in "([":
+        if c and c in "([":
             close = ")" if c == "(" else "]"
+            if self.depth == MAX_NESTING:
+                # Deeper input would exhaust Python's stack here or in the NFA builder.
+                raise pos.error(f"groups and options nest more than {MAX_NESTING} deep")
             cur.i += 1
             cur.skip_ws()
             if cur.peek() == close:
                 raise cur.error(f"empty {'group' if c == '(' else 'option'}")
-            inner = self.alternation()
+            self.depth += 1
+            try:
+                inner = self.alternation()
+            finally:
+                self.depth -= 1
             cur.skip_ws()
             if cur.peek() != close:
                 raise cur.error(f"expected '{close}' to close the "

@@ -326,8 +326,16 @@ def _minimize(m, accepting):
     n = len(m.trans)
     key0 = [(i in accepting, m.label[i]) for i in range(n)]
     block = _renumber(key0)
+    # Bytes whose columns agree in every state cannot tell states apart: refine
+    # on one byte of each such class. (Moore needs up to n rounds, e.g. for
+    # `200DIGIT`; 256 bytes a round made that grammar take seconds.)
+    reps = {}
+    for b in range(256):
+        reps.setdefault(tuple(m.trans[s][b] for s in range(n)), b)
+    reps = sorted(reps.values())
     while True:
-        keys = [(block[s],) + tuple((block[t], o) for t, o in m.trans[s]) for s in range(n)]
+        keys = [(block[s],) + tuple((block[m.trans[s][b][0]], m.trans[s][b][1]) for b in reps)
+                for s in range(n)]
         nb = _renumber(keys)
         if max(nb) == max(block):
             return nb
