@@ -9,6 +9,7 @@ annotations a grammar may carry in its comments.
 
 import argparse
 import os
+import re
 import sys
 import tempfile
 
@@ -26,6 +27,10 @@ def write_atomic(path, text):
     folder = os.path.dirname(path) or "."
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
     try:
+        # mkstemp makes the file 0600; an output file gets the usual 0666 & ~umask.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
         os.replace(tmp, path)
@@ -34,9 +39,27 @@ def write_atomic(path, text):
         raise
 
 
+def tool_version():
+    """The version the installed utfdfa-gen wrapper passes in UTFDFA_GEN_VERSION;
+    run from the source tree, the one in include/utfdfa.h."""
+    version = os.environ.get("UTFDFA_GEN_VERSION")
+    if version:
+        return version
+    header = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "include", "utfdfa.h")
+    try:
+        with open(header, encoding="utf-8") as f:
+            for line in f:
+                m = re.match(r'#define UTFDFA_VERSION "([^"]+)"', line)
+                if m:
+                    return m.group(1)
+    except OSError:
+        pass
+    return "unknown"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
-        prog="abnfc",
+        prog=os.environ.get("UTFDFA_GEN_PROG") or "abnfc",  # "utfdfa-gen" via the wrapper
         description="Compile a regular ABNF grammar into a minimal DFA and emit it as C, "
                     "re2c, dot, Mermaid or JSON.")
     ap.add_argument("grammar", help="ABNF file (RFC 5234; RFC 7405 %%s/%%i strings)")
@@ -51,6 +74,7 @@ def main(argv=None):
     ap.add_argument("--defs", help="file name the re2c lexer !includes "
                                    "(default: PREFIX.defs.re)")
     ap.add_argument("-o", "--output", help="output file (default: standard output)")
+    ap.add_argument("--version", action="version", version=f"utfdfa-gen {tool_version()}")
     args = ap.parse_args(argv)
 
     base = os.path.basename(args.grammar)
