@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 class AbnfError(Exception):
     def __init__(self, path, line, col, message):
-        super().__init__(f"{path}:{line}:{col}: {message}")
+        # line 0: about the file as a whole (it cannot be read), no position.
+        super().__init__(f"{path}:{line}:{col}: {message}" if line else f"{path}: {message}")
         self.path, self.line, self.col, self.message = path, line, col, message
 
 

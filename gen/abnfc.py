@@ -105,19 +105,19 @@ def main(argv=None):
                        f"classes, {d.nerror_classes} error classes, "
                        f"{len(d.kind_names) - 1} error kinds" if comp.unit else "") + "\n")
     except abnf.AbnfError as e:
-        print(f"abnfc: {e}", file=sys.stderr)
+        print(f"{ap.prog}: {e}", file=sys.stderr)
         return 1
     except ValueError as e:  # a grammar the emitters cannot express
-        print(f"abnfc: {source}: {e}", file=sys.stderr)
+        print(f"{ap.prog}: {source}: {e}", file=sys.stderr)
         return 1
     except RecursionError:
-        print(f"abnfc: {source}: grammar nests too deeply", file=sys.stderr)
+        print(f"{ap.prog}: {source}: grammar nests too deeply", file=sys.stderr)
         return 1
     if args.output:
         try:
             write_atomic(args.output, text)
         except OSError as e:
-            print(f"abnfc: {args.output}: {e.strerror}", file=sys.stderr)
+            print(f"{ap.prog}: {args.output}: {e.strerror}", file=sys.stderr)
             return 1
     else:
         sys.stdout.write(text)

@@ -169,7 +169,9 @@ class Case(unittest.TestCase):
         self.assertIn(fragment, e.message)
         if path is not None:
             self.assertEqual(e.path, path)
-        self.assertEqual(str(e), f"{e.path}:{e.line}:{e.col}: {e.message}")
+        # No position (line 0: the file or a command-line option): "FILE: message".
+        want = f"{e.path}:{e.line}:{e.col}: {e.message}" if e.line else f"{e.path}: {e.message}"
+        self.assertEqual(str(e), want)
         return e
 
     def assertGrammarError(self, text, line, col, fragment, rule=None):
@@ -768,7 +770,7 @@ class TestCommandLine(Case):
 
     def test_missing_grammar_file(self):
         r = run_cli("no/such/grammar.abnf")
-        self.assertCliError(r, "abnfc: no/such/grammar.abnf:0:0: cannot read grammar: No such file")
+        self.assertCliError(r, "abnfc: no/such/grammar.abnf: cannot read grammar: No such file")
 
     def test_unwritable_output(self):
         r = run_cli("grammar/utf8.abnf", "-o", os.path.join(TMP, "no-such-dir", "x.h"))
@@ -777,7 +779,7 @@ class TestCommandLine(Case):
 
     def test_undefined_start_option(self):
         r = run_cli("grammar/utf8.abnf", "--start", "nope")
-        self.assertCliError(r, "abnfc: grammar/utf8.abnf:0:0: --start: rule 'nope' is not defined")
+        self.assertCliError(r, "abnfc: grammar/utf8.abnf: --start: rule 'nope' is not defined")
 
     def test_lexer_needs_unit(self):
         path = write_grammar('a = "x"\n')
