@@ -17,7 +17,7 @@ B = build
 G = $(B)/gen
 T = $(B)/tests
 
-GRAMMARS = utf8
+GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8
 GEN_DEPS = $(wildcard gen/*.py) Makefile
 ABNFC    = $(PYTHON) gen/abnfc.py
 
@@ -73,7 +73,7 @@ $(G)/%.defs.re: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit re2c -o $@
 
 $(G)/%.lexer.re: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
-	$(ABNFC) $< --emit re2c-lexer -o $@
+	$(ABNFC) $< --emit re2c-lexer --defs $*.defs.re -o $@
 
 $(G)/%.lexer.c: $(G)/%.lexer.re $(G)/%.defs.re | $(B)/.tools-ok
 	$(RE2C) $(RE2CFLAGS) -I $(G) $< -o $@.tmp && mv $@.tmp $@
@@ -119,7 +119,7 @@ check-repro: | $(B)/.tools-ok
 	@rm -rf $(B)/repro && mkdir -p $(B)/repro/a $(B)/repro/b
 	@for d in a b; do for g in $(GRAMMARS); do \
 	  for e in c re2c re2c-lexer json dot mermaid; do \
-	    $(ABNFC) grammar/$$g.abnf --emit $$e -o $(B)/repro/$$d/$$g.$$e || exit 1; \
+	    $(ABNFC) grammar/$$g.abnf --emit $$e --defs $$g.defs.re -o $(B)/repro/$$d/$$g.$$e || exit 1; \
 	  done; \
 	  cp $(B)/repro/$$d/$$g.re2c $(B)/repro/$$d/$$g.defs.re; \
 	  $(RE2C) $(RE2CFLAGS) -I $(B)/repro/$$d $(B)/repro/$$d/$$g.re2c-lexer -o $(B)/repro/$$d/$$g.lexer.c || exit 1; \
@@ -170,5 +170,430 @@ check-examples: $(T)/json_string
 check-cli: $(B)/utfdfa
 	$(PYTHON) tests/cli/test_cli.py $(B)
 
+# ============================================================ install (issue 7)
+# (shared library, install/uninstall, pkg-config, man pages, utfdfa-gen)
+#
+#   make install   [PREFIX=/usr/local] [DESTDIR=/staging/root]
+#   make uninstall [PREFIX=/usr/local] [DESTDIR=/staging/root]   removes what install put there
+#
+# Layout under PREFIX (each directory can be overridden: BINDIR, LIBDIR, ...):
+#   bin/utfdfa                    the CLI
+#   bin/utfdfa-gen                the generator: a sh wrapper that runs share/utfdfa/gen/abnfc.py
+#   lib/libutfdfa.a               static library
+#   lib/libutfdfa.so.X.Y.Z        shared library, soname libutfdfa.so.X (X.Y.Z = UTFDFA_VERSION),
+#   lib/libutfdfa.so.X, .so       with the usual links; only utfdfa_* symbols are exported
+#   lib/pkgconfig/utfdfa.pc       pkg-config --cflags --libs utfdfa
+#   include/utfdfa.h              the API
+#   include/utfdfa/NAME.gen.h     standalone DFA headers: #include <utfdfa/utf8.gen.h>
+#   share/utfdfa/NAME.defs.re     re2c definitions: re2c -I "$(pkg-config --variable=pkgdatadir utfdfa)"
+#   share/utfdfa/grammar/*.abnf   the grammars
+#   share/utfdfa/gen/*.py         the generator itself
+#   share/man/man1/utfdfa.1, utfdfa-gen.1, share/man/man3/utfdfa.3 (+ one .so page per function)
+#
+# Needs GNU make 4.0 or later ($(file)).
+
+PREFIX        ?= /usr/local
+BINDIR         = $(PREFIX)/bin
+LIBDIR         = $(PREFIX)/lib
+INCLUDEDIR     = $(PREFIX)/include
+DFAINCLUDEDIR  = $(INCLUDEDIR)/utfdfa
+DATAROOTDIR    = $(PREFIX)/share
+PKGDATADIR     = $(DATAROOTDIR)/utfdfa
+MANDIR         = $(DATAROOTDIR)/man
+PKGCONFIGDIR   = $(LIBDIR)/pkgconfig
+INSTALL       ?= install
+
+# The one version number is UTFDFA_VERSION in the header; its first field is the soname's.
+LIB_VERSION := $(shell sed -n 's/^.define UTFDFA_VERSION "\([0-9][0-9.]*\)".*/\1/p' include/utfdfa.h)
+LIB_MAJOR   := $(firstword $(subst ., ,$(LIB_VERSION)))
+SONAME       = libutfdfa.so.$(LIB_MAJOR)
+SHLIB        = $(B)/libutfdfa.so.$(LIB_VERSION)
+# Public functions, from the header: one man3 link page each. ($(PAREN): make
+# counts parentheses inside $(shell ...).)
+PAREN       := (
+API_FUNCS   := $(shell sed -n 's/^UTFDFA_API [^$(PAREN)]*[ *]\(utfdfa_[a-z0-9_]*\)[$(PAREN)].*/\1/p' include/utfdfa.h)
+# Man pages carry this date, not the build's, so their output is reproducible.
+# Change it when the pages change.
+MAN_DATE     = 2026-11-22
+MAN_PAGES    = $(B)/man/utfdfa.1 $(B)/man/utfdfa-gen.1 $(B)/man/utfdfa.3
+GEN_PY       = $(wildcard gen/*.py)
+ALL_GRAMMARS = $(wildcard grammar/*.abnf)
+
+# What install puts under $(DESTDIR); uninstall removes exactly this.
+INSTALLED = $(BINDIR)/utfdfa $(BINDIR)/utfdfa-gen \
+            $(LIBDIR)/libutfdfa.a $(LIBDIR)/$(notdir $(SHLIB)) $(LIBDIR)/$(SONAME) \
+            $(LIBDIR)/libutfdfa.so $(PKGCONFIGDIR)/utfdfa.pc $(INCLUDEDIR)/utfdfa.h \
+            $(HEADERS:$(G)/%=$(DFAINCLUDEDIR)/%) $(DEFS:$(G)/%=$(PKGDATADIR)/%) \
+            $(ALL_GRAMMARS:grammar/%=$(PKGDATADIR)/grammar/%) $(GEN_PY:gen/%=$(PKGDATADIR)/gen/%) \
+            $(MANDIR)/man1/utfdfa.1 $(MANDIR)/man1/utfdfa-gen.1 $(MANDIR)/man3/utfdfa.3 \
+            $(API_FUNCS:%=$(MANDIR)/man3/%.3)
+
+.PHONY: install uninstall shared check-install check-example-re2c check-example-fd \
+        install-dirs-always
+
+# ---- shared library: the same -fPIC -fvisibility=hidden objects as the archive
+shared: $(B)/libutfdfa.so
+all: $(B)/libutfdfa.so
+
+$(SHLIB): $(LIB_OBJS)
+	$(if $(LIB_VERSION),,$(error no UTFDFA_VERSION "X.Y.Z" in include/utfdfa.h))
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined $(LIB_OBJS) -o $@
+
+$(B)/$(SONAME): $(SHLIB)
+	ln -sf $(notdir $<) $@
+
+$(B)/libutfdfa.so: $(B)/$(SONAME)
+	ln -sf $(notdir $<) $@
+
+# ---- files that name the install directories: rebuilt when PREFIX & co change
+$(B)/install-dirs: install-dirs-always | $(B)
+	@printf '%s\n' '$(PREFIX) $(BINDIR) $(LIBDIR) $(INCLUDEDIR) $(DFAINCLUDEDIR) $(PKGDATADIR)' \
+	  '$(MANDIR) $(PKGCONFIGDIR)' \
+	  '$(LIB_VERSION) $(MAN_DATE)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+# pkg-config paths relative to ${prefix} where they can be, so PKG_CONFIG_SYSROOT_DIR
+# and a moved prefix work.
+pc_path = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+
+define UTFDFA_PC
+prefix=$(PREFIX)
+bindir=$(call pc_path,$(BINDIR))
+libdir=$(call pc_path,$(LIBDIR))
+includedir=$(call pc_path,$(INCLUDEDIR))
+dfaincludedir=$(call pc_path,$(DFAINCLUDEDIR))
+pkgdatadir=$(call pc_path,$(PKGDATADIR))
+grammardir=$(call pc_path,$(PKGDATADIR))/grammar
+
+Name: utfdfa
+Description: UTF decoder and transcoder whose DFA tables are generated from ABNF
+Version: $(LIB_VERSION)
+Cflags: -I$${includedir}
+Libs: -L$${libdir} -lutfdfa
+endef
+
+$(B)/utfdfa.pc: $(B)/install-dirs Makefile | $(B)
+	$(file >$@.tmp,$(UTFDFA_PC))
+	@mv $@.tmp $@
+
+# The wrapper finds the generator beside itself first (@REL@ = PKGDATADIR relative
+# to BINDIR), so it also runs from a DESTDIR or a moved tree; then at PKGDATADIR.
+# python3 -I: the user's PYTHONPATH cannot shadow the generator's modules;
+# -B: no __pycache__ left in the installed tree.
+define UTFDFA_GEN_WRAPPER
+#!/bin/sh
+# utfdfa-gen @VERSION@: compile a regular ABNF grammar into a minimal DFA and
+# write it as C, re2c, dot, Mermaid or JSON. See utfdfa-gen(1).
+self=$$(readlink -f -- "$$0" 2>/dev/null) || self=$$0
+gen=$$(dirname -- "$$self")/@REL@/gen/abnfc.py
+[ -f "$$gen" ] || gen='@PKGDATADIR@/gen/abnfc.py'
+python=$${UTFDFA_PYTHON:-python3}
+if ! command -v "$$python" >/dev/null 2>&1; then
+    echo "utfdfa-gen: $$python not found (Debian: apt-get install python3)" >&2
+    exit 2
+fi
+if [ ! -f "$$gen" ]; then
+    echo "utfdfa-gen: the generator is not installed: $$gen" >&2
+    exit 2
+fi
+UTFDFA_GEN_PROG=utfdfa-gen
+UTFDFA_GEN_VERSION='@VERSION@'
+export UTFDFA_GEN_PROG UTFDFA_GEN_VERSION
+exec "$$python" -I -B "$$gen" "$$@"
+endef
+
+$(B)/utfdfa-gen: $(B)/install-dirs Makefile | $(B) $(B)/.tools-ok
+	$(file >$@.in,$(UTFDFA_GEN_WRAPPER))
+	@rel=$$($(PYTHON) -c 'import os, sys; print(os.path.relpath(sys.argv[1], sys.argv[2]))' \
+	        '$(PKGDATADIR)' '$(BINDIR)') && \
+	sed -e "s|@REL@|$$rel|g" -e 's|@PKGDATADIR@|$(PKGDATADIR)|g' -e 's|@VERSION@|$(LIB_VERSION)|g' \
+	  $@.in > $@.tmp && rm -f $@.in && chmod 755 $@.tmp && mv $@.tmp $@
+
+$(B)/man/%: man/% $(B)/install-dirs | $(B)
+	@mkdir -p $(@D)
+	sed -e 's|@VERSION@|$(LIB_VERSION)|g' -e 's|@DATE@|$(MAN_DATE)|g' \
+	    -e 's|@PKGDATADIR@|$(PKGDATADIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	    -e 's|@LIBDIR@|$(LIBDIR)|g' $< > $@.tmp && mv $@.tmp $@
+
+# ---- install / uninstall
+install: all $(B)/utfdfa.pc $(B)/utfdfa-gen $(MAN_PAGES)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	  $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(DFAINCLUDEDIR) $(DESTDIR)$(PKGDATADIR)/grammar \
+	  $(DESTDIR)$(PKGDATADIR)/gen $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	$(INSTALL) -m 755 $(B)/utfdfa $(B)/utfdfa-gen $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 $(B)/libutfdfa.a $(DESTDIR)$(LIBDIR)/
+	$(INSTALL) -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libutfdfa.so
+	$(INSTALL) -m 644 $(B)/utfdfa.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(INSTALL) -m 644 include/utfdfa.h $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL) -m 644 $(HEADERS) $(DESTDIR)$(DFAINCLUDEDIR)/
+	$(INSTALL) -m 644 $(DEFS) $(DESTDIR)$(PKGDATADIR)/
+	$(INSTALL) -m 644 $(ALL_GRAMMARS) $(DESTDIR)$(PKGDATADIR)/grammar/
+	$(INSTALL) -m 644 $(GEN_PY) $(DESTDIR)$(PKGDATADIR)/gen/
+	$(INSTALL) -m 644 $(B)/man/utfdfa.1 $(B)/man/utfdfa-gen.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 $(B)/man/utfdfa.3 $(DESTDIR)$(MANDIR)/man3/
+	@for f in $(API_FUNCS); do \
+	  printf '.so man3/utfdfa.3\n' > $(DESTDIR)$(MANDIR)/man3/$$f.3 && \
+	  chmod 644 $(DESTDIR)$(MANDIR)/man3/$$f.3 || exit 1; \
+	done
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then \
+	  PATH="$$PATH:/sbin:/usr/sbin"; command -v ldconfig >/dev/null && ldconfig || true; fi
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rm -rf $(DESTDIR)$(PKGDATADIR)/gen/__pycache__
+	-rmdir $(DESTDIR)$(PKGDATADIR)/gen $(DESTDIR)$(PKGDATADIR)/grammar $(DESTDIR)$(PKGDATADIR) \
+	  $(DESTDIR)$(DFAINCLUDEDIR) 2>/dev/null
+
+# ---- tests
+# Tools the install test needs: groff (groff-base) for the man pages, pkg-config,
+# nm/readelf (binutils).
+$(B)/.install-tools-ok: | $(B)
+	@missing=""; \
+	command -v groff >/dev/null 2>&1 || missing="$$missing groff-base"; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkgconf"; \
+	{ command -v nm && command -v readelf; } >/dev/null 2>&1 || missing="$$missing binutils"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing$$missing with apt-get"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null \
+	      || { echo "apt-get install$$missing failed" >&2; exit 1; }; \
+	  else \
+	    echo "missing:$$missing; install with: sudo apt-get install$$missing" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+	@touch $@
+
+# Installs into a temporary DESTDIR (twice: a custom and the default PREFIX), then
+# plays a user with the source tree hidden; see the script's comment.
+check-install: all | $(B)/.install-tools-ok
+	@MAKE='$(MAKE)' CC='$(CC)' WARN='$(WARN)' PYTHON='$(PYTHON)' GRAMMARS='$(GRAMMARS)' \
+	  API_FUNCS='$(API_FUNCS)' bash tests/install/test_install.sh
+
+# Example 2: a user's own re2c lexer that !includes the generated definitions.
+$(T)/re2c_ident.c: tests/examples/re2c_ident.re $(G)/utf8.defs.re | $(T) $(B)/.tools-ok
+	$(RE2C) $(RE2CFLAGS) -I $(G) $< -o $@.tmp && mv $@.tmp $@
+
+$(T)/re2c_ident: $(T)/re2c_ident.c $(G)/utf8.gen.h
+	$(CC) $(WARN) $(CFLAGS) -I $(G) $< -o $@
+
+check-example-re2c: $(T)/re2c_ident
+	$(T)/re2c_ident
+
+# Example 3: incremental decoding of a file descriptor read in arbitrary chunks.
+$(T)/fd_chunks: tests/examples/fd_chunks.c include/utfdfa.h $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include $< $(B)/libutfdfa.a -o $@
+
+check-example-fd: $(T)/fd_chunks
+	$(T)/fd_chunks $(SHARED)
+
+# `check: $(CHECKS)` was expanded above, before this section: hook in directly too.
+CHECKS += check-example-re2c check-example-fd check-install
+check: check-example-re2c check-example-fd check-install
+
+
+# ======================================== sanitizers and fuzzing (issue 6)
+# Decoders sit on trust boundaries: no crash, no out-of-bounds access, no
+# undefined behaviour, no silent data loss, on any input, in any chunking.
+#
+#   make check-hostile     hostile inputs with their exact results          (in make check)
+#   make check-ref-wide    reference UTF-16/32 decoders vs Python's codecs   (in make check)
+#   make check-fuzz-replay every fuzz target over its seeds and regressions  (in make check)
+#   make check-faults      the CLI under faults; nothing lost               (in make check)
+#   make check-sanitize    the C and CLI suites built with ASan+UBSan into build/sanitize,
+#                          and the CLI (and test_hostile) under valgrind
+#   make check-stream-2g   2 GiB through the CLI with its max RSS measured   (CI)
+#   make fuzz [FUZZ_SECONDS=60]  each libFuzzer target for FUZZ_SECONDS     (CI: 20 s each)
+#
+# Tools are installed with apt-get when missing and we are root; otherwise
+# the exact command is printed. $(call need_tools,COMMAND:PACKAGE ...)
+define need_tools
+	@missing=""; for p in $(1); do c=$${p%%:*}; k=$${p#*:}; \
+	  case "$$c" in /*) [ -e "$$c" ] || missing="$$missing $$k";; \
+	  *) command -v "$$c" >/dev/null 2>&1 || missing="$$missing $$k";; esac; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing$$missing with apt-get"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null \
+	      || { echo "apt-get install$$missing failed" >&2; exit 1; }; \
+	  else \
+	    echo "missing:$$missing; install with: sudo apt-get install$$missing" >&2; exit 1; \
+	  fi; \
+	fi
+endef
+
+.PHONY: check-hostile check-ref-wide check-fuzz-replay check-faults check-sanitize \
+        check-valgrind check-stream-2g fuzz fuzz-build issue6-force
+
+REF_SRCS = tests/ref/ref_utf8.c tests/ref/ref_utf16.c tests/ref/ref_utf32.c
+REF_HDRS = tests/ref/ref_utf8.h tests/ref/ref_utf16.h tests/ref/ref_utf32.h
+# One target per input encoding (tests/fuzz/fuzz_decode.c), and one for the
+# UTF-8 fast paths against the plain DFA loop (tests/fuzz/fuzz_fast.c).
+FUZZ_ENCODINGS = utf8 utf16le utf16be utf32le utf32be
+FUZZ_TARGETS = $(FUZZ_ENCODINGS) $(if $(wildcard src/utf8_fast.c),fast)
+FB = $(B)/fuzz
+
+# ---- hostile inputs, reference UTF-16/32 decoders
+$(T)/test_hostile: tests/unit/test_hostile.c $(REF_SRCS) $(REF_HDRS) include/utfdfa.h $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< $(REF_SRCS) $(B)/libutfdfa.a -o $@
+
+check-hostile: $(T)/test_hostile
+	$(T)/test_hostile
+
+$(T)/ref_wide_dump: tests/ref/ref_wide_dump.c $(REF_SRCS) $(REF_HDRS) | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I tests/ref $< $(REF_SRCS) -o $@
+
+check-ref-wide: $(T)/ref_wide_dump
+	$(PYTHON) tests/ref/ref_wide_selftest.py $(T)
+
+# ---- fuzz targets without libFuzzer: replay seeds and found regressions
+# Seeds are made at run time from the test vectors and ../shared (never stored).
+$(FB)/seeds/.stamp: tests/fuzz/make_seeds.py tests/unit/vectors.h tests/unit/test_hostile.c | $(B)/.tools-ok
+	@rm -rf $(FB)/seeds && mkdir -p $(FB)/seeds
+	$(PYTHON) tests/fuzz/make_seeds.py $(FB)/seeds $(SHARED)
+	@touch $@
+
+$(T)/replay_%: tests/fuzz/fuzz_decode.c tests/fuzz/replay_main.c $(REF_SRCS) $(REF_HDRS) $(G)/utf8.lexer.c $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -DFUZZ_ENC=$* -I include -I $(G) -I tests/ref $< tests/fuzz/replay_main.c \
+	  $(REF_SRCS) $(B)/libutfdfa.a -o $@
+
+$(T)/replay_fast: tests/fuzz/fuzz_fast.c tests/fuzz/replay_main.c src/utf8_fast.c src/utf8_fast.h $(G)/utf8.gen.h | $(T)
+	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I src $< tests/fuzz/replay_main.c \
+	  src/utf8_fast.c -o $@
+
+# The fast-path target reads the UTF-8 seeds (its 2 header bytes are theirs).
+check-fuzz-replay: $(FUZZ_TARGETS:%=$(T)/replay_%) $(FB)/seeds/.stamp
+	@for e in $(FUZZ_TARGETS); do \
+	  s=$$e; [ $$e = fast ] && s=utf8; \
+	  reg=; [ -d tests/fuzz/regressions/$$e ] && reg=tests/fuzz/regressions/$$e; \
+	  $(T)/replay_$$e replay_$$e $(FB)/seeds/$$s $$reg || exit 1; \
+	done
+
+# ---- the CLI under faults (strace is optional: its checks skip without it)
+$(B)/.faults-tools-ok: | $(B)
+	@if ! command -v strace >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing strace with apt-get"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace) >/dev/null || true; \
+	fi
+	@touch $@
+
+check-faults: $(B)/utfdfa | $(B)/.faults-tools-ok
+	$(PYTHON) tests/cli/test_faults.py $(B)
+
+# A 2 GiB stream generated on the fly; the max RSS comes from GNU time.
+check-stream-2g: $(B)/utfdfa
+	$(call need_tools,/usr/bin/time:time)
+	$(PYTHON) tests/cli/test_faults.py $(B) --big
+
+CHECKS += check-hostile check-ref-wide check-fuzz-replay check-faults
+check: check-hostile check-ref-wide check-fuzz-replay check-faults
+
+# ---- sanitizers: the same rules, rebuilt into build/sanitize by a sub-make
+# test_decode's exhaustive part is skipped (UTFDFA_QUICK=1: minutes under
+# ASan; it runs in make check); re2c_cross only checks the grammar. The CLI
+# suites run with LeakSanitizer off: a leak at exit would turn every exit
+# status into 23; leaks are valgrind's job (check-valgrind, --leak-check=full).
+SANITIZE_FLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SANITIZE_CHECKS = check-unit check-engines check-examples check-hostile check-ref-wide check-fuzz-replay
+SB = $(B)/sanitize
+
+check-sanitize: | $(B)/.faults-tools-ok
+	UTFDFA_QUICK=1 $(MAKE) --no-print-directory B=$(SB) CFLAGS='$(SANITIZE_FLAGS)' \
+	  $(SANITIZE_CHECKS) $(SB)/utfdfa
+	ASAN_OPTIONS=detect_leaks=0 $(PYTHON) tests/cli/test_cli.py $(SB)
+	ASAN_OPTIONS=detect_leaks=0 $(PYTHON) tests/cli/test_faults.py $(SB)
+	@$(MAKE) --no-print-directory check-valgrind
+	@echo "check-sanitize: all passed"
+
+# valgrind: the plain build (valgrind cannot run ASan binaries).
+check-valgrind: $(B)/utfdfa $(T)/test_hostile | $(B)/.faults-tools-ok
+	$(call need_tools,valgrind:valgrind)
+	valgrind -q --error-exitcode=99 --leak-check=full $(T)/test_hostile
+	$(PYTHON) tests/cli/test_faults.py $(B) --valgrind
+
+# ---- libFuzzer (clang): the library rebuilt with coverage and ASan+UBSan
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_MAX_LEN ?= 1024
+FUZZ_FLAGS    = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+
+$(B)/.fuzz-tools-ok: | $(B)
+	$(call need_tools,$(FUZZ_CC):clang)
+	@rt=$$($(FUZZ_CC) --print-runtime-dir 2>/dev/null); \
+	if ! ls $$rt/libclang_rt.fuzzer*.a >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing libclang-rt-dev (libFuzzer) with apt-get"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libclang-rt-dev) >/dev/null \
+	      || { echo "apt-get install libclang-rt-dev failed" >&2; exit 1; }; \
+	  else \
+	    echo "libFuzzer is missing; install with: sudo apt-get install libclang-rt-dev" >&2; exit 1; \
+	  fi; \
+	fi
+	@touch $@
+
+$(FB)/libutfdfa.a: issue6-force | $(B)/.fuzz-tools-ok
+	@$(MAKE) --no-print-directory B=$(FB) CC=$(FUZZ_CC) CFLAGS='$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link' \
+	  $@ $(FB)/gen/utf8.lexer.c
+
+$(FB)/fuzz_%: tests/fuzz/fuzz_decode.c $(REF_SRCS) $(REF_HDRS) $(FB)/libutfdfa.a
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$* -I include -I $(FB)/gen -I tests/ref \
+	  $< $(REF_SRCS) $(FB)/libutfdfa.a -o $@
+
+$(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c src/utf8_fast.c src/utf8_fast.h $(FB)/libutfdfa.a
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DUTFDFA_FAST_VARIANTS -I $(FB)/gen -I src \
+	  $< src/utf8_fast.c -o $@
+
+fuzz-build: $(FUZZ_TARGETS:%=$(FB)/fuzz_%)
+
+# New inputs accumulate in build/fuzz/corpus/; a crash leaves its input in
+# build/fuzz/artifacts/TARGET/ and the log's end is printed.
+fuzz: fuzz-build $(FB)/seeds/.stamp
+	@for e in $(FUZZ_TARGETS); do \
+	  s=$$e; [ $$e = fast ] && s=utf8; \
+	  mkdir -p $(FB)/corpus/$$e $(FB)/artifacts/$$e; \
+	  $(FB)/fuzz_$$e -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -timeout=30 \
+	    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FB)/artifacts/$$e/ \
+	    $(FB)/corpus/$$e $(FB)/seeds/$$s > $(FB)/fuzz_$$e.log 2>&1 \
+	    || { tail -n 40 $(FB)/fuzz_$$e.log; \
+	         echo "fuzz_$$e: 0 passed, 1 failed (input saved in $(FB)/artifacts/$$e/)"; exit 1; }; \
+	  runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FB)/fuzz_$$e.log); \
+	  echo "fuzz_$$e: $$runs passed, 0 failed ($(FUZZ_SECONDS) s, $$(ls $(FB)/corpus/$$e | wc -l) corpus inputs)"; \
+	done
+
+# ===================================================== benchmark (issue 5)
+# make bench   utfdfa, its fast paths (src/utf8_fast.c), in-project baselines
+#              and peers (iconv, ICU, libunistring, GLib, utf8proc, simdjson),
+#              one Markdown table per operation. Installs the peers with
+#              apt-get when root (else skips them with a note); never part of
+#              make check. BENCH_CFLAGS sets the benchmark's flags; the
+#              environment variables BENCH_REPS, BENCH_SAMPLE_MS, BENCH_OPS and
+#              BENCH_ENGINES tune a run (tests/bench/bench.c).
+BENCH_CFLAGS ?= -O2
+
+.PHONY: bench check-fast
+
+bench: $(B)/libutfdfa.a $(HEADERS)
+	@B="$(B)" CC="$(CC)" BENCH_CFLAGS="$(BENCH_CFLAGS)" LIB_CFLAGS="$(CFLAGS)" \
+	  SHARED="$(SHARED)" sh tests/bench/run.sh
+
+# The fast paths equal the plain per-byte loop: every variant, for UTF-8, for
+# UTF-8 without shift rows and for the other grammars (tests/unit/test_fast.c).
+$(T)/test_fast: tests/unit/test_fast.c tests/unit/vectors.h src/utf8_fast.c src/utf8_fast.h \
+                $(HEADERS) | $(T)
+	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I src -I tests/unit \
+	  -c src/utf8_fast.c -o $(T)/utf8_fast_variants.o
+	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I src -I tests/unit $< \
+	  $(T)/utf8_fast_variants.o -o $@
+
+check-fast: $(T)/test_fast
+	$(T)/test_fast $(SHARED)
+
+# `check: $(CHECKS)` was expanded above this section: hook in directly too.
+CHECKS += check-fast
+check: check-fast
+
+# ======================================================================
 clean:
 	rm -rf $(B)

@@ -1,0 +1,81 @@
+/* Internal fast paths over the generated UTF-8 DFA (src/utf8_fast.c).
+ *
+ * Contract (what makes them safe to call before the plain per-byte loop):
+ * each function reads a PREFIX src[0..k) of its input and returns k. The
+ * state it leaves (*state, pre-multiplied as in utf8_trans; *partial, built
+ * as cp = cp << 6 | (byte & utf8_payload_mask[class]) and reset to 0 when a
+ * character completes) and dst[0..*written) are exactly what the plain loop
+ * of src/utfdfa.c (core_utf8) gives over src[0..k):
+ *   - it never consumes a byte that takes the DFA to REJECT (it stops before);
+ *   - it never writes at or past dst[cap], and stops before the byte that
+ *     completes a character that would not fit (a UTF-16 pair is never split);
+ *   - it may stop earlier anywhere; the caller finishes with the plain loop.
+ *     On valid input with room it reads all but at most a few bytes.
+ * Precondition: *partial == 0 whenever *state == UTF8_ACCEPT (core_utf8's
+ * invariant). *written is set, not added to. dst[*written..cap) may be
+ * overwritten with scratch values (the unconditional stores of the
+ * branch-free decoder), never anything at or past dst[cap].
+ *
+ * utfdfa__utf8_decode32_replace is the replacing decoder (UTFDFA_REPLACE)
+ * under the same contract, except that errors do not stop it: each maximal
+ * subpart becomes one U+FFFD (Unicode 3.9) and *errors counts them; it
+ * stops only for room or at the end (a character cut short by the end of
+ * input is the caller's, who knows whether more input follows).
+ *
+ * The runtime also counts the bytes of the character in progress (for an
+ * error's offset and length); utfdfa__utf8_pending(src, k, state) gives it
+ * after a call that consumed src[0..k) and left `state`: 0 in ACCEPT; else
+ * the length of the shortest suffix of src[0..k) that takes the DFA from
+ * ACCEPT to `state` without rejecting or passing through ACCEPT, or
+ * SIZE_MAX when no suffix of at most 16 bytes does (the character began
+ * before src: the count is the caller's previous one plus k). It relies on
+ * a character's later bytes never starting one, true of every grammar here
+ * (tests/unit/test_fast.c checks it on each).
+ *
+ * The functions are written only in terms of the generated tables, so the
+ * same code serves any grammar gen/abnfc.py compiles with shift rows and
+ * payload masks: see the instantiation note at the top of utf8_fast.c.
+ */
+#ifndef UTFDFA_UTF8_FAST_H
+#define UTFDFA_UTF8_FAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define UTFDFA_FAST_DECLARE(P)                                                              \
+    size_t utfdfa__##P##_scan(const uint8_t *src, size_t n, uint32_t *state);               \
+    size_t utfdfa__##P##_decode32(const uint8_t *src, size_t n, uint32_t *state,            \
+                                  uint32_t *partial, uint32_t *dst, size_t cap,             \
+                                  size_t *written);                                         \
+    size_t utfdfa__##P##_decode16(const uint8_t *src, size_t n, uint32_t *state,            \
+                                  uint32_t *partial, uint16_t *dst, size_t cap,             \
+                                  size_t *written);                                         \
+    size_t utfdfa__##P##_decode32_replace(const uint8_t *src, size_t n, uint32_t *state,    \
+                                          uint32_t *partial, uint32_t *dst, size_t cap,     \
+                                          size_t *written, size_t *errors);                 \
+    size_t utfdfa__##P##_pending(const uint8_t *src, size_t k, uint32_t state);
+
+UTFDFA_FAST_DECLARE(utf8)
+
+/* Every technique as its own entry point, for tests/unit/test_fast.c and
+ * tests/bench (compiled only with -DUTFDFA_FAST_VARIANTS). */
+#ifdef UTFDFA_FAST_VARIANTS
+typedef size_t (*utfdfa__scan_fn)(const uint8_t *, size_t, uint32_t *);
+typedef size_t (*utfdfa__dec32_fn)(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t *,
+                                   size_t, size_t *);
+typedef size_t (*utfdfa__dec16_fn)(const uint8_t *, size_t, uint32_t *, uint32_t *, uint16_t *,
+                                   size_t, size_t *);
+typedef size_t (*utfdfa__rep_fn)(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t *,
+                                 size_t, size_t *, size_t *);
+struct utfdfa__fast_variant {
+    const char *name;
+    utfdfa__scan_fn scan;   /* NULL when the variant has no such function */
+    utfdfa__dec32_fn dec32;
+    utfdfa__dec16_fn dec16;
+    utfdfa__rep_fn rep;
+};
+/* Terminated by an entry whose name is NULL. */
+extern const struct utfdfa__fast_variant utfdfa__utf8_fast_variants[];
+#endif
+
+#endif /* UTFDFA_UTF8_FAST_H */

@@ -1,0 +1,100 @@
+#!/bin/sh
+# `make bench`: install the peers (as root, with apt-get), build tests/bench
+# with every peer that is there, run it. A peer that is missing is skipped
+# with a note, never an error; a result that disagrees with the reference
+# decoder is an error.
+#
+# Environment (the Makefile passes them): B (build dir), CC, CXX,
+# BENCH_CFLAGS (the benchmark's and the fast paths' flags), LIB_CFLAGS (the
+# flags build/libutfdfa.a was built with), SHARED (../shared),
+# BENCH_LIB (a library to measure instead of build/libutfdfa.a) and
+# BENCH_NO_INSTALL=1 to leave the system alone.
+set -eu
+
+B=${B:-build}
+CC=${CC:-cc}
+CXX=${CXX:-g++}
+BENCH_CFLAGS=${BENCH_CFLAGS:--O2}
+LIB_CFLAGS=${LIB_CFLAGS:--O2 -g}
+SHARED=${SHARED:-../shared}
+LIB=${BENCH_LIB:-$B/libutfdfa.a} # another build of the library to measure, if wanted
+OUT=$B/bench
+WARN="-std=c11 -Wall -Wextra -Wpedantic -Werror"
+mkdir -p "$OUT"
+
+# ---------------------------------------------------------------- peers
+# glibc's iconv is part of libc; the others are Debian packages.
+PKGS="pkg-config g++ libicu-dev libunistring-dev libglib2.0-dev libutf8proc-dev libsimdjson-dev"
+missing=""
+if command -v dpkg >/dev/null 2>&1; then
+    for p in $PKGS; do
+        dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing="$missing $p"
+    done
+fi
+if [ -n "$missing" ] && [ "${BENCH_NO_INSTALL:-0}" != 1 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "bench: installing$missing with apt-get"
+        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) \
+            >"$OUT/apt.log" 2>&1 || echo "bench: apt-get install failed (see $OUT/apt.log); the missing peers are skipped"
+    else
+        echo "bench: not installed:$missing (sudo apt-get install$missing); those peers are skipped"
+    fi
+fi
+
+DEFS=""
+PEER_CFLAGS=""
+LIBS=""
+LINK=$CC
+OBJS=""
+have_pc() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1" 2>/dev/null; }
+# System headers of other libraries are not ours to warn about.
+pc_cflags() { pkg-config --cflags "$1" | sed 's/-I/-isystem /g'; }
+
+if have_pc icu-uc; then
+    DEFS="$DEFS -DHAVE_ICU"; PEER_CFLAGS="$PEER_CFLAGS $(pc_cflags icu-uc)"; LIBS="$LIBS $(pkg-config --libs icu-uc)"
+else
+    echo "bench: ICU not found (libicu-dev): skipped"
+fi
+if printf '#include <unistr.h>\nint main(void){return u8_check((const uint8_t *)"", 0) != 0;}\n' |
+    $CC -x c - -lunistring -o "$OUT/try-unistring" >/dev/null 2>&1; then
+    DEFS="$DEFS -DHAVE_UNISTRING"; LIBS="$LIBS -lunistring"
+else
+    echo "bench: libunistring not found (libunistring-dev): skipped"
+fi
+if have_pc glib-2.0; then
+    DEFS="$DEFS -DHAVE_GLIB"; PEER_CFLAGS="$PEER_CFLAGS $(pc_cflags glib-2.0)"; LIBS="$LIBS $(pkg-config --libs glib-2.0)"
+else
+    echo "bench: GLib not found (libglib2.0-dev): skipped"
+fi
+if have_pc libutf8proc; then
+    DEFS="$DEFS -DHAVE_UTF8PROC"; PEER_CFLAGS="$PEER_CFLAGS $(pc_cflags libutf8proc)"; LIBS="$LIBS $(pkg-config --libs libutf8proc)"
+else
+    echo "bench: utf8proc not found (libutf8proc-dev): skipped"
+fi
+# simdjson is C++: a shim built with g++ gives C its validate_utf8.
+if have_pc simdjson && command -v "$CXX" >/dev/null 2>&1 &&
+    $CXX -O2 -std=c++17 $(pkg-config --cflags simdjson) -c tests/bench/simdjson_shim.cpp \
+        -o "$OUT/simdjson_shim.o" 2>"$OUT/simdjson_shim.log"; then
+    DEFS="$DEFS -DHAVE_SIMDJSON"; LIBS="$LIBS $(pkg-config --libs simdjson)"
+    OBJS="$OBJS $OUT/simdjson_shim.o"; LINK=$CXX
+else
+    echo "bench: simdjson not found (libsimdjson-dev, g++): skipped"
+fi
+
+# ---------------------------------------------------------------- build
+# The fast paths are compiled here (with every variant) from src/; the
+# public API is build/libutfdfa.a as `make` built it.
+ARCH_NOTE="no -march: x86-64 baseline (SSE2); the fast paths' BMI2/AVX2 variants are compiled with target attributes and chosen at run time"
+FLAGS_NOTE="benchmark and fast paths: $BENCH_CFLAGS ($ARCH_NOTE); $LIB: $LIB_CFLAGS; peers: Debian's builds"
+$CC $WARN $BENCH_CFLAGS -DUTFDFA_FAST_VARIANTS -I "$B/gen" -I src -c src/utf8_fast.c -o "$OUT/utf8_fast.o"
+$CC $WARN $BENCH_CFLAGS -c tests/ref/ref_utf8.c -o "$OUT/ref_utf8.o"
+$CC $WARN $BENCH_CFLAGS $DEFS $PEER_CFLAGS -c tests/bench/peers.c -o "$OUT/peers.o"
+$CC $WARN $BENCH_CFLAGS -DUTFDFA_FAST_VARIANTS -DBENCH_FLAGS="\"$FLAGS_NOTE\"" \
+    -I include -I "$B/gen" -I src -I tests/ref -c tests/bench/bench.c -o "$OUT/bench.o"
+$LINK "$OUT/bench.o" "$OUT/peers.o" "$OUT/utf8_fast.o" "$OUT/ref_utf8.o" $OBJS "$LIB" \
+    $LIBS -o "$OUT/bench"
+
+# ---------------------------------------------------------------- run
+echo "bench: running $OUT/bench (a few minutes; the table also goes to $OUT/bench.md)"
+{ "$OUT/bench" "$SHARED"; echo $? >"$OUT/status"; } | tee "$OUT/bench.md"
+exit "$(cat "$OUT/status")"

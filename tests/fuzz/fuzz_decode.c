@@ -1,0 +1,633 @@
+/* libFuzzer target: one per input encoding (compiled with -DFUZZ_ENC=utf8,
+ * utf16le, utf16be, utf32le or utf32be). Differential and protocol checks:
+ *
+ *   1. the library against the reference decoder of tests/ref (written from
+ *      the specs alone): characters, U+FFFD, dropped errors, every strict
+ *      error's offset, length and kind, the BOM mode, for every output
+ *      kind (decode_utf32, decode_utf16, transcode to each encoding, check);
+ *   2. UTF-8 only: the re2c engine generated from the same ABNF
+ *      (build/gen/utf8.lexer.c) and the shift-DFA rows against the plain
+ *      DFA table, byte by byte;
+ *   3. the whole buffer in one call against the same input in
+ *      fuzzer-chosen chunks with fuzzer-chosen output room, checking the
+ *      streaming protocol on every call;
+ *   4. decode -> encode (each encoding) -> decode round trips, and a valid
+ *      input re-encoded in its own encoding is byte-identical;
+ *   5. validate()/valid_up_to() and the worst-case size helpers.
+ *
+ * Any disagreement aborts with a message (a libFuzzer crash). Input layout:
+ * 4 header bytes choose the mode, output kind, chunking and room; the rest
+ * is the text. tests/fuzz/make_seeds.py writes seeds in this layout.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref_utf16.h"
+#include "ref_utf32.h"
+#include "ref_utf8.h"
+#include "utfdfa.h"
+
+#define FUZZ_FROM_utf8 UTFDFA_UTF8
+#define FUZZ_FROM_utf16le UTFDFA_UTF16LE
+#define FUZZ_FROM_utf16be UTFDFA_UTF16BE
+#define FUZZ_FROM_utf32le UTFDFA_UTF32LE
+#define FUZZ_FROM_utf32be UTFDFA_UTF32BE
+#define FUZZ_CAT2(a, b) a##b
+#define FUZZ_CAT(a, b) FUZZ_CAT2(a, b)
+#ifndef FUZZ_ENC
+#error "compile with -DFUZZ_ENC=utf8|utf16le|utf16be|utf32le|utf32be"
+#endif
+#define FROM FUZZ_CAT(FUZZ_FROM_, FUZZ_ENC)
+#define FUZZ_IS_utf8 1
+#define FUZZ_IS_utf16le 0
+#define FUZZ_IS_utf16be 0
+#define FUZZ_IS_utf32le 0
+#define FUZZ_IS_utf32be 0
+#define FROM_IS_UTF8 FUZZ_CAT(FUZZ_IS_, FUZZ_ENC)
+
+#if FROM_IS_UTF8
+#include "utf8.gen.h"
+#include "utf8.lexer.c"
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const enum utfdfa_encoding encodings[] = {UTFDFA_UTF8, UTFDFA_UTF16LE, UTFDFA_UTF16BE,
+                                                 UTFDFA_UTF32LE, UTFDFA_UTF32BE};
+#define NENC 5
+
+static const uint8_t *g_data; /* the current input, for the crash message */
+static size_t g_size;
+
+#if defined(__GNUC__)
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+#endif
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "fuzz_%s: ", utfdfa_encoding_name(FROM));
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\ninput (%zu bytes, 4 header bytes first):", g_size);
+    for (size_t i = 0; i < g_size && i < 256; i++)
+        fprintf(stderr, " %02X", g_data[i]);
+    fprintf(stderr, "%s\n", g_size > 256 ? " ..." : "");
+    abort();
+}
+
+#define REQUIRE(cond, ...)                                                                  \
+    do {                                                                                    \
+        if (!(cond))                                                                        \
+            die(__VA_ARGS__);                                                               \
+    } while (0)
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        die("out of memory");
+    return p;
+}
+
+/* ------------------------------------------------------------ reference */
+
+struct item {
+    bool ok;
+    uint32_t cp;
+    size_t offset, len;
+    enum utfdfa_error_kind kind;
+};
+
+static enum utfdfa_error_kind kind_of(enum ref_kind k)
+{
+    switch (k) {
+    case REF_UNEXPECTED_CONTINUATION:
+        return UTFDFA_ERR_UNEXPECTED_CONTINUATION;
+    case REF_INVALID_LEAD:
+        return UTFDFA_ERR_INVALID_LEAD;
+    case REF_OVERLONG:
+        return UTFDFA_ERR_OVERLONG;
+    case REF_SURROGATE:
+        return UTFDFA_ERR_SURROGATE;
+    case REF_TOO_LARGE:
+        return UTFDFA_ERR_TOO_LARGE;
+    case REF_TRUNCATED:
+        return UTFDFA_ERR_TRUNCATED;
+    default:
+        return UTFDFA_ERR_NONE;
+    }
+}
+
+static size_t ref_next(enum utfdfa_encoding enc, const uint8_t *s, size_t n, uint32_t *cp,
+                       enum ref_kind *k)
+{
+    switch (enc) {
+    case UTFDFA_UTF8:
+        return ref_utf8_next(s, n, cp, k);
+    case UTFDFA_UTF16LE:
+    case UTFDFA_UTF16BE:
+        return ref_utf16_next(s, n, enc == UTFDFA_UTF16BE, cp, k);
+    default:
+        return ref_utf32_next(s, n, enc == UTFDFA_UTF32BE, cp, k);
+    }
+}
+
+static size_t ref_encode(enum utfdfa_encoding enc, uint32_t cp, uint8_t out[4])
+{
+    switch (enc) {
+    case UTFDFA_UTF8:
+        return ref_utf8_encode(cp, out);
+    case UTFDFA_UTF16LE:
+    case UTFDFA_UTF16BE:
+        return ref_utf16_encode(cp, enc == UTFDFA_UTF16BE, out);
+    default:
+        return ref_utf32_encode(cp, enc == UTFDFA_UTF32BE, out);
+    }
+}
+
+/* Items of s[0..n) in `enc`; n + 1 slots suffice. */
+static size_t ref_items(enum utfdfa_encoding enc, const uint8_t *s, size_t n, struct item *items)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        enum ref_kind rk;
+        size_t len = ref_next(enc, s + i, n - i, &cp, &rk);
+        REQUIRE(len >= 1 && len <= n - i, "reference decoder: impossible length");
+        items[k++] = (struct item){rk == REF_OK, cp, i, len, kind_of(rk)};
+        i += len;
+    }
+    return k;
+}
+
+/* ------------------------------------------------------------ output kinds */
+
+enum sink { SINK_U32, SINK_U16, SINK_BYTES, SINK_CHECK };
+struct sinkspec {
+    enum sink sink;
+    enum utfdfa_encoding to;
+};
+static const struct sinkspec sinks[] = {
+    {SINK_U32, UTFDFA_UTF8},      {SINK_U16, UTFDFA_UTF8},      {SINK_BYTES, UTFDFA_UTF8},
+    {SINK_BYTES, UTFDFA_UTF16LE}, {SINK_BYTES, UTFDFA_UTF16BE}, {SINK_BYTES, UTFDFA_UTF32LE},
+    {SINK_BYTES, UTFDFA_UTF32BE}, {SINK_CHECK, UTFDFA_UTF8},
+};
+#define NSINKS 8
+
+static size_t unit_size(const struct sinkspec *s)
+{
+    return s->sink == SINK_U32 ? 4 : s->sink == SINK_U16 ? 2 : 1;
+}
+
+static size_t min_room(const struct sinkspec *s)
+{
+    return s->sink == SINK_U32 ? 2 : s->sink == SINK_U16 ? 3 : s->sink == SINK_CHECK ? 0 : 8;
+}
+
+/* cps in the sink's form (reference encoders); returns bytes. */
+static size_t sink_encode(const struct sinkspec *s, const uint32_t *cps, size_t n, uint8_t *out)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t cp = cps[i];
+        if (s->sink == SINK_U32) {
+            memcpy(out + len, &cp, 4);
+            len += 4;
+        } else if (s->sink == SINK_U16) {
+            uint16_t u[2] = {(uint16_t)cp, 0};
+            size_t k = 1;
+            if (cp >= 0x10000) {
+                u[0] = (uint16_t)(0xD800 + ((cp - 0x10000) >> 10));
+                u[1] = (uint16_t)(0xDC00 + ((cp - 0x10000) & 0x3FF));
+                k = 2;
+            }
+            memcpy(out + len, u, 2 * k);
+            len += 2 * k;
+        } else if (s->sink == SINK_BYTES) {
+            uint8_t b[4];
+            size_t k = ref_encode(s->to, cp, b);
+            REQUIRE(k > 0, "expected output holds a non-scalar value U+%X", cp);
+            memcpy(out + len, b, k);
+            len += k;
+        }
+    }
+    return len;
+}
+
+/* Whole characters only: the units of one call decode without error. */
+static bool whole_characters(const struct sinkspec *s, const uint8_t *p, size_t len)
+{
+    if (s->sink == SINK_U32) {
+        for (size_t i = 0; i + 4 <= len; i += 4) {
+            uint32_t cp;
+            memcpy(&cp, p + i, 4);
+            if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+                return false;
+        }
+        return len % 4 == 0;
+    }
+    if (s->sink == SINK_U16) {
+        for (size_t i = 0; i + 2 <= len; i += 2) {
+            uint16_t u;
+            memcpy(&u, p + i, 2);
+            if (u >= 0xDC00 && u <= 0xDFFF)
+                return false;
+            if (u >= 0xD800 && u <= 0xDBFF) {
+                uint16_t v;
+                if (i + 4 > len)
+                    return false;
+                memcpy(&v, p + i + 2, 2);
+                if (v < 0xDC00 || v > 0xDFFF)
+                    return false;
+                i += 2;
+            }
+        }
+        return len % 2 == 0;
+    }
+    if (s->sink == SINK_CHECK)
+        return len == 0;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        enum ref_kind k;
+        i += ref_next(s->to, p + i, len - i, &cp, &k);
+        if (k != REF_OK)
+            return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ expectation */
+
+struct expect {
+    uint32_t *cps; /* the output as code points */
+    size_t ncps;
+    utfdfa_error *errs; /* strict mode, going on after each */
+    size_t nerrs;
+};
+
+/* What the library must produce: the reference items with the error mode
+ * and the BOM mode applied. The BOM mode acts on the stream's first item
+ * (a character or an error); add writes U+FEFF before anything but a
+ * U+FEFF, and alone for an empty input. */
+static void expect_from(const struct item *items, size_t nitems, enum utfdfa_errors errors,
+                        enum utfdfa_bom bom, struct expect *x)
+{
+    x->cps = xmalloc((nitems + 1) * sizeof *x->cps);
+    x->errs = xmalloc((nitems + 1) * sizeof *x->errs);
+    x->ncps = x->nerrs = 0;
+    if (bom == UTFDFA_BOM_ADD && !(nitems > 0 && items[0].ok && items[0].cp == 0xFEFF))
+        x->cps[x->ncps++] = 0xFEFF;
+    for (size_t i = 0; i < nitems; i++) {
+        if (items[i].ok) {
+            if (!(i == 0 && bom == UTFDFA_BOM_STRIP && items[i].cp == 0xFEFF))
+                x->cps[x->ncps++] = items[i].cp;
+            continue;
+        }
+        x->errs[x->nerrs++] = (utfdfa_error){items[i].offset, (uint32_t)items[i].len,
+                                             items[i].kind};
+        if (errors == UTFDFA_REPLACE)
+            x->cps[x->ncps++] = 0xFFFD;
+    }
+}
+
+static void expect_free(struct expect *x)
+{
+    free(x->cps);
+    free(x->errs);
+}
+
+/* ------------------------------------------------------------ driving */
+
+struct outcome {
+    uint8_t *out;
+    size_t len, cap;
+    utfdfa_error *errs;
+    size_t nerrs;
+};
+
+static void append(struct outcome *o, const void *p, size_t n)
+{
+    if (o->len + n > o->cap) {
+        o->cap = (o->len + n) * 2 + 16;
+        o->out = realloc(o->out, o->cap);
+        REQUIRE(o->out, "out of memory");
+    }
+    if (n)
+        memcpy(o->out + o->len, p, n);
+    o->len += n;
+}
+
+/* A small generator for the per-call choices, seeded by the header. */
+struct plan {
+    uint32_t state;
+    size_t max_chunk;  /* 0: whole input */
+    size_t room_extra; /* room per call: a random amount up to min_room + room_extra */
+    bool empty_last;   /* give `last` on a separate call with no input */
+};
+
+static uint32_t plan_next(struct plan *p)
+{
+    p->state = p->state * 1103515245u + 12345u;
+    return p->state >> 8;
+}
+
+static void call(utfdfa_decoder *d, const struct sinkspec *s, const uint8_t *src, size_t *n,
+                 uint8_t *dst, size_t *m, bool last, utfdfa_error *e, utfdfa_result *r)
+{
+    switch (s->sink) {
+    case SINK_U32:
+        *r = utfdfa_decode_utf32(d, src, n, (uint32_t *)(void *)dst, m, last, e);
+        break;
+    case SINK_U16:
+        *r = utfdfa_decode_utf16(d, src, n, (uint16_t *)(void *)dst, m, last, e);
+        break;
+    case SINK_BYTES:
+        *r = utfdfa_transcode(d, s->to, src, n, dst, m, last, e);
+        break;
+    default:
+        *m = 0;
+        *r = utfdfa_check(d, src, n, last, e);
+        break;
+    }
+}
+
+/* Run the input through the streaming API as the plan says (a NULL plan:
+ * one call with room `whole_room`), checking the protocol on every call. */
+static void drive(enum utfdfa_errors errors, enum utfdfa_bom bom, const struct sinkspec *s,
+                  const uint8_t *in, size_t n, struct plan *plan, size_t whole_room,
+                  struct outcome *o)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, FROM, errors, bom);
+    size_t us = unit_size(s), pos = 0, calls = 0;
+    uint64_t err_end = 0;
+    size_t max_room = plan ? min_room(s) + plan->room_extra : whole_room;
+    uint8_t *dst = xmalloc(max_room * us);
+    bool need_room = false;
+    memset(o, 0, sizeof *o);
+    o->errs = xmalloc((n + 1) * sizeof *o->errs);
+    bool done = false;
+    while (!done) {
+        size_t len = n - pos;
+        if (plan && plan->max_chunk && len > 0)
+            len = 1 + plan_next(plan) % (len < plan->max_chunk ? len : plan->max_chunk);
+        bool last = pos + len == n && !(plan && plan->empty_last && len > 0);
+        /* Each piece in an exact-size heap buffer. */
+        uint8_t *piece = xmalloc(len);
+        if (len)
+            memcpy(piece, in + pos, len);
+        size_t used = 0;
+        for (;;) {
+            size_t room = max_room;
+            if (plan && !need_room)
+                room = plan_next(plan) % (max_room + 1);
+            size_t src = len - used, m = room;
+            utfdfa_error e = {0, 0, UTFDFA_ERR_NONE};
+            utfdfa_result r;
+            uint64_t before = utfdfa_decoder_offset(&d);
+            REQUIRE(++calls <= 8 * (n + 8), "no forward progress after %zu calls", calls);
+            call(&d, s, piece + used, &src, dst, &m, last, &e, &r);
+            REQUIRE(src <= len - used && m <= room, "a call reports more than it was given");
+            REQUIRE(utfdfa_decoder_offset(&d) == before + src, "decoder offset != bytes read");
+            REQUIRE(whole_characters(s, dst, m * us), "a call wrote part of a character");
+            used += src;
+            append(o, dst, m * us);
+            need_room = false;
+            if (r == UTFDFA_MALFORMED) {
+                REQUIRE(errors == UTFDFA_STRICT, "MALFORMED in mode %d", (int)errors);
+                REQUIRE(e.length >= 1 && e.offset >= err_end &&
+                            e.offset + e.length <= utfdfa_decoder_offset(&d),
+                        "error %llu+%u: empty, overlapping or not consumed",
+                        (unsigned long long)e.offset, e.length);
+                REQUIRE(e.kind > UTFDFA_ERR_NONE && e.kind <= UTFDFA_ERR_TRUNCATED,
+                        "an error of kind %d", (int)e.kind);
+                err_end = e.offset + e.length;
+                o->errs[o->nerrs++] = e;
+                REQUIRE(o->nerrs <= n, "more errors than bytes");
+                continue;
+            }
+            if (r == UTFDFA_OUTPUT_FULL) {
+                REQUIRE(s->sink != SINK_CHECK, "OUTPUT_FULL from check");
+                if (src == 0 && m == 0) {
+                    REQUIRE(room < min_room(s),
+                            "OUTPUT_FULL without progress with room %zu for a character", room);
+                    need_room = true;
+                }
+                continue;
+            }
+            REQUIRE(r == UTFDFA_INPUT_EMPTY, "unknown result %d", (int)r);
+            REQUIRE(used == len, "INPUT_EMPTY with %zu bytes left", len - used);
+            break;
+        }
+        free(piece);
+        pos += len;
+        done = last;
+    }
+    free(dst);
+}
+
+static void outcome_free(struct outcome *o)
+{
+    free(o->out);
+    free(o->errs);
+}
+
+static void same_as_expected(const struct outcome *o, const struct expect *x,
+                             const struct sinkspec *s, enum utfdfa_errors errors, const char *how)
+{
+    uint8_t *want = xmalloc(4 * x->ncps + 4);
+    size_t len = sink_encode(s, x->cps, x->ncps, want);
+    REQUIRE(o->len == len && (len == 0 || memcmp(o->out, want, len) == 0),
+            "%s, sink %d/%s, mode %d: output differs from the reference (%zu vs %zu bytes)",
+            how, (int)s->sink, utfdfa_encoding_name(s->to), (int)errors, o->len, len);
+    free(want);
+    if (errors != UTFDFA_STRICT) {
+        REQUIRE(o->nerrs == 0, "%s: errors reported in mode %d", how, (int)errors);
+        return;
+    }
+    REQUIRE(o->nerrs == x->nerrs, "%s, sink %d: %zu strict errors, the reference has %zu", how,
+            (int)s->sink, o->nerrs, x->nerrs);
+    for (size_t i = 0; i < x->nerrs; i++)
+        REQUIRE(o->errs[i].offset == x->errs[i].offset &&
+                    o->errs[i].length == x->errs[i].length && o->errs[i].kind == x->errs[i].kind,
+                "%s: error %zu is %llu+%u %s, the reference says %llu+%u %s", how, i,
+                (unsigned long long)o->errs[i].offset, o->errs[i].length,
+                utfdfa_error_name(o->errs[i].kind), (unsigned long long)x->errs[i].offset,
+                x->errs[i].length, utfdfa_error_name(x->errs[i].kind));
+}
+
+/* ------------------------------------------------------------ engines */
+
+#if FROM_IS_UTF8
+/* The re2c lexer generated from the same ABNF, and the shift-DFA rows,
+ * against the reference items. */
+static void engines(const uint8_t *in, size_t n, const struct item *items, size_t nitems)
+{
+    size_t pos = 0, k = 0, len;
+    unsigned tag;
+    int t;
+    while ((t = utf8_lex(in + pos, n - pos, &len, &tag)) != UTF8_LEX_END) {
+        REQUIRE(k < nitems, "re2c: more tokens than reference items");
+        const struct item *it = &items[k++];
+        REQUIRE(it->offset == pos && it->len == len && it->ok == (t == UTF8_LEX_UNIT),
+                "re2c: token at %zu (%zu bytes, %s) differs from the reference (%zu bytes, %s)",
+                pos, len, t == UTF8_LEX_UNIT ? "unit" : "error", it->len,
+                it->ok ? "ok" : "error");
+        if (it->ok) {
+            uint32_t v = len == 1 ? in[pos] : in[pos] & (0x7Fu >> len);
+            for (size_t i = 1; i < len; i++)
+                v = v << 6 | (in[pos + i] & 0x3Fu);
+            REQUIRE(v == it->cp, "re2c: value U+%X, reference U+%X", v, it->cp);
+        }
+        pos += len;
+    }
+    REQUIRE(k == nitems && pos == n, "re2c: fewer tokens than reference items");
+    /* Shift DFA and table DFA step together over every item. */
+    for (size_t i = 0; i < nitems; i++) {
+        uint32_t st = UTF8_ACCEPT;
+        uint64_t sh = UTF8_SHIFT_ACCEPT;
+        size_t end = items[i].offset + items[i].len + (items[i].ok ? 0 : 1);
+        for (size_t j = items[i].offset; j < end && j < n; j++) {
+            st = utf8_step(st, in[j]);
+            sh = utf8_shift_step(sh, in[j]);
+            REQUIRE((sh & 63) / 6 == st / UTF8_NCLASSES, "shift DFA and table DFA disagree at %zu",
+                    j);
+            if (st == UTF8_REJECT)
+                break;
+        }
+    }
+}
+#endif
+
+/* ------------------------------------------------------------ round trips */
+
+/* The decoded characters, encoded in each encoding (the library's encoder,
+ * byte-identical to the reference encoders) and decoded back, are the same
+ * characters; a valid input comes back byte-identical in its own encoding. */
+static void round_trips(const uint8_t *in, size_t n, const uint32_t *cps, size_t ncps, bool valid)
+{
+    size_t cap;
+    REQUIRE(utfdfa_max_encoded_len(UTFDFA_UTF8, ncps, &cap), "max_encoded_len overflows");
+    uint8_t *buf = xmalloc(cap), *ref = xmalloc(4 * ncps);
+    uint32_t *back = xmalloc((ncps + 1) * 4);
+    for (size_t t = 0; t < NENC; t++) {
+        enum utfdfa_encoding to = encodings[t];
+        utfdfa_encoder enc;
+        utfdfa_encoder_init(&enc, to, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        size_t s = ncps, o = cap;
+        utfdfa_error e;
+        utfdfa_result r = utfdfa_encode(&enc, cps, &s, buf, &o, true, &e);
+        REQUIRE(r == UTFDFA_INPUT_EMPTY && s == ncps, "encode to %s: result %d",
+                utfdfa_encoding_name(to), (int)r);
+        size_t rl = 0;
+        for (size_t i = 0; i < ncps; i++)
+            rl += ref_encode(to, cps[i], ref + rl);
+        REQUIRE(rl == o && (o == 0 || memcmp(ref, buf, o) == 0),
+                "encode to %s differs from the reference encoder", utfdfa_encoding_name(to));
+        if (valid && to == FROM)
+            REQUIRE(o == n && (n == 0 || memcmp(buf, in, n) == 0),
+                    "valid input does not come back byte-identical");
+        utfdfa_decoder d;
+        utfdfa_decoder_init(&d, to, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        size_t bs = o, bo = ncps + 1;
+        r = utfdfa_decode_utf32(&d, buf, &bs, back, &bo, true, &e);
+        REQUIRE(r == UTFDFA_INPUT_EMPTY && bs == o && bo == ncps &&
+                    (ncps == 0 || memcmp(back, cps, ncps * 4) == 0),
+                "decode -> encode (%s) -> decode is not the identity", utfdfa_encoding_name(to));
+    }
+    free(buf);
+    free(ref);
+    free(back);
+}
+
+/* ------------------------------------------------------------ entry */
+
+static const size_t chunk_sizes[16] = {0, 1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 64, 100, 255, 1000, 4096};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    g_data = data;
+    g_size = size;
+    uint8_t h[4] = {0, 0, 0, 0};
+    memcpy(h, data, size < 4 ? size : 4);
+    const uint8_t *in = size > 4 ? data + 4 : data + size; /* exact end: libFuzzer's buffer */
+    size_t n = size > 4 ? size - 4 : 0;
+    enum utfdfa_errors errors = (enum utfdfa_errors)((h[0] & 3) == 3 ? 1 : h[0] & 3);
+    enum utfdfa_bom bom = (enum utfdfa_bom)(((h[0] >> 2) & 3) == 3 ? 0 : (h[0] >> 2) & 3);
+    const struct sinkspec *chosen = &sinks[(h[0] >> 4) % NSINKS];
+    struct plan plan = {(uint32_t)h[2] << 8 | h[3], chunk_sizes[h[1] & 15], (h[1] >> 4) & 7,
+                        (h[1] & 0x80) != 0};
+
+    struct item *items = xmalloc((n + 1) * sizeof *items);
+    size_t nitems = ref_items(FROM, in, n, items);
+    struct expect x;
+    expect_from(items, nitems, errors, bom, &x);
+
+    /* 1. Whole buffer, every output kind, against the reference: once with
+     * the worst-case room (checks the size helpers), once with exactly the
+     * expected room. */
+    for (size_t k = 0; k < NSINKS; k++) {
+        const struct sinkspec *s = &sinks[k];
+        size_t bound = 0;
+        bool fits = s->sink == SINK_U32   ? utfdfa_max_utf32_len(FROM, n, &bound)
+                    : s->sink == SINK_U16 ? utfdfa_max_utf16_len(FROM, n, &bound)
+                    : s->sink == SINK_BYTES
+                        ? utfdfa_max_transcoded_len(FROM, s->to, n, &bound)
+                        : true;
+        REQUIRE(fits, "size helper overflows for %zu bytes", n);
+        struct outcome o;
+        drive(errors, bom, s, in, n, NULL, bound, &o);
+        same_as_expected(&o, &x, s, errors, "whole buffer, worst-case room");
+        outcome_free(&o);
+        uint8_t *tmp = xmalloc(4 * x.ncps + 4);
+        size_t exact = sink_encode(s, x.cps, x.ncps, tmp) / unit_size(s);
+        free(tmp);
+        drive(errors, bom, s, in, n, NULL, exact, &o);
+        same_as_expected(&o, &x, s, errors, "whole buffer, exact room");
+        outcome_free(&o);
+    }
+
+    /* 3. Fuzzer-chosen chunks and rooms, for the chosen output kind. */
+    {
+        struct outcome o;
+        drive(errors, bom, chosen, in, n, &plan, 0, &o);
+        same_as_expected(&o, &x, chosen, errors, "chunked");
+        outcome_free(&o);
+    }
+
+    /* 5. Validation agrees with the first error. */
+    {
+        utfdfa_error e;
+        size_t v = utfdfa_validate(FROM, in, n, &e);
+        struct expect strict;
+        expect_from(items, nitems, UTFDFA_STRICT, UTFDFA_BOM_KEEP, &strict);
+        if (strict.nerrs == 0)
+            REQUIRE(v == n, "validate: %zu of %zu valid, the reference says all", v, n);
+        else
+            REQUIRE(v == strict.errs[0].offset && e.offset == strict.errs[0].offset &&
+                        e.length == strict.errs[0].length && e.kind == strict.errs[0].kind,
+                    "validate: first error differs from the reference");
+        if (FROM == UTFDFA_UTF8)
+            REQUIRE(utfdfa_valid_up_to(in, n) == v, "valid_up_to != validate");
+        /* 4. Round trips of what was decoded (replace mode, BOM kept). */
+        struct expect rep;
+        expect_from(items, nitems, UTFDFA_REPLACE, UTFDFA_BOM_KEEP, &rep);
+        round_trips(in, n, rep.cps, rep.ncps, strict.nerrs == 0);
+        expect_free(&rep);
+        expect_free(&strict);
+    }
+
+#if FROM_IS_UTF8
+    /* 2. The other engines. */
+    engines(in, n, items, nitems);
+#endif
+    expect_free(&x);
+    free(items);
+    return 0;
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Write the seed corpora of the fuzz targets (tests/fuzz/fuzz_decode.c).
+
+    python3 tests/fuzz/make_seeds.py OUTDIR [SHARED_DIR]
+
+OUTDIR/<target>/ gets one file per seed (named by its SHA-1, as libFuzzer
+names its own), for the targets utf8, utf16le, utf16be, utf32le, utf32be.
+Seeds are made at run time, never stored in the repository, from:
+  - the test vectors of tests/unit/vectors.h and the hostile inputs of
+    tests/unit/test_hostile.c (those of each target's encoding);
+  - SHARED_DIR/conformance/*.txt (Kuhn's UTF-8 stress test), in slices;
+  - SHARED_DIR/corpus/**: slices of every file that is valid UTF-8,
+    transcoded to each target encoding by Python's codecs, plus copies with
+    lone surrogates (UTF-16) or out-of-range units (UTF-32) spliced in.
+SHARED_DIR defaults to ../shared beside the repository; when it is absent
+the seeds come from the test files only (a note says so).
+
+Each seed is 4 header bytes (mode, output kind, chunking, output room:
+see fuzz_decode.c) then the text; every text gets a few headers.
+"""
+
+import hashlib
+import os
+import random
+import re
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+TARGETS = {"utf8": "utf-8", "utf16le": "utf-16-le", "utf16be": "utf-16-be",
+           "utf32le": "utf-32-le", "utf32be": "utf-32-be"}
+ENUM = {"UTFDFA_UTF8": "utf8", "UTFDFA_UTF16LE": "utf16le", "UTFDFA_UTF16BE": "utf16be",
+        "UTFDFA_UTF32LE": "utf32le", "UTFDFA_UTF32BE": "utf32be"}
+MAX_TEXT = 2048
+# header byte 0: errors (bits 0-1), BOM (2-3), output kind (4-7);
+# byte 1: max chunk (bits 0-3), room extra (4-6), empty last call (7); 2-3: seed
+HEADERS = [bytes([0x00, 0x00, 0, 0]), bytes([0x01, 0x11, 1, 2]), bytes([0x26, 0x93, 7, 9]),
+           bytes([0x79, 0x25, 3, 5]), bytes([0x42, 0xF4, 0, 1]), bytes([0x18, 0x3C, 9, 9])]
+
+
+def parse_hex(s):
+    return bytes(int(x, 16) for x in s.split())
+
+
+def test_vectors():
+    """(target or None for utf8, bytes) from the C test files."""
+    out = []
+    path = os.path.join(REPO, "tests", "unit", "vectors.h")
+    if os.path.isfile(path):
+        with open(path) as f:
+            body = f.read()
+        m = re.search(r"vectors\[\]\s*=\s*\{(.*?)\};", body, re.S)
+        if m:
+            for s in re.findall(r'"([0-9A-Fa-f ]*)"', m.group(1)):
+                out.append(("utf8", parse_hex(s)))
+    path = os.path.join(REPO, "tests", "unit", "test_hostile.c")
+    if os.path.isfile(path):
+        with open(path) as f:
+            body = f.read()
+        for enum, s in re.findall(r'\{(UTFDFA_UTF\w+),\s*(?:UTFDFA_\w+,\s*UTFDFA_\w+,\s*)?'
+                                  r'"([0-9A-Fa-f ]*)"', body):
+            if enum in ENUM:
+                out.append((ENUM[enum], parse_hex(s)))
+    return out
+
+
+def slices(data, rng, count):
+    if len(data) <= MAX_TEXT:
+        return [data]
+    out = []
+    for _ in range(count):
+        start = rng.randrange(len(data) - MAX_TEXT)
+        out.append(data[start:start + rng.randint(16, MAX_TEXT)])
+    return out
+
+
+def hostile_wide(text_bytes, target, rng):
+    """The valid encoding with ill-formed units spliced in at random places."""
+    unit = 2 if target.startswith("utf16") else 4
+    be = target.endswith("be")
+    if unit == 2:
+        bad = [0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xD83D]
+        pack = lambda u: struct.pack(">H" if be else "<H", u)
+    else:
+        bad = [0xD800, 0xDFFF, 0x110000, 0xFFFFFFFF, 0x7FFFFFFF]
+        pack = lambda u: struct.pack(">I" if be else "<I", u)
+    b = bytearray(text_bytes)
+    for _ in range(4):
+        at = rng.randrange(len(b) // unit + 1) * unit
+        b[at:at] = pack(rng.choice(bad))
+    if rng.random() < 0.5:
+        b += b"\x3d"  # a trailing partial unit
+    return bytes(b)
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    outdir = sys.argv[1]
+    shared = sys.argv[2] if len(sys.argv) == 3 else os.path.join(REPO, "..", "shared")
+    rng = random.Random(20261122)
+    texts = {t: [] for t in TARGETS}
+    for target, data in test_vectors():
+        texts[target].append(data)
+    valid_utf8 = []
+    conf = os.path.join(shared, "conformance")
+    corpus = os.path.join(shared, "corpus")
+    if not os.path.isdir(conf) and not os.path.isdir(corpus):
+        print("make_seeds: %s is absent: seeds from the test files only" % shared)
+    if os.path.isdir(conf):
+        for name in sorted(os.listdir(conf)):
+            if name.endswith(".txt"):
+                with open(os.path.join(conf, name), "rb") as f:
+                    data = f.read()
+                for piece in slices(data, rng, 24):
+                    texts["utf8"].append(piece)
+                    # its replacement decoding, in every encoding
+                    valid_utf8.append(piece.decode("utf-8", "replace").encode("utf-8"))
+    if os.path.isdir(corpus):
+        for root, _, files in sorted(os.walk(corpus)):
+            for name in sorted(files):
+                with open(os.path.join(root, name), "rb") as f:
+                    data = f.read()
+                try:
+                    data.decode("utf-8")
+                except UnicodeDecodeError:
+                    continue
+                for piece in slices(data, rng, 4):
+                    valid_utf8.append(piece.decode("utf-8", "ignore").encode("utf-8"))
+    for k, piece in enumerate(valid_utf8):
+        text = piece.decode("utf-8")
+        if k % 3 == 0:  # a BOM at the start, for the BOM modes
+            text = "\ufeff" + text
+        for target, pyname in TARGETS.items():
+            enc = text.encode(pyname)
+            texts[target].append(enc)
+            if target != "utf8":
+                texts[target].append(hostile_wide(enc, target, rng))
+            else:  # a UTF-8 slice cut anywhere, and with a stray byte
+                cut = rng.randrange(len(enc) + 1)
+                texts[target].append(enc[:cut] + bytes([rng.choice([0x80, 0xC0, 0xED, 0xF4, 0xFF])])
+                                     + enc[cut:])
+    total = 0
+    for target, items in texts.items():
+        d = os.path.join(outdir, target)
+        os.makedirs(d, exist_ok=True)
+        seen = set()
+        for i, t in enumerate(items):
+            for h in (HEADERS if len(t) < 256 else HEADERS[i % len(HEADERS):][:2]):
+                seed = h + t
+                name = hashlib.sha1(seed).hexdigest()
+                if name in seen:
+                    continue
+                seen.add(name)
+                with open(os.path.join(d, name), "wb") as f:
+                    f.write(seed)
+        total += len(seen)
+        print("make_seeds: %s: %d seeds" % (target, len(seen)))
+    return 0 if total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
