@@ -568,8 +568,9 @@ fuzz: fuzz-build $(FB)/seeds/.stamp
 #              one Markdown table per operation. Installs the peers with
 #              apt-get when root (else skips them with a note); never part of
 #              make check. BENCH_CFLAGS sets the benchmark's flags; the
-#              environment variables BENCH_REPS, BENCH_SAMPLE_MS, BENCH_OPS and
-#              BENCH_ENGINES tune a run (tests/bench/bench.c).
+#              environment variables BENCH_REPS, BENCH_SAMPLE_MS, BENCH_OPS,
+#              BENCH_ENGINES, BENCH_STAT and BENCH_LIB tune a run
+#              (tests/bench/bench.c, tests/bench/run.sh).
 BENCH_CFLAGS ?= -O2
 
 .PHONY: bench check-fast

@@ -86,6 +86,19 @@ static void append(struct result *r, const void *p, size_t n)
     r->len += n;
 }
 
+/* An empty result whose buffer is never NULL (memcpy and memcmp want valid
+ * pointers even for 0 bytes). */
+static void result_init(struct result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->cap = 64;
+    r->out = malloc(r->cap);
+    if (!r->out) {
+        perror("malloc");
+        exit(2);
+    }
+}
+
 static void result_free(struct result *r)
 {
     free(r->out);
@@ -115,7 +128,7 @@ static void run(const struct config *c, const uint8_t *in, size_t n, size_t chun
     size_t us = unit_size(c->sink);
     uint8_t *dst = malloc(outcap > 0 ? outcap * us : 1);
     size_t pos = 0;
-    memset(r, 0, sizeof *r);
+    result_init(r);
     do {
         size_t len = chunk && n - pos > chunk ? chunk : n - pos;
         bool last = pos + len == n;
@@ -206,7 +219,7 @@ static enum utfdfa_error_kind kind_of(enum ref_kind k)
  * replace mode) and the errors, in the same shape as run(). */
 static void reference(const uint8_t *s, size_t n, enum utfdfa_errors errors, struct result *r)
 {
-    memset(r, 0, sizeof *r);
+    result_init(r);
     for (size_t i = 0; i < n;) {
         uint32_t cp;
         enum ref_kind k;
