@@ -146,13 +146,11 @@ static inline enum utfdfa_error_kind unfit(unsigned limit, uint32_t cp)
  * of each, and the offset its payload is stored with (the grammar's). */
 static const uint32_t corrected_first[] = {0x0, 0xA0, 0x8A0, 0xE000, 0x110A0, 0x2110A0,
                                            0x42110A0};
-static const uint32_t corrected_offset[] = {
-    0, corrected_utf_8_tag_offset[CORRECTED_UTF_8_TAG_C_2],
-    corrected_utf_8_tag_offset[CORRECTED_UTF_8_TAG_C_3A],
-    corrected_utf_8_tag_offset[CORRECTED_UTF_8_TAG_C_3B],
-    corrected_utf_8_tag_offset[CORRECTED_UTF_8_TAG_C_4],
-    corrected_utf_8_tag_offset[CORRECTED_UTF_8_TAG_C_5],
-    corrected_utf_8_tag_offset[CORRECTED_UTF_8_TAG_C_6]};
+/* Each row's tag; its offset is the grammar's corrected_utf_8_tag_offset[tag]. */
+static const unsigned char corrected_row_tag[] = {
+    CORRECTED_UTF_8_TAG_C_1,  CORRECTED_UTF_8_TAG_C_2, CORRECTED_UTF_8_TAG_C_3A,
+    CORRECTED_UTF_8_TAG_C_3B, CORRECTED_UTF_8_TAG_C_4, CORRECTED_UTF_8_TAG_C_5,
+    CORRECTED_UTF_8_TAG_C_6};
 static const unsigned char corrected_len[] = {1, 2, 3, 3, 4, 5, 6};
 
 static inline unsigned corrected_row(uint32_t cp)
@@ -237,7 +235,7 @@ ALWAYS_INLINE void put_bytes(uint8_t *p, unsigned to, uint32_t cp)
         break;
     case UTFDFA_CORRECTED_UTF8: {
         unsigned row = corrected_row(cp);
-        put_utf8_form(p, cp - corrected_offset[row], corrected_len[row]);
+        put_utf8_form(p, cp - corrected_utf_8_tag_offset[corrected_row_tag[row]], corrected_len[row]);
         break;
     }
     case UTFDFA_UTF16LE:
