@@ -629,7 +629,7 @@ FAST_INLINE uint32_t LOC(_payload)(uint8_t b)
     return b & TAB(_payload_mask)[TAB(_class)[b]];
 }
 
-/* Exact: core_utf8's loop with a sink, stopping before a rejecting byte and
+/* Exact: the runtime's loop with a sink, stopping before a rejecting byte and
  * before a completing byte whose character has no room. */
 FAST_INLINE size_t LOC(_dec_exact)(const uint8_t *src, size_t i, size_t end, uint64_t *ps,
                                    uint32_t *pcp, void *dst, size_t *po, size_t cap, bool u16)
@@ -724,9 +724,11 @@ FAST_INLINE size_t LOC(_dec_engine)(const uint8_t *src, size_t n, uint32_t *stat
     uint64_t s = LOC(_to_state)(*state);
     uint32_t cp = *partial;
     size_t o = 0, i = 0;
-    /* A block of 16 bytes writes at most 16 units (UTF-16: a pair takes
-     * four bytes) and, branch-free, one scratch unit past them. */
-    while (n - i >= 16 && cap - o > 16) {
+    /* A block of 16 bytes writes at most 16 UTF-32 units; in UTF-16 at
+     * most 17 (its first byte may complete a pair carried in from the
+     * block before, and the rest take at least one byte a unit) and,
+     * branch-free, one scratch unit past them. */
+    while (n - i >= 16 && cap - o > (u16 ? 17u : 16u)) {
         if (ascii && fast_ascii16(amode, src + i) && IS_ACC(s)) {
             size_t k = fast_ascii_widen(amode, src + i, n - i,
                                         u16 ? (void *)(d16 + o) : (void *)(d32 + o), cap - o, u16);
@@ -795,7 +797,7 @@ done:
 }
 
 /* ------------------------------------------- decoding with replacement
- * The replacing decoder (UTFDFA_REPLACE: core_utf8 in a loop, convert() in
+ * The replacing decoder (UTFDFA_REPLACE: core_dfa in a loop, convert() in
  * src/utfdfa.c) with the error path as table data: a byte that rejects
  * emits U+FFFD; it is consumed when it came in ACCEPT (it is the whole
  * maximal subpart), otherwise it ends the subpart before it and is stepped
@@ -1042,7 +1044,8 @@ FAST_UNUSED static size_t LOC(_rep_word)(const uint8_t *src, size_t n, uint32_t 
     return LOC(_rep_engine)(src, n, state, partial, dst, cap, written, errors, FAST_ASCII_WORD);
 }
 #if FAST_X86
-SCAN_VARIANT(_scan_sse2_ln, T_BASE, FAST_ASCII_SSE2, LANES)
+/* Without BMI2 the shift goes through %cl (two uops): four lanes beat two. */
+SCAN_VARIANT(_scan_sse2_l4, T_BASE, FAST_ASCII_SSE2, 4)
 DEC_VARIANT(_dec_free_sse2, T_BASE, FAST_ASCII_SSE2, true)
 SCAN_VARIANT(_scan_b_dfa, T_BMI2, FAST_ASCII_NONE, 1)
 SCAN_VARIANT(_scan_b_sse2, T_BMI2, FAST_ASCII_SSE2, 1)
@@ -1080,7 +1083,7 @@ size_t FN(_scan)(const uint8_t *src, size_t n, uint32_t *state)
         return LANES == 2 ? LOC(_scan_b_avx2_l2)(src, n, state) : LOC(_scan_b_avx2_l4)(src, n, state);
     if (FAST_HAVE_BMI2())
         return LANES == 2 ? LOC(_scan_b_sse2_l2)(src, n, state) : LOC(_scan_b_sse2_l4)(src, n, state);
-    return LOC(_scan_sse2_ln)(src, n, state);
+    return LOC(_scan_sse2_l4)(src, n, state);
 #else
     return LANES == 2 ? LOC(_scan_word_l2)(src, n, state) : LOC(_scan_word_l4)(src, n, state);
 #endif
@@ -1145,7 +1148,7 @@ const struct utfdfa__fast_variant FN(_fast_variants)[] = {
 #if FAST_X86
     V_REP("replace+ascii-sse2", _rep_sse2),
     V_REP("bmi2:replace+ascii-sse2", _rep_b_sse2),
-    V_SCAN(SHIFT ? "dfa+ascii-sse2+2lanes" : "dfa+ascii-sse2+4lanes", _scan_sse2_ln),
+    V_SCAN("dfa+ascii-sse2+4lanes", _scan_sse2_l4),
     V_DEC("branchfree+ascii-sse2", _dec_free_sse2),
     V_SCAN("bmi2:dfa", _scan_b_dfa),
     V_SCAN("bmi2:dfa+ascii-sse2", _scan_b_sse2),

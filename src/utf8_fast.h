@@ -5,13 +5,14 @@
  * state it leaves (*state, pre-multiplied as in utf8_trans; *partial, built
  * as cp = cp << 6 | (byte & utf8_payload_mask[class]) and reset to 0 when a
  * character completes) and dst[0..*written) are exactly what the plain loop
- * of src/utfdfa.c (core_utf8) gives over src[0..k):
+ * of src/utfdfa.c (core_dfa over the UTF-8 tables) gives over src[0..k):
  *   - it never consumes a byte that takes the DFA to REJECT (it stops before);
  *   - it never writes at or past dst[cap], and stops before the byte that
  *     completes a character that would not fit (a UTF-16 pair is never split);
  *   - it may stop earlier anywhere; the caller finishes with the plain loop.
- *     On valid input with room it reads all but at most a few bytes.
- * Precondition: *partial == 0 whenever *state == UTF8_ACCEPT (core_utf8's
+ *     (These stop exactly where the plain loop stops: at a rejecting byte,
+ *     for room, or at the end.)
+ * Precondition: *partial == 0 whenever *state == UTF8_ACCEPT (the runtime's
  * invariant). *written is set, not added to. dst[*written..cap) may be
  * overwritten with scratch values (the unconditional stores of the
  * branch-free decoder), never anything at or past dst[cap].
@@ -33,8 +34,9 @@
  * (tests/unit/test_fast.c checks it on each).
  *
  * The functions are written only in terms of the generated tables, so the
- * same code serves any grammar gen/abnfc.py compiles with shift rows and
- * payload masks: see the instantiation note at the top of utf8_fast.c.
+ * same code serves any grammar gen/abnfc.py compiles with payload masks (with
+ * shift rows when it has at most 10 states, else the plain table): see the
+ * instantiation note at the top of utf8_fast.c.
  */
 #ifndef UTFDFA_UTF8_FAST_H
 #define UTFDFA_UTF8_FAST_H

@@ -458,7 +458,7 @@ static size_t shift_replace(const struct job *j)
 
 /* ------------------------------------------- fast paths, wired as the
  * runtime wires them: the fast function takes a prefix, the plain loop
- * (core_utf8's, over utf8_trans) goes on from where it stopped. */
+ * (core_dfa's, over utf8_trans) goes on from where it stopped. */
 
 /* The plain loop; stops at a rejecting byte (returns its index). */
 static size_t plain_dec(const uint8_t *src, size_t i, size_t n, uint32_t *pst, uint32_t *pcp,

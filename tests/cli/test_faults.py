@@ -30,9 +30,7 @@ Python 3 standard library only; fixed random seeds. Last line:
 "test_faults: N passed, M failed"; exit status 1 when M > 0.
 """
 
-import errno
 import fcntl
-import hashlib
 import os
 import random
 import re

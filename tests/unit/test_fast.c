@@ -2,7 +2,7 @@
  *
  * The contract (src/utf8_fast.h): a fast function consumes a prefix of its
  * input and leaves exactly the state, partial value and output that the
- * plain loop (core_utf8 of src/utfdfa.c, here over utf8_trans and
+ * plain loop (core_dfa of src/utfdfa.c, here over utf8_trans and
  * utf8_class, which the fast paths do not use) gives over that prefix,
  * never consuming a byte that rejects and never writing at or past cap. So
  * every call is replayed: the plain loop over the consumed prefix, from
@@ -153,7 +153,7 @@ static size_t plain_scan(const uint8_t *s, size_t n, uint32_t *state)
     return i;
 }
 
-/* core_utf8 with a UTF-32 or UTF-16 sink: stops before a rejecting byte
+/* The runtime's loop with a UTF-32 or UTF-16 sink: stops before a rejecting byte
  * and before the byte completing a character that has no room. */
 static size_t plain_dec(const uint8_t *s, size_t n, uint32_t *state, uint32_t *partial,
                         void *dst, size_t cap, size_t *written, bool u16)
@@ -190,7 +190,7 @@ static size_t plain_dec(const uint8_t *s, size_t n, uint32_t *state, uint32_t *p
     return i;
 }
 
-/* The replacing loop (core_utf8 in convert()'s loop, UTFDFA_REPLACE): a
+/* The replacing loop (core_dfa in convert()'s loop, UTFDFA_REPLACE): a
  * rejecting byte gives U+FFFD and is consumed only if it came in ACCEPT. */
 static size_t plain_rep(const uint8_t *s, size_t n, uint32_t *state, uint32_t *partial,
                         uint32_t *dst, size_t cap, size_t *written, size_t *errors)
@@ -284,7 +284,7 @@ static void check_dec(const struct utfdfa__fast_variant *v, bool u16, const uint
 }
 
 /* Bytes pending after the plain loop over src[0..k) from ACCEPT, counted as
- * core_utf8 counts them; SIZE_MAX if it rejects in there. */
+ * the runtime counts them; SIZE_MAX if it rejects in there. */
 static size_t plain_pending(const uint8_t *src, size_t k)
 {
     uint32_t st = G->accept;
