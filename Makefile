@@ -17,7 +17,7 @@ B = build
 G = $(B)/gen
 T = $(B)/tests
 
-GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8
+GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8 utf7
 GEN_DEPS = $(wildcard gen/*.py) Makefile
 ABNFC    = $(PYTHON) gen/abnfc.py
 
@@ -154,8 +154,12 @@ $(T)/test_engines: tests/unit/test_engines.c tests/unit/vectors.h $(G)/utf8.lexe
 check-engines: $(T)/test_engines
 	$(T)/test_engines
 
-check-unit: $(T)/test_decode
+check-unit: $(T)/test_decode $(T)/test_utf7
 	$(T)/test_decode $(SHARED)
+	$(T)/test_utf7
+
+$(T)/test_utf7: tests/unit/test_utf7.c include/utfdfa.h $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include $< $(B)/libutfdfa.a -o $@
 
 # Embedding: the example includes only the generated header.
 $(T)/json_string: tests/examples/json_string.c $(G)/utf8.gen.h | $(T)

@@ -9,7 +9,10 @@ Two automata come out of a grammar:
   to the start state (state 0, ACCEPT). Such a transition may carry a tag
   (`; @tags`: which top-level alternative of the unit rule completed), and
   every transition into the reject state carries an error kind taken from the
-  `; @error KIND = elements` annotations.
+  `; @error KIND = elements` annotations. A transition that completes a
+  *marked* rule inside a unit (`; @mark NAME RULE...`) carries that mark as
+  its output although it does not complete the unit: UTF-7's base64 run
+  completes a 16-bit code unit every 16 bits, in the middle of its unit.
 
 Error kinds are compiled as one sink state per kind, so that minimisation
 keeps apart states whose errors differ; afterwards all sinks collapse into one
@@ -29,6 +32,7 @@ class Nfa:
     def __init__(self):
         self.eps = []
         self.edges = []  # per state: list of (byte mask, target)
+        self.mark = {}   # state -> mark output: entered just after a marked rule ends
 
     def new(self):
         self.eps.append([])
@@ -63,8 +67,9 @@ class NfaBuilder:
     regular); any other recursion is not regular and is reported with its cycle.
     """
 
-    def __init__(self, grammar, nfa):
+    def __init__(self, grammar, nfa, marks=None):
         self.g, self.nfa = grammar, nfa
+        self.marks = marks or {}  # rule key -> mark output
         self.stack = []
         self.nontail = 0
 
@@ -152,6 +157,11 @@ class NfaBuilder:
         finally:
             self.stack.pop()
         self.nfa.eps[start].append(a)
+        if key in self.marks:
+            m = self.nfa.new()
+            self.nfa.mark[m] = self.marks[key]
+            self.nfa.eps[b].append(m)
+            b = m
         return start, b
 
 
@@ -256,6 +266,10 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
             moved = close([t for mk, t in edges if mk & blk])
             main_part = moved & live_main
             done = sorted(finals[s] for s in main_part if s in finals)
+            marks = sorted({nfa.mark[s] for s in main_part if s in nfa.mark})
+            if len(marks) > 1 or (marks and done and not longest):
+                raise AmbiguousMark(how[sid] + bytes([_bytes_of(blk)[0]]), marks, bool(done))
+            mark = marks[0] if marks else 0
             if not main_part and sid in final_tag:
                 out = (start, final_tag[sid] | TAG_BEFORE)
             elif not main_part:
@@ -269,20 +283,30 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
                 if going_on and not longest:
                     raise NotPrefixFree(path)
                 if going_on:
-                    out = (state(moved, path, done[0]), 0)
+                    out = (state(moved, path, done[0]), mark)
+                elif mark:
+                    raise AmbiguousMark(path, marks, True)
                 else:
                     out = (start, done[0])
             else:
                 nid = state(moved, how[sid] + bytes([_bytes_of(blk)[0]]))
                 if not loop and done:
                     accepting.add(nid)
-                out = (nid, 0)
+                out = (nid, mark)
             for b in _bytes_of(blk):
                 row[b] = out
         m.trans[sid] = row
     if loop:
         accepting.add(start)
     return m, start, accepting, sinks, final_tag
+
+
+class AmbiguousMark(Exception):
+    """After `path` one byte would emit several marks, or end the unit and emit one."""
+
+    def __init__(self, path, marks, completes):
+        super().__init__(path)
+        self.path, self.marks, self.completes = path, marks, completes
 
 
 class NotPrefixFree(Exception):
@@ -497,16 +521,26 @@ def language_dfa(grammar, rule_name):
     return _finish(m, start, acc, sinks, ["none", "invalid"], ["none"])
 
 
-def decoder_dfa(grammar, unit_name, errors, default_kinds, kind_names, tagged, longest=False):
+def decoder_dfa(grammar, unit_name, errors, default_kinds, kind_names, tagged, longest=False,
+                marks=()):
     """The decoder DFA of a unit rule (see the module docstring).
 
     errors: list of (kind index, expression) from `@error` annotations, in
     priority order (the first that matches labels the transition).
+    marks: list of (mark name, [rule names]); their outputs are numbered
+    after the unit's alternatives.
     """
     rule = grammar.rules[unit_name.lower()]
     nfa = Nfa()
-    builder = NfaBuilder(grammar, nfa)
     alts = rule.body.items if isinstance(rule.body, Alt) else (rule.body,)
+    first_mark = 1 + (len(alts) if tagged else 0)
+    mark_of = {}
+    for i, (_, rules) in enumerate(marks):
+        for r in rules:
+            mark_of[r.lower()] = first_mark + i
+    if first_mark + len(marks) > TAG_BEFORE:
+        raise rule.pos.error(f"more than {TAG_BEFORE - 1} tags and marks")
+    builder = NfaBuilder(grammar, nfa, mark_of)
     main = nfa.new()
     finals = {}
     # The unit rule itself is on the stack so that a reference back to it is
@@ -532,7 +566,15 @@ def decoder_dfa(grammar, unit_name, errors, default_kinds, kind_names, tagged, l
         raise rule.pos.error(f"unit rule {rule.name!r} is not prefix-free: [{shown}] is a "
                              "whole unit and also the start of a longer one, so a decoder "
                              "cannot tell where a unit ends") from None
+    except AmbiguousMark as e:
+        shown = " ".join(f"{b:02X}" for b in e.path)
+        names = [marks[m - first_mark][0] for m in e.marks]
+        what = (f"emits the marks {' and '.join(names)} at once" if len(names) > 1 else
+                f"ends the unit and emits the mark {names[0]} at once")
+        raise rule.pos.error(f"unit rule {rule.name!r}: the byte sequence [{shown}] {what}; "
+                             "a transition carries one output") from None
     tag_names = ["none"] + ([_alt_name(a, i) for i, a in enumerate(alts, 1)] if tagged else [])
+    tag_names += [name for name, _ in marks]
     return _finish(m, start, acc, sinks, kind_names, tag_names, final_tag)
 
 

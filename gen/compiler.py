@@ -9,6 +9,9 @@ Annotations live in ABNF comments, one per line:
                          alternative of the unit rule they completed
   ; @longest-match       a unit may be a prefix of a longer one: the longest
                          wins, ending before the first byte that cannot go on
+  ; @mark NAME RULE ...  a transition that completes one of the RULEs inside a
+                         unit carries the output NAME (numbered after the tags),
+                         though the unit goes on
   ; @error-kinds K ...   the error kinds, in the order they are numbered (1..)
   ; @error K = ELEMENTS  the bytes of the current unit up to and including a
                          rejected byte match ELEMENTS: the error is of kind K
@@ -16,8 +19,17 @@ Annotations live in ABNF comments, one per line:
   ; @error-start K       kind of an unlabelled reject at the start of a unit
   ; @error-within K      kind of an unlabelled reject inside a unit
   ; @value payload S     how a byte adds to the value (leading-ones: UTF-8's bits)
+  ; @value payload digits RULE
+                         a byte's value is its index among RULE's bytes, in
+                         the order RULE lists them (base64: A-Z a-z 0-9 + /);
+                         each digit adds log2(count) bits
   ; @value offset T N    a unit completed by alternative T adds N to its value
   ; @value reserved T    alternative T has no value (a reserved unit)
+  ; @value literal T     alternative T's value is the byte that completes it
+  ; @value constant T N  alternative T's value is N
+  ; @value empty T       alternative T completes no character (only syntax)
+  ; @value split M N     at mark M the value's bits above its low N complete a
+                         sub-unit; the low N bits stay for the next one
 
 A grammar without annotations still compiles: its language DFA, with one
 error kind ("invalid") for every reject.
@@ -28,8 +40,8 @@ from dataclasses import dataclass, field
 import abnf
 import automaton
 
-KNOWN = ("start", "unit", "tags", "longest-match", "error-kinds", "error", "error-start",
-         "error-within", "value")
+KNOWN = ("start", "unit", "tags", "longest-match", "mark", "error-kinds", "error",
+         "error-start", "error-within", "value")
 
 
 @dataclass
@@ -139,8 +151,21 @@ def compile_grammar(path, start=None, unit=None, tags=None):
             raise ann.args_pos.error(f"@{kw} takes one error kind")
         where = "at the start of a unit" if kw == "error-start" else "inside a unit"
         defaults.append(kind_index(ann, ann.args) if ann else kind_index(None, fallback, where))
+    marks = []
+    for a in anns:
+        if a.keyword != "mark":
+            continue
+        parts = a.args.split()
+        if len(parts) < 2:
+            raise a.args_pos.error("@mark takes NAME RULE...")
+        if parts[0] in [m for m, _ in marks]:
+            raise a.args_pos.error(f"@mark {parts[0]!r} is given twice")
+        for r in parts[1:]:
+            if r.lower() not in g.rules:
+                raise a.args_pos.error(f"@mark: rule {r!r} is not defined")
+        marks.append((parts[0], parts[1:]))
     dfa = automaton.decoder_dfa(g, unit, errors, tuple(defaults), kind_names, tags,
-                                _one(anns, "longest-match") is not None)
+                                _one(anns, "longest-match") is not None, marks)
     if not automaton.same_language(language, dfa.language_view()):
         rule = g.rules[start.lower()]
         raise rule.pos.error(f"start rule {start!r} must be *( {unit} ) for a decoder: "
@@ -152,6 +177,16 @@ def compile_grammar(path, start=None, unit=None, tags=None):
         parts = a.args.split()
         if parts[:1] == ["payload"] and len(parts) == 2:
             values["payload"] = parts[1:]
+        elif parts[:2] == ["payload", "digits"] and len(parts) == 3:
+            if parts[2].lower() not in g.rules:
+                raise a.args_pos.error(f"@value payload digits: rule {parts[2]!r} is not defined")
+            values["digits"] = _digit_bytes(g, g.rules[parts[2].lower()], a)
+        elif parts[:1] in (["literal"], ["empty"]) and len(parts) == 2:
+            values.setdefault(parts[0], []).append(_tag_name(g, parts[1]))
+        elif parts[:1] == ["constant"] and len(parts) == 3 and parts[2].isdigit():
+            values.setdefault("constant", []).append((_tag_name(g, parts[1]), int(parts[2])))
+        elif parts[:1] == ["split"] and len(parts) == 3 and parts[2].isdigit():
+            values.setdefault("split", []).append((parts[1], int(parts[2])))
         elif parts[:1] == ["reserved"] and len(parts) == 2:
             values["reserved"] = g.rules[parts[1].lower()].name if parts[1].lower() in g.rules \
                 else parts[1]
@@ -160,6 +195,42 @@ def compile_grammar(path, start=None, unit=None, tags=None):
                                                     if parts[1].lower() in g.rules
                                                     else parts[1], int(parts[2])))
         else:
-            raise a.args_pos.error("@value takes 'payload SCHEME', 'offset TAG NUMBER' or "
-                                   "'reserved TAG'")
+            raise a.args_pos.error("@value takes 'payload SCHEME', 'payload digits RULE', "
+                                   "'offset TAG NUMBER', 'reserved TAG', 'literal TAG', "
+                                   "'constant TAG NUMBER', 'empty TAG' or 'split MARK BITS'")
     return Compiled(g, start, unit, language, dfa, values)
+
+
+def _tag_name(g, name):
+    return g.rules[name.lower()].name if name.lower() in g.rules else name
+
+
+def _digit_bytes(g, rule, ann):
+    """RULE's bytes in the order it lists them: digit i is the i-th byte.
+    RULE must be an alternation of single bytes, ranges and references to
+    such rules (base64's ALPHA / DIGIT / "+" / "/")."""
+    order = []
+
+    def walk(e, depth=0):
+        if depth > 20:
+            raise ann.args_pos.error("@value payload digits: the rule nests too deeply")
+        if isinstance(e, abnf.Alt):
+            for item in e.items:
+                walk(item, depth + 1)
+        elif isinstance(e, abnf.Bytes):
+            order.extend(b for b in range(256) if e.mask >> b & 1)
+        elif isinstance(e, abnf.Text) and len(e.masks) == 1 and bin(e.masks[0]).count("1") == 1:
+            order.append(e.masks[0].bit_length() - 1)
+        elif isinstance(e, abnf.Ref) and e.name.lower() in g.rules:
+            walk(g.rules[e.name.lower()].body, depth + 1)
+        else:
+            raise ann.args_pos.error("@value payload digits: the rule must list single bytes "
+                                     "(byte values, ranges, one-character strings that are "
+                                     "not letters, or rules made of them)")
+    walk(rule.body)
+    if len(set(order)) != len(order):
+        raise ann.args_pos.error("@value payload digits: a byte is listed twice")
+    n = len(order)
+    if n < 2 or n & (n - 1):
+        raise ann.args_pos.error(f"@value payload digits: {n} digits is not a power of two")
+    return order

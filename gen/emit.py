@@ -176,7 +176,9 @@ def emit_c(comp, source, prefix):
     # Tags: output of the transition that completes a unit.
     if len(dfa.tag_names) > 1:
         out += [f"/* Tags: which alternative of {comp.unit} a transition into "
-                f"{P}_ACCEPT completed. */", f"enum {p}_tag {{"]
+                f"{P}_ACCEPT completed",
+                " * (or, for a @mark, which marked rule a transition inside a unit completed). */",
+                f"#define {P}_NTAGS {len(dfa.tag_names)}", f"enum {p}_tag {{"]
         for i, t in enumerate(dfa.tag_names):
             out.append(f"    {P}_TAG_{c_ident(t).upper()} = {i},")
         out += ["};", f"static const uint8_t {p}_tag[{P}_NSTATES * {P}_NCLASSES] = {{"]
@@ -251,6 +253,46 @@ def _emit_values(out, comp, P, p):
         out += ["/* Payload bits of each byte class: value = value << 6 | (byte & mask). */",
                 f"static const uint8_t {p}_payload_mask[{P}_NCLASSES] = {{",
                 "    " + ", ".join(f"0x{m:02X}" for m in masks) + ",", "};", ""]
+    digits = comp.values.get("digits")
+    if digits is not None:
+        table = [0xFF] * 256
+        for i, b in enumerate(digits):
+            table[b] = i
+        out += [f"/* Digit value of each byte (@value payload digits), 0xFF for none:",
+                f" * value = value << {P}_DIGIT_BITS | {p}_digit[byte]. */",
+                f"#define {P}_DIGIT_BITS {len(digits).bit_length() - 1}",
+                f"static const uint8_t {p}_digit[256] = {{"]
+        out += _table_rows(table, lambda v: f"0x{v:02X}", 16)
+        out += ["};", f"/* The byte of each digit (for writers). */",
+                f"static const uint8_t {p}_digit_byte[{len(digits)}] = {{"]
+        out += _table_rows(digits, lambda v: f"0x{v:02X}", 16)
+        out += ["};", ""]
+    kinds = {}  # tag -> (value kind, number)
+    for key in ("literal", "empty"):
+        for tag in comp.values.get(key, ()):
+            kinds[tag] = (key, 0)
+    for tag, number in comp.values.get("constant", ()):
+        kinds[tag] = ("constant", number)
+    for tag, number in comp.values.get("split", ()):
+        kinds[tag] = ("split", number)
+    if kinds:
+        order = ["payload", "literal", "constant", "empty", "split"]
+        table = [("payload", 0)] * len(dfa.tag_names)
+        for tag, kn in sorted(kinds.items()):
+            if tag not in dfa.tag_names:
+                raise ValueError(f"@value {kn[0]}: {tag!r} is not a tag or mark "
+                                 f"(tags: {', '.join(dfa.tag_names[1:])})")
+            table[dfa.tag_names.index(tag)] = kn
+        out += [f"/* What a tag means for the value (@value): PAYLOAD, the bits gathered;",
+                " * LITERAL, the completing byte; CONSTANT, tag_number; EMPTY, no character;",
+                " * SPLIT, the bits above the low tag_number bits complete a sub-unit. */",
+                f"enum {p}_value {{"]
+        out += [f"    {P}_VALUE_{k.upper()} = {i}," for i, k in enumerate(order)]
+        out += ["};", f"static const uint8_t {p}_tag_value[{P}_NTAGS] = {{"]
+        out += [f"    {P}_VALUE_{k.upper()}, /* {dfa.tag_names[i]} */"
+                for i, (k, _) in enumerate(table)]
+        out += ["};", f"static const uint32_t {p}_tag_number[{P}_NTAGS] = {{",
+                "    " + ", ".join(f"{n}u" for _, n in table) + ",", "};", ""]
     reserved = comp.values.get("reserved")
     if reserved is not None:
         if reserved not in dfa.tag_names:

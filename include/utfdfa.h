@@ -44,6 +44,8 @@ enum utfdfa_encoding {
     UTFDFA_CORRECTED_UTF8,  /* Corrected UTF-8: offsets per length, up to 0x8421109F */
     UTFDFA_UCS4LE,          /* raw 32-bit values */
     UTFDFA_UCS4BE,
+    UTFDFA_UTF7,            /* RFC 2152; a source, and a target of utfdfa_encode (not of
+                               utfdfa_transcode: its output state lives in the encoder) */
     UTFDFA_NENCODINGS
 };
 
@@ -69,7 +71,8 @@ typedef enum utfdfa_result {
 enum utfdfa_error_kind {
     UTFDFA_ERR_NONE = 0,
     UTFDFA_ERR_UNEXPECTED_CONTINUATION = 1, /* 80-BF where a character must start */
-    UTFDFA_ERR_INVALID_LEAD = 2,            /* F8-FF: never a lead byte */
+    UTFDFA_ERR_INVALID_LEAD = 2,            /* F8-FF: never a lead byte; UTF-7: a byte
+                                               that may not be sent directly */
     UTFDFA_ERR_OVERLONG = 3,                /* C0, C1; E0 80-9F; F0 80-8F */
     UTFDFA_ERR_SURROGATE = 4,               /* ED A0-BF; a lone UTF-16 surrogate */
     UTFDFA_ERR_TOO_LARGE = 5,               /* above U+10FFFF: F4 90-BF, F5-F7 */
@@ -80,7 +83,10 @@ enum utfdfa_error_kind {
                                                UTF-8; values above its limit: too-large) */
     UTFDFA_ERR_RESERVED = 9,                /* a Corrected UTF-8 reserved unit (FE, FF ...):
                                                valid, but only corrected-utf-8 can carry it */
-    UTFDFA_NERROR_KINDS = 10
+    UTFDFA_ERR_BAD_SHIFT = 10,              /* UTF-7: "+" followed by neither base64 nor "-" */
+    UTFDFA_ERR_PARTIAL_UNIT = 11,           /* UTF-7: a run ends 8 or more bits into a unit */
+    UTFDFA_ERR_NONZERO_PADDING = 12,        /* UTF-7: a run's discarded bits are not zero */
+    UTFDFA_NERROR_KINDS = 13
 };
 
 typedef struct utfdfa_error {
@@ -108,8 +114,16 @@ typedef struct utfdfa_encoder {
     uint8_t bom;      /* enum utfdfa_bom, applied to the first code point */
     uint8_t started;  /* a code point has been written (or dropped) */
     uint8_t replaced; /* an error was replaced or dropped */
-    uint8_t reserved_[3];
+    uint8_t shift;    /* UTF-7: a base64 run is open (bit 0), bits left over (bits 1-3) */
+    uint8_t bits;     /* UTF-7: the bits left over */
+    uint8_t options;  /* enum utfdfa_encoder_option */
 } utfdfa_encoder;
+
+/* Encoder options (utfdfa_encoder_set_options). */
+enum utfdfa_encoder_option {
+    UTFDFA_UTF7_DIRECT_SET_O = 1 /* UTF-7: also send Set O (RFC 2152 Rule 1: ! " # $ % & * ;
+                                    < = > @ [ ] ^ _ ` { | }) directly, not in base64 */
+};
 
 /* ---- names */
 UTFDFA_API const char *utfdfa_encoding_name(enum utfdfa_encoding enc);
@@ -160,10 +174,16 @@ UTFDFA_API utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encodin
 /* ---- encoding code points */
 UTFDFA_API void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to,
                                     enum utfdfa_errors errors, enum utfdfa_bom bom);
+/* Options from enum utfdfa_encoder_option, or-ed; call after init. */
+UTFDFA_API void utfdfa_encoder_set_options(utfdfa_encoder *e, unsigned options);
 /* Encode src[0..*src_len) code points. Surrogates and values above U+10FFFF
  * are errors (strict), U+FFFD (replace) or dropped (ignore). The BOM mode
  * applies to the first code point, as in the decoder; with `last` and
- * nothing encoded, UTFDFA_BOM_ADD writes just the BOM. */
+ * nothing encoded, UTFDFA_BOM_ADD writes just the BOM.
+ * UTF-7 (RFC 2152): Set D and SP, TAB, CR, LF are sent directly (Set O too
+ * with UTFDFA_UTF7_DIRECT_SET_O), "+" as "+-", anything else in a base64
+ * run of UTF-16 units; a run ends with "-" when the next character is a
+ * base64 character or "-", or at the end (`last`), else with nothing. */
 UTFDFA_API utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_len,
                                        uint8_t *dst, size_t *dst_len, bool last,
                                        utfdfa_error *err);

@@ -49,6 +49,7 @@ static void print_help(void)
            "      --errors=MODE      strict (stop at the first error, exit 1), replace\n"
            "                         (one U+FFFD per maximal subpart) or ignore\n"
            "  -c                     the same as --errors=ignore (as in iconv)\n"
+           "      --utf7-set-o       UTF-7 output: send Set O directly too (RFC 2152 Rule 1)\n"
            "      --bom=MODE         keep, strip or add a byte order mark (corrected-utf-8:\n"
            "                         its magic number); default keep, strip for\n"
            "                         corrected-utf-8 input\n"
@@ -92,6 +93,7 @@ struct options {
     enum utfdfa_encoding from, to;
     enum utfdfa_errors errors;
     enum utfdfa_bom bom;
+    unsigned encoder_options; /* enum utfdfa_encoder_option */
 };
 
 static int read_some(int fd, const char *name, uint8_t *buf, size_t cap, size_t *got)
@@ -136,6 +138,29 @@ static void count_lines(struct position *pos, const uint8_t *p, size_t n)
     }
 }
 
+/* One transcoding step. UTF-7 output goes through code points and the
+ * encoder, which holds the open base64 run (utfdfa_transcode cannot). */
+static utfdfa_result step(utfdfa_decoder *dec, utfdfa_encoder *enc, enum utfdfa_encoding to,
+                          const uint8_t *src, size_t *src_len, uint8_t *dst, size_t *dst_len,
+                          bool last, utfdfa_error *err)
+{
+    if (to != UTFDFA_UTF7)
+        return utfdfa_transcode(dec, to, src, src_len, dst, dst_len, last, err);
+    static uint32_t cps[1024];
+    size_t per = 0, ncp;
+    utfdfa_max_encoded_len(UTFDFA_UTF7, 1, &per); /* a character, a signature and a "-" */
+    ncp = *dst_len / per - 1;
+    if (ncp > sizeof cps / sizeof cps[0])
+        ncp = sizeof cps / sizeof cps[0];
+    utfdfa_result r = utfdfa_decode_utf32(dec, src, src_len, cps, &ncp, last, err);
+    /* At the end, or at an error (where the output stops), the run is
+     * closed so that what was written decodes to every character. */
+    size_t n = ncp;
+    utfdfa_encode(enc, cps, &n, dst, dst_len,
+                  (last && r == UTFDFA_INPUT_EMPTY) || r == UTFDFA_MALFORMED, NULL);
+    return r;
+}
+
 /* Transcode one input file into the output stream (in check mode, into its
  * own encoding, only to count). Returns an exit status. The input's
  * signature (BOM, or Corrected UTF-8's magic number) is stripped when the
@@ -150,6 +175,10 @@ static int process(int fd, const char *name, const struct options *opt, enum utf
     enum utfdfa_encoding to = check_mode ? opt->from : opt->to;
     utfdfa_decoder dec;
     utfdfa_decoder_init(&dec, opt->from, opt->errors, bom);
+    utfdfa_decoder_set_target(&dec, to);
+    utfdfa_encoder enc;
+    utfdfa_encoder_init(&enc, to, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    utfdfa_encoder_set_options(&enc, opt->encoder_options);
     struct position pos = {.line = 1, .column = 0};
     utfdfa_decoder_init(&pos.dec, to, UTFDFA_REPLACE,
                         bom == UTFDFA_BOM_ADD ? UTFDFA_BOM_STRIP : UTFDFA_BOM_KEEP);
@@ -163,7 +192,7 @@ static int process(int fd, const char *name, const struct options *opt, enum utf
         for (;;) {
             size_t src = n - done, m = sizeof buf;
             utfdfa_error err;
-            utfdfa_result r = utfdfa_transcode(&dec, to, in + done, &src, buf, &m, eof, &err);
+            utfdfa_result r = step(&dec, &enc, to, in + done, &src, buf, &m, eof, &err);
             done += src;
             count_lines(&pos, buf, m);
             if (out && write_all(out, buf, m) < 0)
@@ -228,7 +257,7 @@ static int open_input(const char *path)
 
 int main(int argc, char **argv)
 {
-    struct options opt = {UTFDFA_UTF8, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP};
+    struct options opt = {UTFDFA_UTF8, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP, 0};
     bool bom_given = false;
     const char *output = NULL;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
@@ -279,6 +308,8 @@ int main(int argc, char **argv)
                 opt.errors = UTFDFA_IGNORE;
             else
                 usage_error("unknown error mode '%s' (strict, replace or ignore)", v);
+        } else if (!check_mode && strcmp(a, "--utf7-set-o") == 0) {
+            opt.encoder_options |= UTFDFA_UTF7_DIRECT_SET_O;
         } else if (!check_mode && strcmp(a, "-c") == 0) {
             opt.errors = UTFDFA_IGNORE;
         } else if (!check_mode && (v = option_value(argc, argv, &i, a, "--bom"))) {

@@ -14,6 +14,7 @@
 #include "corrected-utf-8.gen.h"
 #include "utf8-rfc2279.gen.h"
 #include "utf8.gen.h"
+#include "utf7.gen.h"
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -33,6 +34,10 @@ _Static_assert((int)UTF8_RFC2279_NERROR_KINDS <= (int)UTFDFA_NERROR_KINDS, "kind
 _Static_assert((int)CORRECTED_UTF_8_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
 _Static_assert((int)CORRECTED_UTF_8_ERROR_NUL == (int)UTFDFA_ERR_NUL, "kinds");
 _Static_assert((int)CORRECTED_UTF_8_NERROR_KINDS <= (int)UTFDFA_NERROR_KINDS, "kinds");
+_Static_assert((int)UTF7_ERROR_BAD_SHIFT == (int)UTFDFA_ERR_BAD_SHIFT, "kinds");
+_Static_assert((int)UTF7_ERROR_PARTIAL_UNIT == (int)UTFDFA_ERR_PARTIAL_UNIT, "kinds");
+_Static_assert((int)UTF7_ERROR_NONZERO_PADDING == (int)UTFDFA_ERR_NONZERO_PADDING, "kinds");
+_Static_assert((int)UTF7_NERROR_KINDS == (int)UTFDFA_NERROR_KINDS, "kinds");
 _Static_assert(sizeof(utfdfa_decoder) <= 16, "the decoder state is at most 16 bytes");
 
 enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
@@ -59,7 +64,7 @@ struct out {
 
 static const char *const encoding_names[UTFDFA_NENCODINGS] = {
     "utf-8",    "utf-16le",      "utf-16be",        "utf-32le", "utf-32be",
-    "utf-8-rfc2279", "corrected-utf-8", "ucs-4le", "ucs-4be",
+    "utf-8-rfc2279", "corrected-utf-8", "ucs-4le", "ucs-4be", "utf-7",
 };
 
 const char *utfdfa_encoding_name(enum utfdfa_encoding enc)
@@ -93,6 +98,7 @@ bool utfdfa_encoding_from_name(const char *name, size_t len, enum utfdfa_encodin
 static const char *const error_names[UTFDFA_NERROR_KINDS] = {
     "none",      "unexpected-continuation", "invalid-lead", "overlong", "surrogate",
     "too-large", "truncated",               "nul",          "unencodable", "reserved",
+    "bad-shift", "partial-unit",            "nonzero-padding",
 };
 
 const char *utfdfa_error_name(enum utfdfa_error_kind kind)
@@ -179,6 +185,8 @@ ALWAYS_INLINE size_t bytes_for(unsigned to, uint32_t cp)
     case UTFDFA_UTF16LE:
     case UTFDFA_UTF16BE:
         return cp < 0x10000 ? 2 : 4;
+    case UTFDFA_UTF7: /* at most: "+", six base64 characters (a pair), "-" (sizes only) */
+        return 8;
     default:
         return 4;
     }
@@ -822,6 +830,199 @@ ALWAYS_INLINE utfdfa_result core_utf32(utfdfa_decoder *d, const uint8_t *src, si
     return finish(d, o, sink, to, last, r, 0, partial, pending, UTFDFA_ERR_TRUNCATED, i, n, err);
 }
 
+/* UTF-7 (RFC 2152), from the tables of grammar/utf7.abnf. The table knows
+ * the direct characters, the shift syntax, the base64 bit phase (its marks
+ * say where a 16-bit unit completes and how many bits stay over) and which
+ * ends of a run are valid. The runtime adds what a table cannot hold:
+ *   - pairing the 16-bit units into characters (Rule 2: "Surrogate pairs
+ *     ... as a separate 16 bit quantity"); a lone surrogate is an error
+ *     covering the base64 characters that carried its bits;
+ *   - an error at the end of a run covers its partial unit, not the whole
+ *     run (pending counts the characters carrying the current unit's bits),
+ *     and a "-" after it still ends the shift ("that character is
+ *     absorbed");
+ *   - the end of input ends a run like a character outside Set B.
+ * partial holds the leftover bits (0-14, bits 0-13) and a pending high
+ * surrogate: its low 10 bits (14-23), present (24), 4 characters long
+ * (25), and how many bytes back it began (26-29). */
+#define U7_ACC(p) ((p) & 0x3FFFu)
+#define U7_HAS_HIGH 0x1000000u
+#define U7_HIGH(p) (0xD800u | ((p) >> 14 & 0x3FFu))
+#define U7_HIGH_LEN(p) (3u + ((p) >> 25 & 1u))
+#define U7_HIGH_BACK(p) ((p) >> 26 & 15u)
+#define U7_WITH_HIGH(acc, unit, len, back)                                                 \
+    ((acc) | ((unit) & 0x3FFu) << 14 | U7_HAS_HIGH | ((len) == 4u) << 25 | (uint32_t)(back) << 26)
+_Static_assert(UTF7_TAG_BEFORE == 0x80, "the runtime's TAG_BEFORE");
+_Static_assert(UTF7_NSTATES * UTF7_NCLASSES <= 0xFFFF, "a state fits the decoder");
+
+/* A run reads one more byte while a high surrogate waits: one more back. */
+ALWAYS_INLINE uint32_t u7_step_back(uint32_t partial)
+{
+    return partial & U7_HAS_HIGH ? partial + (1u << 26) : partial;
+}
+
+ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, size_t *n,
+                                      struct out *o, enum sink sink, unsigned to, bool last,
+                                      utfdfa_error *err)
+{
+    uint32_t state = d->state, partial = d->partial;
+    unsigned pending = PENDING(d->flags);
+    unsigned limit = sink_limit(d, sink, to);
+    size_t i = 0, len = *n;
+    utfdfa_result r = UTFDFA_INPUT_EMPTY;
+    for (;;) {
+        /* The end of input steps like "." (outside Set B, not absorbed). */
+        bool end = i == len;
+        if (end && !(last && state != UTF7_ACCEPT))
+            break;
+        uint8_t b = end ? '.' : src[i];
+        uint32_t cls = utf7_class[b];
+        uint32_t next = utf7_trans[state + cls];
+        unsigned tag = utf7_tag[state + cls];
+        uint64_t here = d->offset + i;
+        bool ends_run = next == UTF7_REJECT || (next == UTF7_ACCEPT &&
+                                                utf7_tag_value[tag & 0x7F] == UTF7_VALUE_EMPTY);
+        if (ends_run && state != UTF7_ACCEPT && (partial & U7_HAS_HIGH)) {
+            /* A high surrogate left alone at the end of its run: it is the
+             * error; this byte is stepped again without it. */
+            if (!fail(d, o, sink, to, here - U7_HIGH_BACK(partial), U7_HIGH_LEN(partial),
+                      UTFDFA_ERR_SURROGATE, err)) {
+                r = UTFDFA_OUTPUT_FULL;
+                break;
+            }
+            partial = U7_ACC(partial);
+            r = UTFDFA_MALFORMED;
+            break;
+        }
+        if (next == UTF7_REJECT) {
+            enum utfdfa_error_kind kind = (enum utfdfa_error_kind)
+                utf7_error_kind[state / UTF7_NCLASSES][utf7_error_class[b]];
+            bool alone = state == UTF7_ACCEPT; /* a byte that may not be sent directly */
+            bool shift = kind == UTFDFA_ERR_BAD_SHIFT; /* the error is the "+" */
+            if (end && shift)
+                kind = UTFDFA_ERR_TRUNCATED; /* "+" and then nothing */
+            uint64_t at = alone ? here : shift ? here - 1 : here - pending;
+            if (!fail(d, o, sink, to, at, alone || shift ? 1 : pending, kind, err)) {
+                r = UTFDFA_OUTPUT_FULL;
+                break;
+            }
+            /* After a run that ended in error, its "-" still ends the shift. */
+            i += alone || (!end && b == '-' && !shift);
+            state = UTF7_ACCEPT;
+            partial = 0;
+            pending = 0;
+            r = UTFDFA_MALFORMED;
+            break;
+        }
+        if (next == UTF7_ACCEPT) {
+            bool before = tag & UTF7_TAG_BEFORE;
+            tag &= 0x7F;
+            unsigned value = utf7_tag_value[tag];
+            if (value != UTF7_VALUE_EMPTY) {
+                /* A direct character, or the constant of "+-". */
+                bool literal = value == UTF7_VALUE_LITERAL;
+                uint32_t cp = literal ? b : utf7_tag_number[tag];
+                enum delivery dv = deliver(d, o, sink, to, limit, cp, here - !literal,
+                                           literal ? 1 : 2, err);
+                if (dv == NO_ROOM) {
+                    r = UTFDFA_OUTPUT_FULL;
+                    break;
+                }
+                i++;
+                state = UTF7_ACCEPT;
+                if (dv == UNFIT) {
+                    r = UTFDFA_MALFORMED;
+                    break;
+                }
+                continue;
+            }
+            /* A run ended well: "-" is absorbed, anything else read again. */
+            i += !before && !end;
+            state = UTF7_ACCEPT;
+            partial = 0;
+            pending = 0;
+            continue;
+        }
+        /* Inside a unit: the "+" adds no bits, base64 characters 6 each;
+         * pending counts the characters carrying the current unit's bits. */
+        if (state == UTF7_ACCEPT) {
+            state = next;
+            i++;
+            continue;
+        }
+        uint32_t acc = U7_ACC(partial) << UTF7_DIGIT_BITS | utf7_digit[b];
+        unsigned carried = pending + 1;
+        if (!tag || utf7_tag_value[tag] != UTF7_VALUE_SPLIT) {
+            partial = u7_step_back((partial & ~0x3FFFu) | acc);
+            pending = carried;
+            state = next;
+            i++;
+            continue;
+        }
+        unsigned keep = utf7_tag_number[tag];
+        uint32_t unit = acc >> keep, rest = acc & ((1u << keep) - 1);
+        unsigned after = keep ? 1 : 0; /* this character also begins the next unit */
+        bool high_waits = partial & U7_HAS_HIGH;
+        uint64_t unit_at = here + 1 - carried;
+        if (high_waits && !(unit >= 0xDC00 && unit <= 0xDFFF)) {
+            /* A high surrogate not followed by a low one: it is the error;
+             * this byte is stepped again without it. */
+            if (!fail(d, o, sink, to, here - U7_HIGH_BACK(partial), U7_HIGH_LEN(partial),
+                      UTFDFA_ERR_SURROGATE, err)) {
+                r = UTFDFA_OUTPUT_FULL;
+                break;
+            }
+            partial = U7_ACC(partial);
+            r = UTFDFA_MALFORMED;
+            break;
+        }
+        if (unit >= 0xD800 && unit <= 0xDBFF) {
+            partial = U7_WITH_HIGH(rest, unit, carried, carried);
+            pending = after;
+            state = next;
+            i++;
+            continue;
+        }
+        if (unit >= 0xDC00 && unit <= 0xDFFF && !high_waits) {
+            if (!fail(d, o, sink, to, unit_at, carried, UTFDFA_ERR_SURROGATE, err)) {
+                r = UTFDFA_OUTPUT_FULL;
+                break;
+            }
+            partial = rest;
+            pending = after;
+            state = next;
+            i++;
+            r = UTFDFA_MALFORMED;
+            break;
+        }
+        uint32_t cp = unit;
+        if (high_waits) {
+            cp = 0x10000 + ((U7_HIGH(partial) - 0xD800) << 10) + (unit - 0xDC00);
+            unit_at = here - U7_HIGH_BACK(partial);
+        }
+        enum delivery dv = deliver(d, o, sink, to, limit, cp, unit_at,
+                                   (uint32_t)(here + 1 - unit_at), err);
+        if (dv == NO_ROOM) {
+            r = UTFDFA_OUTPUT_FULL;
+            break;
+        }
+        partial = rest;
+        pending = after;
+        state = next;
+        i++;
+        if (dv == UNFIT) {
+            r = UTFDFA_MALFORMED;
+            break;
+        }
+    }
+    d->state = (uint16_t)state;
+    d->partial = partial;
+    set_pending(d, pending);
+    d->offset += i;
+    *n = i;
+    return r;
+}
+
 ALWAYS_INLINE utfdfa_result core(utfdfa_decoder *d, const uint8_t *src, size_t *n,
                                  struct out *o, enum sink sink, unsigned from, unsigned to,
                                  bool last, utfdfa_error *err)
@@ -843,6 +1044,8 @@ ALWAYS_INLINE utfdfa_result core(utfdfa_decoder *d, const uint8_t *src, size_t *
         return core_utf32(d, src, n, o, sink, to, last, true, false, err);
     case UTFDFA_UCS4LE:
         return core_utf32(d, src, n, o, sink, to, last, false, true, err);
+    case UTFDFA_UTF7:
+        return core_utf7(d, src, n, o, sink, to, last, err);
     default:
         return core_utf32(d, src, n, o, sink, to, last, true, true, err);
     }
@@ -928,6 +1131,7 @@ uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d)
         CONVERT_CASE(SINK, UTFDFA_UTF8_RFC2279, TO)                                        \
         CONVERT_CASE(SINK, UTFDFA_CORRECTED_UTF8, TO)                                      \
         CONVERT_CASE(SINK, UTFDFA_UCS4LE, TO)                                              \
+        CONVERT_CASE(SINK, UTFDFA_UTF7, TO)                                                \
     default:                                                                               \
         r = convert(d, src, src_len, &o, SINK, UTFDFA_UCS4BE, TO, last, err);              \
         break;                                                                             \
@@ -993,6 +1197,14 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
     case UTFDFA_UCS4LE:
         CONVERT_FROM(SINK_BYTES, UTFDFA_UCS4LE)
         break;
+    case UTFDFA_UTF7:
+        /* A UTF-7 writer needs state of its own (an open base64 run), which
+         * the decoder has no room for: decode, then utfdfa_encode. */
+        if (err)
+            report(err, d->offset, 1, UTFDFA_ERR_UNENCODABLE);
+        *src_len = 0;
+        *dst_len = 0;
+        return UTFDFA_MALFORMED;
     default:
         CONVERT_FROM(SINK_BYTES, UTFDFA_UCS4BE)
         break;
@@ -1021,6 +1233,98 @@ size_t utfdfa_valid_up_to(const uint8_t *buf, size_t len)
     return utfdfa_validate(UTFDFA_UTF8, buf, len, NULL);
 }
 
+/* ------------------------------------------------------------ UTF-7 writer
+ * RFC 2152: Rule 1 (Set D directly, Set O optionally), Rule 3 (SP, TAB, CR,
+ * LF directly), Rule 2 ("+-" for "+"; anything else as base64 of its UTF-16
+ * units, zero bits padding the last character; "-" ends a run when the next
+ * character is a base64 character or "-"; at the end of input always). The
+ * base64 alphabet is the grammar's (utf7_digit_byte). */
+#define U7_OPEN 1u
+
+static bool u7_direct(uint32_t cp, bool set_o)
+{
+    static const char set_d_rule_3[] = "'(),-./:? \t\r\n";
+    static const char set_o_chars[] = "!\"#$%&*;<=>@[]^_`{|}";
+    if (cp == 0 || cp >= 0x80)
+        return false;
+    if ((cp >= 'A' && cp <= 'Z') || (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9'))
+        return true;
+    if (memchr(set_d_rule_3, (int)cp, sizeof set_d_rule_3 - 1))
+        return true;
+    return set_o && memchr(set_o_chars, (int)cp, sizeof set_o_chars - 1);
+}
+
+/* Close an open run before `next` (or at the end, next == UINT32_MAX). */
+static size_t u7_close_len(const utfdfa_encoder *e, uint32_t next)
+{
+    if (!(e->shift & U7_OPEN))
+        return 0;
+    bool dash = next == UINT32_MAX || next == '-' || (next < 0x80 && utf7_digit[next] != 0xFF);
+    return (e->shift >> 1 != 0) + dash;
+}
+
+static size_t u7_close(utfdfa_encoder *e, uint32_t next, uint8_t *p)
+{
+    size_t n = u7_close_len(e, next), k = 0;
+    unsigned nb = e->shift >> 1;
+    if (nb)
+        p[k++] = utf7_digit_byte[(e->bits << (6 - nb)) & 63];
+    if (k < n)
+        p[k++] = '-';
+    e->shift = 0;
+    e->bits = 0;
+    return n;
+}
+
+/* Bytes cp takes given the writer's state; then write it (if it fits). */
+static size_t u7_len(const utfdfa_encoder *e, uint32_t cp)
+{
+    if (u7_direct(cp, e->options & UTFDFA_UTF7_DIRECT_SET_O))
+        return u7_close_len(e, cp) + 1;
+    if (cp == '+' && !(e->shift & U7_OPEN))
+        return 2;
+    unsigned bits = (e->shift >> 1) + (cp < 0x10000 ? 16u : 32u);
+    return !(e->shift & U7_OPEN) + bits / 6;
+}
+
+static size_t u7_put(utfdfa_encoder *e, uint32_t cp, uint8_t *p)
+{
+    size_t k = 0;
+    if (u7_direct(cp, e->options & UTFDFA_UTF7_DIRECT_SET_O)) {
+        k = u7_close(e, cp, p);
+        p[k++] = (uint8_t)cp;
+        return k;
+    }
+    if (cp == '+' && !(e->shift & U7_OPEN)) {
+        p[0] = '+';
+        p[1] = '-';
+        return 2;
+    }
+    if (!(e->shift & U7_OPEN))
+        p[k++] = '+';
+    uint32_t units[2] = {cp, 0};
+    size_t nunits = 1;
+    if (cp >= 0x10000) {
+        units[0] = 0xD800 | (cp - 0x10000) >> 10;
+        units[1] = 0xDC00 | (cp & 0x3FF);
+        nunits = 2;
+    }
+    uint32_t acc = e->bits;
+    unsigned nb = e->shift >> 1;
+    for (size_t u = 0; u < nunits; u++) {
+        acc = acc << 16 | units[u];
+        nb += 16;
+        while (nb >= 6) {
+            nb -= 6;
+            p[k++] = utf7_digit_byte[acc >> nb & 63];
+        }
+        acc &= (1u << nb) - 1;
+    }
+    e->shift = (uint8_t)(U7_OPEN | nb << 1);
+    e->bits = (uint8_t)acc;
+    return k;
+}
+
 /* ------------------------------------------------------------ encoder */
 
 void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to, enum utfdfa_errors errors,
@@ -1030,6 +1334,47 @@ void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to, enum utfdfa
     e->to = (uint8_t)to;
     e->errors = (uint8_t)errors;
     e->bom = (uint8_t)bom;
+}
+
+void utfdfa_encoder_set_options(utfdfa_encoder *e, unsigned options)
+{
+    e->options = (uint8_t)(options & UTFDFA_UTF7_DIRECT_SET_O);
+}
+
+/* Bytes of cp in `to`, and writing them (the UTF-7 writer has state). */
+static size_t encoded_len(const utfdfa_encoder *e, unsigned to, uint32_t cp)
+{
+    return to == UTFDFA_UTF7 ? u7_len(e, cp) : bytes_for(to, cp);
+}
+
+static size_t encode_one(utfdfa_encoder *e, unsigned to, uint32_t cp, uint8_t *p)
+{
+    if (to == UTFDFA_UTF7)
+        return u7_put(e, cp, p);
+    put_bytes(p, to, cp);
+    return bytes_for(to, cp);
+}
+
+/* The signature (BOM, or Corrected UTF-8's magic number) and then cp
+ * (UINT32_MAX: nothing after it). In UTF-7 U+FEFF goes through the writer
+ * ("+/v8" and what follows it in the same run). */
+static size_t signature_len(const utfdfa_encoder *e, unsigned to, uint32_t cp)
+{
+    if (to != UTFDFA_UTF7)
+        return sig_units(SINK_BYTES, to) + (cp == UINT32_MAX ? 0 : bytes_for(to, cp));
+    utfdfa_encoder t = *e;
+    uint8_t scratch[8];
+    size_t n = u7_put(&t, BOM, scratch);
+    return n + (cp == UINT32_MAX ? 0 : u7_len(&t, cp));
+}
+
+static size_t encode_signature(utfdfa_encoder *e, unsigned to, uint8_t *p)
+{
+    if (to == UTFDFA_UTF7)
+        return u7_put(e, BOM, p);
+    struct out so = {p, sig_units(SINK_BYTES, to), 0};
+    put_sig(&so, SINK_BYTES, to);
+    return so.len;
 }
 
 utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_len,
@@ -1056,36 +1401,35 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
                 continue;
             cp = REPLACEMENT;
         }
-        size_t need = bytes_for(to, cp);
         enum bom_action act =
             e->started ? BOM_PASS : bom_first(e->bom, cp, to == UTFDFA_CORRECTED_UTF8);
-        if (act == BOM_PREPEND)
-            need += sig_units(SINK_BYTES, to);
+        size_t need = act == BOM_PREPEND ? signature_len(e, to, cp) : encoded_len(e, to, cp);
         if (act != BOM_DROP && cap - o < need) {
             r = UTFDFA_OUTPUT_FULL;
             break;
         }
         e->started = 1;
-        if (act == BOM_PREPEND) {
-            struct out so = {dst, cap, o};
-            put_sig(&so, SINK_BYTES, to);
-            o = so.len;
-        }
-        if (act != BOM_DROP) {
-            put_bytes(dst + o, to, cp);
-            o += bytes_for(to, cp);
-        }
+        if (act == BOM_PREPEND)
+            o += encode_signature(e, to, dst + o);
+        if (act != BOM_DROP)
+            o += encode_one(e, to, cp, dst + o);
     }
+
     if (r == UTFDFA_INPUT_EMPTY && last && !e->started && e->bom == UTFDFA_BOM_ADD) {
         /* Nothing encoded at all: the output is just the signature. */
-        if (cap - o < sig_units(SINK_BYTES, to)) {
+        if (cap - o < signature_len(e, to, UINT32_MAX)) {
             r = UTFDFA_OUTPUT_FULL;
         } else {
-            struct out so = {dst, cap, o};
-            put_sig(&so, SINK_BYTES, to);
-            o = so.len;
+            o += encode_signature(e, to, dst + o);
             e->started = 1;
         }
+    }
+    if (r == UTFDFA_INPUT_EMPTY && last && to == UTFDFA_UTF7) {
+        /* The end of input ends an open run, always with "-". */
+        if (cap - o < u7_close_len(e, UINT32_MAX))
+            r = UTFDFA_OUTPUT_FULL;
+        else
+            o += u7_close(e, UINT32_MAX, dst + o);
     }
     e->offset += i;
     *src_len = i;
@@ -1115,6 +1459,8 @@ static size_t unit_bytes(enum utfdfa_encoding enc)
 /* The most bytes one character takes in an encoding. */
 static size_t max_char_bytes(enum utfdfa_encoding enc)
 {
+    if (enc == UTFDFA_UTF7)
+        return bytes_for(UTFDFA_UTF7, 0); /* "+", a pair's 6 base64 characters, "-" */
     return enc == UTFDFA_UTF8_RFC2279 || enc == UTFDFA_CORRECTED_UTF8 ? 6 : 4;
 }
 

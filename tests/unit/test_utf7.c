@@ -1,0 +1,371 @@
+/* UTF-7 (RFC 2152) tests: the RFC's examples both ways, the hostile inputs
+ * of issue 6 with their exact errors, every split point and 1-byte chunks
+ * against whole-buffer results, encode -> decode round trips over random
+ * code points (fixed seed) with and without Set O sent directly, and what
+ * the encoder may write. The independent reference (tests/ref/ref_utf7.c)
+ * is compared in test_utf7_ref.c when it is built.
+ *
+ * Inputs are copied into exact-size heap buffers (AddressSanitizer).
+ * Last line: "test_utf7: N passed, M failed".
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "utfdfa.h"
+
+static unsigned long passed, failed;
+
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    failed++;
+    if (failed > 20)
+        return;
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+}
+
+#define CHECK(cond, ...) ((cond) ? (void)passed++ : fail(__VA_ARGS__))
+
+/* What decoding gave: code points (U+FFFD per error in replace mode) and
+ * the errors, in order. */
+struct result {
+    uint32_t cp[4096];
+    size_t ncp;
+    utfdfa_error err[64];
+    size_t nerr;
+};
+
+/* Decode s[0..n) in chunks of `chunk` bytes (0: whole), output buffers of
+ * `room` code points (0: enough), strict mode resumed after each error. */
+static void decode(const uint8_t *s, size_t n, size_t chunk, size_t room, enum utfdfa_errors mode,
+                   struct result *res)
+{
+    uint8_t *copy = malloc(n ? n : 1);
+    if (n)
+        memcpy(copy, s, n);
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UTF7, mode, UTFDFA_BOM_KEEP);
+    res->ncp = res->nerr = 0;
+    size_t at = 0;
+    for (;;) {
+        size_t end = chunk && n - at > chunk ? at + chunk : n;
+        bool last = end == n;
+        size_t cap = room ? room : sizeof res->cp / sizeof res->cp[0] - res->ncp;
+        if (cap > sizeof res->cp / sizeof res->cp[0] - res->ncp)
+            cap = sizeof res->cp / sizeof res->cp[0] - res->ncp;
+        size_t src = end - at, dst = cap;
+        uint32_t *out = malloc(cap * sizeof *out + 1);
+        utfdfa_error e;
+        utfdfa_result r = utfdfa_decode_utf32(&d, copy + at, &src, out, &dst, last, &e);
+        memcpy(res->cp + res->ncp, out, dst * sizeof *out);
+        free(out);
+        res->ncp += dst;
+        at += src;
+        if (r == UTFDFA_MALFORMED) {
+            if (res->nerr < sizeof res->err / sizeof res->err[0])
+                res->err[res->nerr++] = e;
+            continue;
+        }
+        if (r == UTFDFA_INPUT_EMPTY && last)
+            break;
+        if (r == UTFDFA_OUTPUT_FULL && dst == 0 && room == 0) {
+            fail("no progress");
+            break;
+        }
+    }
+    free(copy);
+}
+
+static bool same(const struct result *a, const struct result *b)
+{
+    if (a->ncp != b->ncp || a->nerr != b->nerr)
+        return false;
+    if (memcmp(a->cp, b->cp, a->ncp * sizeof a->cp[0]))
+        return false;
+    for (size_t k = 0; k < a->nerr; k++)
+        if (a->err[k].offset != b->err[k].offset || a->err[k].length != b->err[k].length ||
+            a->err[k].kind != b->err[k].kind)
+            return false;
+    return true;
+}
+
+/* UTF-8 text -> code points (the test's own inputs are valid). */
+static size_t from_utf8(const char *s, uint32_t *cp)
+{
+    size_t n = strlen(s), src = n, dst = n;
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    utfdfa_decode_utf32(&d, (const uint8_t *)s, &src, cp, &dst, true, NULL);
+    return dst;
+}
+
+static size_t encode(const uint32_t *cp, size_t n, unsigned options, size_t chunk, uint8_t *out,
+                     size_t cap)
+{
+    utfdfa_encoder e;
+    utfdfa_encoder_init(&e, UTFDFA_UTF7, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    utfdfa_encoder_set_options(&e, options);
+    size_t at = 0, o = 0;
+    for (;;) {
+        size_t end = chunk && n - at > chunk ? at + chunk : n;
+        size_t src = end - at, dst = cap - o;
+        utfdfa_result r = utfdfa_encode(&e, cp + at, &src, out + o, &dst, end == n, NULL);
+        at += src;
+        o += dst;
+        if (r != UTFDFA_INPUT_EMPTY) {
+            fail("encode: result %d", (int)r);
+            return o;
+        }
+        if (end == n)
+            return o;
+    }
+}
+
+/* RFC 2152, "Examples" (the third with Set O sent directly, as there). */
+static void test_rfc_examples(void)
+{
+    static const struct {
+        const char *text, *utf7;
+        unsigned options;
+    } ex[] = {
+        {"A\xE2\x89\xA2\xCE\x91.", "A+ImIDkQ.", 0},
+        {"Hi Mom -\xE2\x98\xBA-!", "Hi Mom -+Jjo--!", UTFDFA_UTF7_DIRECT_SET_O},
+        {"\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E", "+ZeVnLIqe-", 0},
+        {"Item 3 is \xC2\xA3" "1.", "Item 3 is +AKM-1.", 0},
+        {"<script>", "+ADw-script+AD4-", 0},
+        {"\xEF\xBB\xBF", "+/v8-", 0},
+        {"+", "+-", 0},
+        {"\xF0\x9F\x98\x80", "+2D3eAA-", 0},
+    };
+    for (size_t k = 0; k < sizeof ex / sizeof ex[0]; k++) {
+        uint32_t cp[64];
+        size_t n = from_utf8(ex[k].text, cp);
+        static struct result res;
+        decode((const uint8_t *)ex[k].utf7, strlen(ex[k].utf7), 0, 0, UTFDFA_STRICT, &res);
+        CHECK(res.nerr == 0 && res.ncp == n && !memcmp(res.cp, cp, n * sizeof cp[0]),
+              "decode %s", ex[k].utf7);
+        uint8_t out[256];
+        size_t m = encode(cp, n, ex[k].options, 0, out, sizeof out);
+        CHECK(m == strlen(ex[k].utf7) && !memcmp(out, ex[k].utf7, m), "encode to %s: %.*s",
+              ex[k].utf7, (int)m, out);
+    }
+    /* The BOM: stripped at the start of a stream when asked, kept elsewhere. */
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UTF7, UTFDFA_STRICT, UTFDFA_BOM_STRIP);
+    uint32_t out[8];
+    size_t src = 10, dst = 8;
+    utfdfa_decode_utf32(&d, (const uint8_t *)"+/v8-a+/v8", &src, out, &dst, true, NULL);
+    CHECK(dst == 2 && out[0] == 'a' && out[1] == 0xFEFF, "+/v8- stripped at the start only");
+}
+
+/* Issue 6's hostile inputs, and more: exact errors, replace output. */
+static void test_hostile(void)
+{
+    static const struct {
+        const char *in;
+        const char *replaced; /* UTF-8 of the replace-mode output */
+        struct {
+            unsigned offset, length;
+            enum utfdfa_error_kind kind;
+        } err[3];
+    } v[] = {
+        {"a+IKx-b", "a\xE2\x82\xAC\xEF\xBF\xBD" "b", {{4, 1, UTFDFA_ERR_NONZERO_PADDING}}},
+        {"a+IK-b", "a\xEF\xBF\xBD" "b", {{2, 2, UTFDFA_ERR_PARTIAL_UNIT}}},
+        {"a+2AE-b", "a\xEF\xBF\xBD" "b", {{2, 3, UTFDFA_ERR_SURROGATE}}},
+        {"a+@b", "a\xEF\xBF\xBD@b", {{1, 1, UTFDFA_ERR_BAD_SHIFT}}},
+        {"a+", "a\xEF\xBF\xBD", {{1, 1, UTFDFA_ERR_TRUNCATED}}},
+        {"a+IKx", "a\xE2\x82\xAC\xEF\xBF\xBD", {{4, 1, UTFDFA_ERR_NONZERO_PADDING}}},
+        {"+AGEA-", "a\xEF\xBF\xBD", {{3, 2, UTFDFA_ERR_PARTIAL_UNIT}}},
+        {"+AGEAYQ.", "aa.", {{0, 0, 0}}},
+        {"+AGEAY-", "a\xEF\xBF\xBD", {{3, 3, UTFDFA_ERR_PARTIAL_UNIT}}},
+        {"a\\b~", "a\xEF\xBF\xBD" "b\xEF\xBF\xBD",
+         {{1, 1, UTFDFA_ERR_INVALID_LEAD}, {3, 1, UTFDFA_ERR_INVALID_LEAD}}},
+        {"\x80" "A\x00", "\xEF\xBF\xBD" "A\xEF\xBF\xBD",
+         {{0, 1, UTFDFA_ERR_INVALID_LEAD}, {2, 1, UTFDFA_ERR_INVALID_LEAD}}},
+        /* a high surrogate, then another, then the end of the run */
+        {"+2D3YAA-", "\xEF\xBF\xBD\xEF\xBF\xBD",
+         {{1, 3, UTFDFA_ERR_SURROGATE}, {3, 4, UTFDFA_ERR_SURROGATE}}},
+        /* a high surrogate, then a BMP character: the character survives */
+        {"+2D0AYQ-", "\xEF\xBF\xBD" "a", {{1, 3, UTFDFA_ERR_SURROGATE}}},
+        /* a pair split over two runs is two lone surrogates */
+        {"+2D3-+3gA-", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD",
+         {{1, 3, UTFDFA_ERR_SURROGATE}, {3, 1, UTFDFA_ERR_NONZERO_PADDING},
+          {6, 3, UTFDFA_ERR_SURROGATE}}},
+        {"+3gA-", "\xEF\xBF\xBD", {{1, 3, UTFDFA_ERR_SURROGATE}}},
+        {"+A-+AGE--", "a-", {{0, 0, 0}}},
+    };
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+        const uint8_t *in = (const uint8_t *)v[k].in;
+        size_t n = strlen(v[k].in) + (k == 10); /* the NUL of "\x80A\x00" is input */
+        static struct result strict, rep, chunked;
+        decode(in, n, 0, 0, UTFDFA_STRICT, &strict);
+        size_t nerr = 0;
+        while (nerr < 3 && v[k].err[nerr].length)
+            nerr++;
+        bool ok = strict.nerr == nerr;
+        for (size_t e = 0; ok && e < nerr; e++)
+            ok = strict.err[e].offset == v[k].err[e].offset &&
+                 strict.err[e].length == v[k].err[e].length && strict.err[e].kind == v[k].err[e].kind;
+        CHECK(ok, "%s: %zu errors, first %s at %llu+%u", v[k].in, strict.nerr,
+              strict.nerr ? utfdfa_error_name(strict.err[0].kind) : "-",
+              strict.nerr ? (unsigned long long)strict.err[0].offset : 0ull,
+              strict.nerr ? strict.err[0].length : 0u);
+        uint32_t want[64];
+        size_t nw = from_utf8(v[k].replaced, want);
+        decode(in, n, 0, 0, UTFDFA_REPLACE, &rep);
+        CHECK(rep.ncp == nw && !memcmp(rep.cp, want, nw * sizeof want[0]), "%s replaced",
+              v[k].in);
+        for (size_t c = 1; c <= n; c++) {
+            decode(in, n, c, 0, UTFDFA_STRICT, &chunked);
+            CHECK(same(&chunked, &strict), "%s in chunks of %zu", v[k].in, c);
+        }
+    }
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+
+static uint32_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+
+/* Random text: ASCII (direct, Set O, specials), BMP and supplementary. */
+static size_t random_text(uint32_t *cp, size_t max)
+{
+    size_t n = next_random() % max;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = next_random();
+        switch (r % 4) {
+        case 0:
+            cp[i] = 1 + r / 4 % 127;
+            break;
+        case 1:
+            cp[i] = "+-A/~\\!a. "[r / 4 % 10];
+            break;
+        case 2:
+            cp[i] = r / 4 % 0xD800;
+            break;
+        default:
+            cp[i] = 0x10000 + r / 4 % 0x100000;
+            break;
+        }
+    }
+    return n;
+}
+
+static bool allowed_byte(uint8_t b, bool set_o)
+{
+    if ((b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') || (b >= '0' && b <= '9'))
+        return true;
+    if (b && strchr("'(),-./:? \t\r\n+", b))
+        return true;
+    return set_o && b && strchr("!\"#$%&*;<=>@[]^_`{|}", b);
+}
+
+static void test_round_trips(void)
+{
+    static uint32_t cp[300];
+    static uint8_t out[300 * 8 + 16];
+    static struct result whole, split;
+    for (int t = 0; t < 3000; t++) {
+        size_t n = random_text(cp, 300);
+        unsigned options = t % 2 ? UTFDFA_UTF7_DIRECT_SET_O : 0;
+        size_t m = encode(cp, n, options, 0, out, sizeof out);
+        size_t m2 = encode(cp, n, options, 1 + t % 7, out + 0, sizeof out);
+        CHECK(m == m2, "encoding in chunks: same length");
+        bool ok = true;
+        for (size_t i = 0; i < m; i++)
+            ok = ok && allowed_byte(out[i], options);
+        CHECK(ok, "encoder writes only Set D, SP/TAB/CR/LF, + and base64 (and Set O if asked)");
+        decode(out, m, 0, 0, UTFDFA_STRICT, &whole);
+        CHECK(whole.nerr == 0 && whole.ncp == n && !memcmp(whole.cp, cp, n * sizeof cp[0]),
+              "round trip %d (%zu code points, %zu bytes)", t, n, m);
+        decode(out, m, 1 + next_random() % 9, 1 + next_random() % 3, UTFDFA_STRICT, &split);
+        CHECK(same(&split, &whole), "round trip %d in chunks, small output buffers", t);
+    }
+    /* Values the encoder must refuse: surrogates, above U+10FFFF. */
+    static const uint32_t bad[] = {0xD800, 0xDFFF, 0x110000};
+    for (size_t k = 0; k < 3; k++) {
+        utfdfa_encoder e;
+        utfdfa_encoder_init(&e, UTFDFA_UTF7, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        size_t src = 1, dst = sizeof out;
+        utfdfa_error err;
+        utfdfa_result r = utfdfa_encode(&e, &bad[k], &src, out, &dst, true, &err);
+        CHECK(r == UTFDFA_MALFORMED && src == 1 && dst == 0, "U+%04X refused", bad[k]);
+    }
+}
+
+/* Random byte strings over the bytes that matter: whole vs every split. */
+static void test_random_bytes(void)
+{
+    static const char alphabet[] = "+-AQgwBIKxY2/.~\\aE\x80 ";
+    static uint8_t in[40];
+    static struct result whole, split, rep;
+    for (int t = 0; t < 4000; t++) {
+        size_t n = next_random() % sizeof in;
+        for (size_t i = 0; i < n; i++)
+            in[i] = (uint8_t)alphabet[next_random() % (sizeof alphabet - 1)];
+        decode(in, n, 0, 0, UTFDFA_STRICT, &whole);
+        decode(in, n, 0, 0, UTFDFA_REPLACE, &rep);
+        CHECK(rep.ncp >= whole.nerr, "replace writes a U+FFFD per error");
+        for (size_t c = 1; c < n; c += 1 + (c > 4) * 3) {
+            decode(in, n, c, 0, UTFDFA_STRICT, &split);
+            CHECK(same(&split, &whole), "random %d: chunks of %zu", t, c);
+        }
+    }
+}
+
+/* A 1 MB unterminated run fed one byte at a time: every call reads its byte
+ * and keeps nothing but the decoder's 16 bytes, so time is linear. */
+static void test_long_run(void)
+{
+    size_t n = 1 << 20;
+    uint8_t *in = malloc(n);
+    in[0] = '+';
+    for (size_t i = 1; i < n; i++)
+        in[i] = "AGE"[(i - 1) % 3]; /* "AGE" repeated: U+0061 every 16 bits */
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UTF7, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    size_t total = 0;
+    bool each_one = true;
+    clock_t t0 = clock();
+    for (size_t i = 0; i < n; i++) {
+        uint32_t out[2];
+        size_t src = 1, dst = 2;
+        utfdfa_result r = utfdfa_decode_utf32(&d, in + i, &src, out, &dst, false, NULL);
+        each_one = each_one && src == 1 && r == UTFDFA_INPUT_EMPTY;
+        total += dst;
+    }
+    size_t src = 0, dst = 0;
+    utfdfa_error err;
+    utfdfa_result r = utfdfa_decode_utf32(&d, in, &src, NULL, &dst, true, &err);
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    CHECK(each_one, "every 1-byte call reads its byte");
+    /* 6 * (n - 1) bits make that many 16-bit units; the rest ends the run. */
+    CHECK(total == 6 * (n - 1) / 16, "1 MB run: %zu characters", total);
+    bool clean_end = (6 * (n - 1)) % 16 < 8;
+    CHECK(clean_end ? r == UTFDFA_INPUT_EMPTY : r == UTFDFA_MALFORMED, "the run's end");
+    printf("test_utf7: 1 MiB unterminated run in 1-byte calls: %.3f s\n", secs);
+    free(in);
+}
+
+int main(void)
+{
+    test_rfc_examples();
+    test_hostile();
+    test_round_trips();
+    test_random_bytes();
+    test_long_run();
+    printf("test_utf7: %lu passed, %lu failed\n", passed, failed);
+    return failed != 0;
+}
