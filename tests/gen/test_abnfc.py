@@ -859,6 +859,38 @@ class TestDecoder(Case):
         self.assertEqual(compile_text('s = *u\nu = one / "x" "y"\none = "1"\n', unit="u", tags=True)
                          .dfa.tag_names, ["none", "one", "alternative-2"])
 
+    def test_marks_inside_a_unit(self):
+        # Pairs of hex digits inside a quoted run: each second digit completes
+        # a byte (the mark), though the unit goes on until the closing quote.
+        g = ('; @unit u\n; @tags\n; @mark byte second\n; @value payload digits hex\n'
+             '; @value split byte 0\n'
+             's = *u\nu = "x" / DQUOTE *( hex second ) DQUOTE\nsecond = hex\n'
+             'hex = DIGIT / %x61-66\n')
+        comp = compile_text(g)
+        d = comp.dfa
+        self.assertEqual(d.tag_names, ["none", "alternative-1", "alternative-2", "byte"])
+        s1 = d.trans[0][ord('"')]
+        s2 = d.trans[s1][ord("4")]
+        self.assertEqual((d.tags[0][ord('"')], d.tags[s1][ord("4")], d.tags[s2][ord("1")]),
+                         (0, 0, 3))
+        self.assertEqual(d.trans[d.trans[s2][ord("1")]][ord('"')], 0)  # then the quote ends it
+        self.assertEqual(comp.values["digits"], list(range(0x30, 0x3A)) + list(range(0x61, 0x67)))
+        self.assertWellFormedDfa(d)
+        header = emit.emit_c(comp, "t.abnf", "t")
+        self.assertIn("T_VALUE_SPLIT, /* byte */", header)
+        self.assertIn("#define T_DIGIT_BITS 4", header)
+
+    def test_ambiguous_marks_are_errors(self):
+        # The same byte would complete two different marks.
+        with self.assertRaisesRegex(abnf.AbnfError, "emits the marks a and b at once"):
+            compile_text('; @unit u\n; @mark a ra\n; @mark b rb\ns = *u\n'
+                         'u = "<" ( ra / rb ) ">"\nra = "1"\nrb = "1"\n')
+        # A mark on the byte that also ends the unit.
+        with self.assertRaisesRegex(abnf.AbnfError, "ends the unit and emits the mark a"):
+            compile_text('; @unit u\n; @mark a ra\ns = *u\nu = "<" ra\nra = "1"\n')
+        with self.assertRaisesRegex(abnf.AbnfError, "not a power of two"):
+            compile_text('; @unit u\n; @value payload digits d\ns = *u\nu = d\nd = %x30-32\n')
+
     def test_value_annotation_recorded(self):
         comp = compile_text('; @unit u\n; @value payload leading-ones ; bits below the top zero\n'
                             's = *u\nu = %x00-7F / %xC2-DF %x80-BF\n')
