@@ -399,6 +399,7 @@ CHECKS += check-example-re2c check-example-fd check-install
 #
 #   make check-hostile     hostile inputs with their exact results          (in make check)
 #   make check-ref-wide    reference UTF-16/32 decoders vs Python's codecs   (in make check)
+#   make check-ref-utf7    reference UTF-7 (RFC 2152) vs its vectors and Python's codec (in make check)
 #   make check-fuzz-replay every fuzz target over its seeds and regressions  (in make check)
 #   make check-faults      the CLI under faults; nothing lost               (in make check)
 #   make check-sanitize    the C and CLI suites built with ASan+UBSan into build/sanitize,
@@ -487,6 +488,20 @@ check-stream-2g: $(B)/utfdfa
 	$(PYTHON) tests/cli/test_faults.py $(B) --big
 
 CHECKS += check-hostile check-ref-wide check-fuzz-replay check-faults
+
+# ---- reference UTF-7 (RFC 2152): an oracle for the library's UTF-7, written
+# from the RFC alone. Its own vectors and round trips, then against Python's
+# utf-7 codec (tests/ref/ref_utf7_selftest.py; nothing generated is stored).
+.PHONY: check-ref-utf7
+
+$(T)/ref_utf7_test: tests/ref/ref_utf7_test.c tests/ref/ref_utf7.c tests/ref/ref_utf7.h | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I tests/ref $< tests/ref/ref_utf7.c -o $@
+
+check-ref-utf7: $(T)/ref_utf7_test
+	$(T)/ref_utf7_test
+	$(PYTHON) tests/ref/ref_utf7_selftest.py $(T)
+
+CHECKS += check-ref-utf7
 
 # ---- sanitizers: the same rules, rebuilt into build/sanitize by a sub-make
 # test_decode's exhaustive part is skipped (UTFDFA_QUICK=1: minutes under
