@@ -154,9 +154,15 @@ $(T)/test_engines: tests/unit/test_engines.c tests/unit/vectors.h $(G)/utf8.lexe
 check-engines: $(T)/test_engines
 	$(T)/test_engines
 
-check-unit: $(T)/test_decode $(T)/test_utf7
+check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref
 	$(T)/test_decode $(SHARED)
 	$(T)/test_utf7
+	$(T)/test_utf7_ref
+
+# The library's UTF-7 against the independent reference decoder/encoder.
+$(T)/test_utf7_ref: tests/unit/test_utf7_ref.c tests/ref/ref_utf7.c tests/ref/ref_utf7.h \
+                    include/utfdfa.h $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< tests/ref/ref_utf7.c $(B)/libutfdfa.a -o $@
 
 $(T)/test_utf7: tests/unit/test_utf7.c include/utfdfa.h $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I include $< $(B)/libutfdfa.a -o $@

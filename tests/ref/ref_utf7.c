@@ -29,17 +29,13 @@ static bool is_set_d(uint32_t c)
 }
 
 /* RFC 2152, "Definitions": Set O (optional direct characters). "\" and "~"
-   are omitted by the RFC.
-   DELIBERATE DEVIATION: RFC 2152 also lists "}" (decimal 125) in Set O; the
-   project's error model lists Set O as ! " # $ % & * ; < = > @ [ ] ^ _ ` { |
-   without it, and this reference follows the project. To follow the RFC,
-   add case '}' here (and update test_set_membership in ref_utf7_test.c). */
+   are omitted by the RFC; "}" (decimal 125) is in it. */
 static bool is_set_o(uint32_t c)
 {
     switch (c) {
     case '!': case '"': case '#': case '$': case '%': case '&': case '*': case ';':
     case '<': case '=': case '>': case '@': case '[': case ']': case '^': case '_':
-    case '`': case '{': case '|':
+    case '`': case '{': case '|': case '}':
         return true;
     default:
         return false;
@@ -278,7 +274,7 @@ static void decode(struct dec *d, const uint8_t *src, size_t len)
             i++;
         } else {
             /* Any other byte: controls other than TAB/CR/LF, NUL, "\", "~",
-               DEL, "}" (see is_set_o) and 80-FF (UTF-7 is 7-bit). */
+               DEL and 80-FF (UTF-7 is 7-bit). */
             error(d, i, 1, REF7_INVALID_DIRECT);
             i++;
         }

@@ -15,10 +15,7 @@ Usage:  python3 tests/ref/ref_utf7_selftest.py BUILD_DIR
 
 Known differences between CPython's strict utf-7 decoder/encoder and the
 project's error model (which the reference implements):
-  P1  "}" (125): RFC 2152 lists it in Set O and CPython sends and accepts it
-      directly; the project's Set O omits it, so the reference rejects a
-      literal "}" (invalid-direct) and base64-encodes it. (a) checks the exact
-      errors on Python's encoding instead of skipping such texts.
+  P1  (none: "}" is in Set O for both, as RFC 2152 lists it.)
   P2  Six zero leftover bits at the end of a run ("+A-", a run of 9 chars):
       RFC 2152 padding, valid for the reference; CPython reports "partial
       character in shift sequence" (or "unterminated shift sequence" at the
@@ -128,29 +125,19 @@ def part_a(exe, rng):
     texts += ["", "}", "a}b", "+", "+}+", "\U0010FFFF}", "A\u2262\u0391.", "Hi Mom -\u263a-!"]
     py_enc = [t.encode("utf-7") for t in texts]
     decoded = ref_decode(exe, py_enc)
-    with_brace = 0
+    with_brace = sum("}" in t for t in texts)
     for t, b, (strict, (text, errs)) in zip(texts, py_enc, decoded):
-        if "}" not in t:
-            check(strict[0] == "OK" and strict[3] == t and text == t and errs == [],
-                  "(a) ref decode of Python's %r is %r, want %r" % (b[:60], strict, t[:30]))
-        else:
-            # P1: each literal "}" of Python's encoding is one invalid-direct error.
-            with_brace += 1
-            want_errs = [(i, 1, "invalid-direct") for i, x in enumerate(b) if x == ord("}")]
-            check(text == t.replace("}", "\ufffd") and errs == want_errs,
-                  "(a) P1: ref decode of Python's %r: %r %r" % (b[:60], text[:30], errs[:4]))
-            check(strict[0] == "invalid-direct" and strict[1] == want_errs[0][0] and
-                  strict[3] == t[:t.index("}")],
-                  "(a) P1: ref strict decode of Python's %r: %r" % (b[:60], strict))
+        check(strict[0] == "OK" and strict[3] == t and text == t and errs == [],
+              "(a) ref decode of Python's %r is %r, want %r" % (b[:60], strict, t[:30]))
     for direct_o in (False, True):
         enc = ref_encode(exe, texts, direct_o)
         for t, b, pb in zip(texts, enc, py_enc):
             ok, back = py_decode(b)
             check(ok and back == t, "(a) Python decodes ref encode(direct_o=%d) %r to %r, want %r"
                   % (direct_o, b[:60], back, t[:30]))
-            if direct_o and "}" not in t:
+            if direct_o:
                 check(b == pb, "(a) ref encode(direct_o=1) %r, Python %r" % (b[:60], pb[:60]))
-    print("  (a) %d texts, %d with a \"}\" (P1)" % (len(texts), with_brace))
+    print("  (a) %d texts, %d with a \"}\"" % (len(texts), with_brace))
 
 
 PIECES = [b"+", b"-", b"+-", b"A", b"B", b"Q", b"g", b"w", b"/", b"+A", b"AA", b"AGE", b"AGEA",

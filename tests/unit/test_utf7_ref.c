@@ -1,0 +1,171 @@
+/* The library's UTF-7 against the independent reference (tests/ref/ref_utf7.c,
+ * written from RFC 2152 without seeing src/): replace-mode output and every
+ * error (offset, length, kind), strict first errors, and the encoder's bytes.
+ *   - every string of up to 2 bytes (all 256 byte values);
+ *   - every string of up to 5 bytes over 20 bytes that reach every class
+ *     and digit residue of the UTF-7 table;
+ *   - 200,000 random strings of up to 40 bytes (fixed seed);
+ *   - the encoder on 20,000 random texts, with and without Set O direct.
+ * Last line: "test_utf7_ref: N passed, M failed".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref_utf7.h"
+#include "utfdfa.h"
+
+static unsigned long passed, failed;
+
+static void report(const char *what, const uint8_t *s, size_t n)
+{
+    failed++;
+    if (failed > 10)
+        return;
+    fprintf(stderr, "FAIL: %s on", what);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, " %02X", s[i]);
+    fprintf(stderr, "\n");
+}
+
+static enum utfdfa_error_kind kind_of(enum ref7_kind k)
+{
+    switch (k) {
+    case REF7_INVALID_DIRECT:
+        return UTFDFA_ERR_INVALID_LEAD;
+    case REF7_BAD_SHIFT:
+        return UTFDFA_ERR_BAD_SHIFT;
+    case REF7_TRUNCATED:
+        return UTFDFA_ERR_TRUNCATED;
+    case REF7_SURROGATE:
+        return UTFDFA_ERR_SURROGATE;
+    case REF7_PARTIAL_UNIT:
+        return UTFDFA_ERR_PARTIAL_UNIT;
+    case REF7_NONZERO_PADDING:
+        return UTFDFA_ERR_NONZERO_PADDING;
+    default:
+        return UTFDFA_ERR_NONE;
+    }
+}
+
+enum { MAXLEN = 64, MAXERR = 64 };
+
+/* The library in strict mode resumed after each error, writing U+FFFD at
+ * each: the same as replace mode, with the errors seen. */
+static size_t lib_decode(const uint8_t *s, size_t n, uint32_t *out, utfdfa_error *errs,
+                         size_t *nerr)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UTF7, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    size_t at = 0, o = 0;
+    *nerr = 0;
+    for (;;) {
+        size_t src = n - at, dst = MAXLEN + 1 - o;
+        utfdfa_error e;
+        utfdfa_result r = utfdfa_decode_utf32(&d, s + at, &src, out + o, &dst, true, &e);
+        at += src;
+        o += dst;
+        if (r != UTFDFA_MALFORMED)
+            return o;
+        if (*nerr < MAXERR)
+            errs[(*nerr)++] = e;
+        out[o++] = 0xFFFD;
+    }
+}
+
+static void compare(const uint8_t *s, size_t n)
+{
+    uint32_t want[MAXLEN + 1], got[2 * MAXLEN + 2];
+    struct ref7_error rerr[MAXERR];
+    utfdfa_error lerr[MAXERR];
+    size_t rn_err = 0, ln_err = 0;
+    size_t rn = ref7_decode_replace(s, n, want, &rn_err, rerr, MAXERR);
+    size_t ln = lib_decode(s, n, got, lerr, &ln_err);
+    bool ok = rn == ln && rn_err == ln_err && !memcmp(want, got, rn * sizeof want[0]);
+    for (size_t k = 0; ok && k < rn_err && k < MAXERR; k++)
+        ok = rerr[k].offset == lerr[k].offset && rerr[k].length == lerr[k].length &&
+             kind_of(rerr[k].kind) == lerr[k].kind;
+    if (!ok) {
+        report("replace output or errors differ", s, n);
+        return;
+    }
+    /* The replacing decoder of the library itself: the same code points. */
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UTF7, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
+    size_t src = n, dst = MAXLEN + 1;
+    utfdfa_decode_utf32(&d, s, &src, got, &dst, true, NULL);
+    if (dst != rn || memcmp(want, got, rn * sizeof want[0])) {
+        report("UTFDFA_REPLACE differs", s, n);
+        return;
+    }
+    passed++;
+}
+
+static uint64_t rng = 0x2152;
+
+static uint32_t next_random(void)
+{
+    rng = rng * 6364136223846793005u + 1442695040888963407u;
+    return (uint32_t)(rng >> 33);
+}
+
+int main(void)
+{
+    uint8_t s[MAXLEN] = {0};
+    compare(s, 0);
+    for (unsigned a = 0; a < 256; a++) {
+        s[0] = (uint8_t)a;
+        compare(s, 1);
+        for (unsigned b = 0; b < 256; b++) {
+            s[1] = (uint8_t)b;
+            compare(s, 2);
+        }
+    }
+    /* A, Q, g, w: digit 0 mod 16; E, I, 2: 0 mod 4 only; B, K, x, Y, /: others;
+     * "+", "-", ".", "~", "\\", SP, 0x80 and NUL: syntax and errors. */
+    static const uint8_t alpha[] = "AQgwEI2BKxY/+-.~\\ \x80";
+    const size_t na = sizeof alpha; /* with the terminating NUL as a byte */
+    for (size_t len = 3; len <= 5; len++) {
+        size_t total = 1;
+        for (size_t k = 0; k < len; k++)
+            total *= na;
+        for (size_t v = 0; v < total; v++) {
+            size_t x = v;
+            for (size_t k = 0; k < len; k++, x /= na)
+                s[k] = alpha[x % na];
+            compare(s, len);
+        }
+    }
+    static const uint8_t runs[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+                                  "+++--..~\x80";
+    for (int t = 0; t < 200000; t++) {
+        size_t n = next_random() % 41;
+        for (size_t k = 0; k < n; k++)
+            s[k] = runs[next_random() % (sizeof runs - 1)];
+        compare(s, n);
+    }
+    /* The encoder, byte for byte. */
+    static uint32_t cp[100];
+    static uint8_t want[800], got[800 + 16];
+    for (int t = 0; t < 20000; t++) {
+        size_t n = next_random() % 100;
+        for (size_t k = 0; k < n; k++) {
+            uint32_t r = next_random();
+            cp[k] = r % 3 == 0 ? r / 3 % 128 + (r / 3 % 128 == 0)
+                  : r % 3 == 1 ? r / 3 % 0xD800 : 0x10000 + r / 3 % 0x100000;
+        }
+        bool set_o = t & 1;
+        size_t wn = ref7_encode(cp, n, set_o, want);
+        utfdfa_encoder e;
+        utfdfa_encoder_init(&e, UTFDFA_UTF7, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        utfdfa_encoder_set_options(&e, set_o ? UTFDFA_UTF7_DIRECT_SET_O : 0);
+        size_t src = n, dst = sizeof got;
+        utfdfa_encode(&e, cp, &src, got, &dst, true, NULL);
+        if (dst == wn && !memcmp(want, got, wn))
+            passed++;
+        else
+            report("encoder bytes differ", want, wn);
+    }
+    printf("test_utf7_ref: %lu passed, %lu failed\n", passed, failed);
+    return failed != 0;
+}
