@@ -44,8 +44,7 @@ enum utfdfa_encoding {
     UTFDFA_CORRECTED_UTF8,  /* Corrected UTF-8: offsets per length, up to 0x8421109F */
     UTFDFA_UCS4LE,          /* raw 32-bit values */
     UTFDFA_UCS4BE,
-    UTFDFA_UTF7,            /* RFC 2152; a source, and a target of utfdfa_encode (not of
-                               utfdfa_transcode: its output state lives in the encoder) */
+    UTFDFA_UTF7,            /* RFC 2152 */
     UTFDFA_NENCODINGS
 };
 
@@ -96,7 +95,7 @@ typedef struct utfdfa_error {
     enum utfdfa_error_kind kind;
 } utfdfa_error;
 
-/* Decoder state: 16 bytes, all zero = a fresh strict UTF-8 decoder that keeps a BOM.
+/* Decoder state: 24 bytes, all zero = a fresh strict UTF-8 decoder that keeps a BOM.
  * Treat the fields as private. */
 typedef struct utfdfa_decoder {
     uint64_t offset;  /* stream offset of the next byte */
@@ -104,6 +103,8 @@ typedef struct utfdfa_decoder {
     uint16_t state;   /* automaton state */
     uint8_t flags;    /* bytes pending (3 bits), started, replaced, BOM mode (2 bits) */
     uint8_t config;   /* source encoding (4 bits), error mode (2 bits), target limit (2 bits) */
+    uint8_t writer;   /* utfdfa_transcode to UTF-7: an open run and its bits left over */
+    uint8_t options;  /* enum utfdfa_encoder_option, for utfdfa_transcode's output */
 } utfdfa_decoder;
 
 /* Encoder state (code points -> bytes): all zero = strict UTF-8, BOM kept. */
@@ -148,6 +149,9 @@ UTFDFA_API void utfdfa_decoder_init(utfdfa_decoder *d, enum utfdfa_encoding from
  * the source encoding can hold. (decode_utf16 and transcode always check
  * against their own output.) */
 UTFDFA_API void utfdfa_decoder_set_target(utfdfa_decoder *d, enum utfdfa_encoding to);
+/* Options (enum utfdfa_encoder_option) for the bytes utfdfa_transcode
+ * writes, as utfdfa_encoder_set_options; call after init. */
+UTFDFA_API void utfdfa_decoder_set_options(utfdfa_decoder *d, unsigned options);
 /* Whether a replacing or ignoring decoder has met an error since init. */
 UTFDFA_API bool utfdfa_decoder_replaced(const utfdfa_decoder *d);
 /* Stream offset of the next byte the decoder will read. */
@@ -166,7 +170,10 @@ UTFDFA_API utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *d, const uint8_t *s
                                              size_t *src_len, uint16_t *dst, size_t *dst_len,
                                              bool last, utfdfa_error *err);
 /* Transcode to the byte encoding `to`; with to == UTFDFA_UTF8 and a UTF-8
- * decoder this is a validated (strict) or sanitised (replace) copy. */
+ * decoder this is a validated (strict) or sanitised (replace) copy. To
+ * UTF-7 (written as utfdfa_encode does) a base64 run stays open between
+ * calls: the digit holding a character's last bits and the "-" that ends
+ * the run are written with the next character, or on the call with `last`. */
 UTFDFA_API utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to,
                                           const uint8_t *src, size_t *src_len, uint8_t *dst,
                                           size_t *dst_len, bool last, utfdfa_error *err);

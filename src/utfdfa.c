@@ -38,7 +38,7 @@ _Static_assert((int)UTF7_ERROR_BAD_SHIFT == (int)UTFDFA_ERR_BAD_SHIFT, "kinds");
 _Static_assert((int)UTF7_ERROR_PARTIAL_UNIT == (int)UTFDFA_ERR_PARTIAL_UNIT, "kinds");
 _Static_assert((int)UTF7_ERROR_NONZERO_PADDING == (int)UTFDFA_ERR_NONZERO_PADDING, "kinds");
 _Static_assert((int)UTF7_NERROR_KINDS == (int)UTFDFA_NERROR_KINDS, "kinds");
-_Static_assert(sizeof(utfdfa_decoder) <= 16, "the decoder state is at most 16 bytes");
+_Static_assert(sizeof(utfdfa_decoder) <= 24, "the decoder state is at most 24 bytes");
 
 enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
 
@@ -56,10 +56,20 @@ enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
 /* Where decoded characters go. */
 enum sink { SINK_NONE, SINK_U32, SINK_U16, SINK_BYTES };
 
+#define U7_OPEN 1u
+#define U7_END UINT32_MAX /* "the next character" at the end of input */
+
+struct u7w {
+    unsigned shift; /* U7_OPEN | bits left over << 1 (0, 2 or 4) */
+    unsigned bits;  /* the bits left over */
+    bool set_o;     /* UTFDFA_UTF7_DIRECT_SET_O */
+};
+
 struct out {
     void *p;
     size_t cap; /* in units of the sink */
     size_t len;
+    struct u7w w; /* the UTF-7 writer, when the sink is UTF-7 bytes */
 };
 
 static const char *const encoding_names[UTFDFA_NENCODINGS] = {
@@ -104,6 +114,111 @@ static const char *const error_names[UTFDFA_NERROR_KINDS] = {
 const char *utfdfa_error_name(enum utfdfa_error_kind kind)
 {
     return (unsigned)kind < UTFDFA_NERROR_KINDS ? error_names[kind] : "unknown";
+}
+
+/* ------------------------------------------------------------ UTF-7 writer
+ * RFC 2152: Rule 1 (Set D directly, Set O optionally), Rule 3 (SP, TAB, CR,
+ * LF directly), Rule 2 ("+-" for "+"; anything else as base64 of its UTF-16
+ * units, zero bits padding the last character; "-" ends a run when the next
+ * character is a base64 character or "-"; at the end of input always). The
+ * base64 alphabet is the grammar's (utf7_digit_byte). Its state (an open
+ * run and the bits left over) lives in the encoder or, for transcoding, in
+ * the decoder; the writer works on a copy. */
+static inline bool u7_direct(uint32_t cp, bool set_o)
+{
+    static const char set_d_rule_3[] = "'(),-./:? \t\r\n";
+    static const char set_o_chars[] = "!\"#$%&*;<=>@[]^_`{|}";
+    if (cp == 0 || cp >= 0x80)
+        return false;
+    if ((cp >= 'A' && cp <= 'Z') || (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9'))
+        return true;
+    if (memchr(set_d_rule_3, (int)cp, sizeof set_d_rule_3 - 1))
+        return true;
+    return set_o && memchr(set_o_chars, (int)cp, sizeof set_o_chars - 1);
+}
+
+/* Close an open run before `next` (or at the end, next == U7_END). */
+static inline size_t u7_close_len(const struct u7w *w, uint32_t next)
+{
+    if (!(w->shift & U7_OPEN))
+        return 0;
+    bool dash = next == U7_END || next == '-' || (next < 0x80 && utf7_digit[next] != 0xFF);
+    return (w->shift >> 1 != 0) + dash;
+}
+
+static inline size_t u7_close(struct u7w *w, uint32_t next, uint8_t *p)
+{
+    size_t n = u7_close_len(w, next), k = 0;
+    unsigned nb = w->shift >> 1;
+    if (nb)
+        p[k++] = utf7_digit_byte[(w->bits << (6 - nb)) & 63];
+    if (k < n)
+        p[k++] = '-';
+    w->shift = 0;
+    w->bits = 0;
+    return n;
+}
+
+/* Bytes cp takes given the writer's state; then write it (if it fits). */
+static inline size_t u7_len(const struct u7w *w, uint32_t cp)
+{
+    if (u7_direct(cp, w->set_o))
+        return u7_close_len(w, cp) + 1;
+    if (cp == '+' && !(w->shift & U7_OPEN))
+        return 2;
+    unsigned bits = (w->shift >> 1) + (cp < 0x10000 ? 16u : 32u);
+    return !(w->shift & U7_OPEN) + bits / 6;
+}
+
+static inline size_t u7_put(struct u7w *w, uint32_t cp, uint8_t *p)
+{
+    size_t k = 0;
+    if (u7_direct(cp, w->set_o)) {
+        k = u7_close(w, cp, p);
+        p[k++] = (uint8_t)cp;
+        return k;
+    }
+    if (cp == '+' && !(w->shift & U7_OPEN)) {
+        p[0] = '+';
+        p[1] = '-';
+        return 2;
+    }
+    if (!(w->shift & U7_OPEN))
+        p[k++] = '+';
+    uint32_t units[2] = {cp, 0};
+    size_t nunits = 1;
+    if (cp >= 0x10000) {
+        units[0] = 0xD800 | (cp - 0x10000) >> 10;
+        units[1] = 0xDC00 | (cp & 0x3FF);
+        nunits = 2;
+    }
+    uint32_t acc = w->bits;
+    unsigned nb = w->shift >> 1;
+    for (size_t u = 0; u < nunits; u++) {
+        acc = acc << 16 | units[u];
+        nb += 16;
+        while (nb >= 6) {
+            nb -= 6;
+            p[k++] = utf7_digit_byte[acc >> nb & 63];
+        }
+        acc &= (1u << nb) - 1;
+    }
+    w->shift = U7_OPEN | nb << 1;
+    w->bits = acc;
+    return k;
+}
+
+/* The writer state packed into one byte (shift: 4 bits, bits: 4) for the
+ * decoder, which keeps it between transcode calls. */
+static inline struct u7w u7_unpack(uint8_t packed, bool set_o)
+{
+    struct u7w w = {packed & 15u, (unsigned)packed >> 4, set_o};
+    return w;
+}
+
+static inline uint8_t u7_pack(const struct u7w *w)
+{
+    return (uint8_t)(w->shift | w->bits << 4);
 }
 
 /* ------------------------------------------------------- what fits where */
@@ -193,7 +308,7 @@ ALWAYS_INLINE size_t bytes_for(unsigned to, uint32_t cp)
 }
 
 /* Units cp takes in a sink (cp is a scalar value). */
-ALWAYS_INLINE size_t units_for(enum sink sink, unsigned to, uint32_t cp)
+ALWAYS_INLINE size_t units_for(const struct out *o, enum sink sink, unsigned to, uint32_t cp)
 {
     switch (sink) {
     case SINK_NONE:
@@ -203,7 +318,7 @@ ALWAYS_INLINE size_t units_for(enum sink sink, unsigned to, uint32_t cp)
     case SINK_U16:
         return cp < 0x10000 ? 1 : 2;
     default:
-        return bytes_for(to, cp);
+        return to == UTFDFA_UTF7 ? u7_len(&o->w, cp) : bytes_for(to, cp);
     }
 }
 
@@ -288,6 +403,10 @@ ALWAYS_INLINE void put(struct out *o, enum sink sink, unsigned to, uint32_t cp)
         }
         break;
     default:
+        if (to == UTFDFA_UTF7) {
+            o->len += u7_put(&o->w, cp, (uint8_t *)o->p + o->len);
+            break;
+        }
         put_bytes((uint8_t *)o->p + o->len, to, cp);
         o->len += bytes_for(to, cp);
         break;
@@ -312,9 +431,32 @@ ALWAYS_INLINE bool sig_is_magic(enum sink sink, unsigned to)
     return sink == SINK_BYTES && to == UTFDFA_CORRECTED_UTF8;
 }
 
-ALWAYS_INLINE size_t sig_units(enum sink sink, unsigned to)
+ALWAYS_INLINE size_t sig_units(const struct out *o, enum sink sink, unsigned to)
 {
-    return sig_is_magic(sink, to) ? sizeof corrected_magic : units_for(sink, to, BOM);
+    return sig_is_magic(sink, to) ? sizeof corrected_magic : units_for(o, sink, to, BOM);
+}
+
+/* Units that cps[0..n) take, after the signature when `sig`. In UTF-7 each
+ * character's length depends on what came before: written to a scratch
+ * buffer by a copy of the writer. */
+ALWAYS_INLINE size_t units_after(const struct out *o, enum sink sink, unsigned to, bool sig,
+                                 const uint32_t *cps, size_t n)
+{
+    size_t need = 0;
+    if (sink == SINK_BYTES && to == UTFDFA_UTF7) {
+        struct u7w w = o->w;
+        uint8_t scratch[8];
+        if (sig)
+            need += u7_put(&w, BOM, scratch);
+        for (size_t k = 0; k < n; k++)
+            need += u7_put(&w, cps[k], scratch);
+        return need;
+    }
+    if (sig)
+        need += sig_units(o, sink, to);
+    for (size_t k = 0; k < n; k++)
+        need += units_for(o, sink, to, cps[k]);
+    return need;
 }
 
 ALWAYS_INLINE void put_sig(struct out *o, enum sink sink, unsigned to)
@@ -346,11 +488,9 @@ static inline enum bom_action bom_first(unsigned mode, uint32_t cp, bool magic_o
 ALWAYS_INLINE bool emit(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
                         uint32_t cp)
 {
-    size_t need = units_for(sink, to, cp);
     if (!(d->flags & F_STARTED)) {
         enum bom_action act = bom_first(BOM_MODE(d->flags), cp, sig_is_magic(sink, to));
-        if (act == BOM_PREPEND)
-            need += sig_units(sink, to);
+        size_t need = units_after(o, sink, to, act == BOM_PREPEND, &cp, 1);
         if (act != BOM_DROP && !room(o, sink, need))
             return false;
         d->flags |= F_STARTED;
@@ -358,21 +498,20 @@ ALWAYS_INLINE bool emit(utfdfa_decoder *d, struct out *o, enum sink sink, unsign
             put_sig(o, sink, to);
         if (act == BOM_DROP)
             return true;
-    } else if (!room(o, sink, need)) {
+    } else if (!room(o, sink, units_for(o, sink, to, cp))) {
         return false;
     }
     put(o, sink, to, cp);
     return true;
 }
 
-/* Room for `need` units after a BOM still owed, and the BOM written. */
+/* Room for cps[0..n) and `raw` more units after a BOM still owed, and the
+ * BOM written. */
 ALWAYS_INLINE bool ensure_room(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
-                               size_t need)
+                               const uint32_t *cps, size_t n, size_t raw)
 {
     bool owe_bom = !(d->flags & F_STARTED) && BOM_MODE(d->flags) == UTFDFA_BOM_ADD;
-    if (owe_bom)
-        need += sig_units(sink, to);
-    if (!room(o, sink, need))
+    if (!room(o, sink, units_after(o, sink, to, owe_bom, cps, n) + raw))
         return false;
     if (owe_bom)
         put_sig(o, sink, to);
@@ -384,9 +523,8 @@ ALWAYS_INLINE bool ensure_room(utfdfa_decoder *d, struct out *o, enum sink sink,
  * still owed, and a U+FFFD when replacing). */
 ALWAYS_INLINE bool error_room(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to)
 {
-    return ensure_room(d, o, sink, to,
-                       ERRORS(d->config) == UTFDFA_REPLACE ? units_for(sink, to, REPLACEMENT)
-                                                           : 0);
+    static const uint32_t replacement = REPLACEMENT;
+    return ensure_room(d, o, sink, to, &replacement, ERRORS(d->config) == UTFDFA_REPLACE, 0);
 }
 
 ALWAYS_INLINE void set_pending(utfdfa_decoder *d, unsigned pending)
@@ -551,12 +689,11 @@ ALWAYS_INLINE enum delivery complete(utfdfa_decoder *d, struct out *o, enum sink
 ALWAYS_INLINE enum delivery release(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
                                     uint64_t p, utfdfa_error *err)
 {
-    size_t held = (p > 2) + (p > 5), need = 0;
-    for (size_t k = 0; k < held; k++)
-        need += units_for(sink, to, corrected_magic_cp[k]);
-    if (p > 6 && ERRORS(d->config) == UTFDFA_REPLACE)
-        need += units_for(sink, to, REPLACEMENT);
-    if (!ensure_room(d, o, sink, to, need))
+    size_t held = (p > 2) + (p > 5);
+    uint32_t out[3] = {corrected_magic_cp[0], corrected_magic_cp[1], REPLACEMENT};
+    out[held] = REPLACEMENT;
+    if (!ensure_room(d, o, sink, to, out,
+                     held + (p > 6 && ERRORS(d->config) == UTFDFA_REPLACE), 0))
         return NO_ROOM;
     for (size_t k = 0; k < held; k++)
         put(o, sink, to, corrected_magic_cp[k]);
@@ -574,10 +711,9 @@ ALWAYS_INLINE enum delivery magic_read(utfdfa_decoder *d, struct out *o, enum si
                                        unsigned to)
 {
     if (BOM_MODE(d->flags) == UTFDFA_BOM_KEEP && sink != SINK_NONE) {
-        size_t need = 0;
-        for (size_t k = 0; k < 4; k++)
-            need += units_for(sink, to, corrected_magic_cp[k]);
-        if (!room(o, sink, sig_is_magic(sink, to) ? sizeof corrected_magic : need))
+        if (!room(o, sink, sig_is_magic(sink, to)
+                               ? sizeof corrected_magic
+                               : units_after(o, sink, to, false, corrected_magic_cp, 4)))
             return NO_ROOM;
         if (sig_is_magic(sink, to)) {
             put_sig(o, sink, to);
@@ -648,7 +784,7 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
             }
         } else if (next != t->reject) {
             if (in_reserved(t, next)) { /* no value: count the bytes, pass them through */
-                if (passthrough && !ensure_room(d, o, sink, to, 1)) {
+                if (passthrough && !ensure_room(d, o, sink, to, NULL, 0, 1)) {
                     r = UTFDFA_OUTPUT_FULL;
                     break;
                 }
@@ -1051,6 +1187,28 @@ ALWAYS_INLINE utfdfa_result core(utfdfa_decoder *d, const uint8_t *src, size_t *
     }
 }
 
+/* The end of the stream: the signature still owed when nothing was decoded
+ * at all, and an open UTF-7 run closed (always with "-" at the end). */
+ALWAYS_INLINE bool end_output(struct out *o, enum sink sink, unsigned to, bool owe_bom)
+{
+    bool utf7 = sink == SINK_BYTES && to == UTFDFA_UTF7;
+    size_t need = units_after(o, sink, to, owe_bom, NULL, 0);
+    if (utf7) {
+        struct u7w w = o->w;
+        uint8_t scratch[8];
+        if (owe_bom)
+            u7_put(&w, BOM, scratch);
+        need += u7_close_len(&w, U7_END);
+    }
+    if (!room(o, sink, need))
+        return false;
+    if (owe_bom)
+        put_sig(o, sink, to);
+    if (utf7)
+        o->len += u7_close(&o->w, U7_END, (uint8_t *)o->p + o->len);
+    return true;
+}
+
 /* The one conversion: the strict core, and for replace/ignore a loop over
  * it that writes U+FFFD (room is guaranteed by error_room) or nothing. */
 ALWAYS_INLINE utfdfa_result convert(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
@@ -1065,15 +1223,12 @@ ALWAYS_INLINE utfdfa_result convert(utfdfa_decoder *d, const uint8_t *src, size_
         utfdfa_result r = core(d, src + done, &n, o, sink, from, to, last, &e);
         done += n;
         if (r != UTFDFA_MALFORMED) {
-            if (r == UTFDFA_INPUT_EMPTY && last && !(d->flags & F_STARTED) &&
-                BOM_MODE(d->flags) == UTFDFA_BOM_ADD) {
-                /* Nothing decoded at all: the output is just the signature. */
-                if (!room(o, sink, sig_units(sink, to))) {
+            if (r == UTFDFA_INPUT_EMPTY && last) {
+                bool owe_bom = !(d->flags & F_STARTED) && BOM_MODE(d->flags) == UTFDFA_BOM_ADD;
+                if (!end_output(o, sink, to, owe_bom))
                     r = UTFDFA_OUTPUT_FULL;
-                } else {
-                    put_sig(o, sink, to);
+                else if (owe_bom)
                     d->flags |= F_STARTED;
-                }
             }
             *src_len = done;
             return r;
@@ -1103,6 +1258,11 @@ void utfdfa_decoder_init(utfdfa_decoder *d, enum utfdfa_encoding from, enum utfd
 void utfdfa_decoder_set_target(utfdfa_decoder *d, enum utfdfa_encoding to)
 {
     d->config = (uint8_t)((d->config & 0x3Fu) | limit_of(to) << 6);
+}
+
+void utfdfa_decoder_set_options(utfdfa_decoder *d, unsigned options)
+{
+    d->options = (uint8_t)(options & UTFDFA_UTF7_DIRECT_SET_O);
 }
 
 bool utfdfa_decoder_replaced(const utfdfa_decoder *d)
@@ -1140,7 +1300,7 @@ uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d)
 utfdfa_result utfdfa_check(utfdfa_decoder *d, const uint8_t *src, size_t *src_len, bool last,
                            utfdfa_error *err)
 {
-    struct out o = {NULL, 0, 0};
+    struct out o = {NULL, 0, 0, {0, 0, false}};
     utfdfa_result r;
     CONVERT_FROM(SINK_NONE, UTFDFA_UTF8)
     return r;
@@ -1149,7 +1309,7 @@ utfdfa_result utfdfa_check(utfdfa_decoder *d, const uint8_t *src, size_t *src_le
 utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
                                   uint32_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
-    struct out o = {dst, *dst_len, 0};
+    struct out o = {dst, *dst_len, 0, {0, 0, false}};
     utfdfa_result r;
     CONVERT_FROM(SINK_U32, UTFDFA_UTF8)
     *dst_len = o.len;
@@ -1159,7 +1319,7 @@ utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src, size_t 
 utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
                                   uint16_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
-    struct out o = {dst, *dst_len, 0};
+    struct out o = {dst, *dst_len, 0, {0, 0, false}};
     utfdfa_result r;
     CONVERT_FROM(SINK_U16, UTFDFA_UTF8)
     *dst_len = o.len;
@@ -1170,7 +1330,7 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
                                size_t *src_len, uint8_t *dst, size_t *dst_len, bool last,
                                utfdfa_error *err)
 {
-    struct out o = {dst, *dst_len, 0};
+    struct out o = {dst, *dst_len, 0, {0, 0, false}};
     utfdfa_result r;
     switch (to) {
     case UTFDFA_UTF8:
@@ -1198,13 +1358,11 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
         CONVERT_FROM(SINK_BYTES, UTFDFA_UCS4LE)
         break;
     case UTFDFA_UTF7:
-        /* A UTF-7 writer needs state of its own (an open base64 run), which
-         * the decoder has no room for: decode, then utfdfa_encode. */
-        if (err)
-            report(err, d->offset, 1, UTFDFA_ERR_UNENCODABLE);
-        *src_len = 0;
-        *dst_len = 0;
-        return UTFDFA_MALFORMED;
+        /* The writer's state (an open run) is kept in the decoder. */
+        o.w = u7_unpack(d->writer, d->options & UTFDFA_UTF7_DIRECT_SET_O);
+        CONVERT_FROM(SINK_BYTES, UTFDFA_UTF7)
+        d->writer = u7_pack(&o.w);
+        break;
     default:
         CONVERT_FROM(SINK_BYTES, UTFDFA_UCS4BE)
         break;
@@ -1233,98 +1391,6 @@ size_t utfdfa_valid_up_to(const uint8_t *buf, size_t len)
     return utfdfa_validate(UTFDFA_UTF8, buf, len, NULL);
 }
 
-/* ------------------------------------------------------------ UTF-7 writer
- * RFC 2152: Rule 1 (Set D directly, Set O optionally), Rule 3 (SP, TAB, CR,
- * LF directly), Rule 2 ("+-" for "+"; anything else as base64 of its UTF-16
- * units, zero bits padding the last character; "-" ends a run when the next
- * character is a base64 character or "-"; at the end of input always). The
- * base64 alphabet is the grammar's (utf7_digit_byte). */
-#define U7_OPEN 1u
-
-static bool u7_direct(uint32_t cp, bool set_o)
-{
-    static const char set_d_rule_3[] = "'(),-./:? \t\r\n";
-    static const char set_o_chars[] = "!\"#$%&*;<=>@[]^_`{|}";
-    if (cp == 0 || cp >= 0x80)
-        return false;
-    if ((cp >= 'A' && cp <= 'Z') || (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9'))
-        return true;
-    if (memchr(set_d_rule_3, (int)cp, sizeof set_d_rule_3 - 1))
-        return true;
-    return set_o && memchr(set_o_chars, (int)cp, sizeof set_o_chars - 1);
-}
-
-/* Close an open run before `next` (or at the end, next == UINT32_MAX). */
-static size_t u7_close_len(const utfdfa_encoder *e, uint32_t next)
-{
-    if (!(e->shift & U7_OPEN))
-        return 0;
-    bool dash = next == UINT32_MAX || next == '-' || (next < 0x80 && utf7_digit[next] != 0xFF);
-    return (e->shift >> 1 != 0) + dash;
-}
-
-static size_t u7_close(utfdfa_encoder *e, uint32_t next, uint8_t *p)
-{
-    size_t n = u7_close_len(e, next), k = 0;
-    unsigned nb = e->shift >> 1;
-    if (nb)
-        p[k++] = utf7_digit_byte[(e->bits << (6 - nb)) & 63];
-    if (k < n)
-        p[k++] = '-';
-    e->shift = 0;
-    e->bits = 0;
-    return n;
-}
-
-/* Bytes cp takes given the writer's state; then write it (if it fits). */
-static size_t u7_len(const utfdfa_encoder *e, uint32_t cp)
-{
-    if (u7_direct(cp, e->options & UTFDFA_UTF7_DIRECT_SET_O))
-        return u7_close_len(e, cp) + 1;
-    if (cp == '+' && !(e->shift & U7_OPEN))
-        return 2;
-    unsigned bits = (e->shift >> 1) + (cp < 0x10000 ? 16u : 32u);
-    return !(e->shift & U7_OPEN) + bits / 6;
-}
-
-static size_t u7_put(utfdfa_encoder *e, uint32_t cp, uint8_t *p)
-{
-    size_t k = 0;
-    if (u7_direct(cp, e->options & UTFDFA_UTF7_DIRECT_SET_O)) {
-        k = u7_close(e, cp, p);
-        p[k++] = (uint8_t)cp;
-        return k;
-    }
-    if (cp == '+' && !(e->shift & U7_OPEN)) {
-        p[0] = '+';
-        p[1] = '-';
-        return 2;
-    }
-    if (!(e->shift & U7_OPEN))
-        p[k++] = '+';
-    uint32_t units[2] = {cp, 0};
-    size_t nunits = 1;
-    if (cp >= 0x10000) {
-        units[0] = 0xD800 | (cp - 0x10000) >> 10;
-        units[1] = 0xDC00 | (cp & 0x3FF);
-        nunits = 2;
-    }
-    uint32_t acc = e->bits;
-    unsigned nb = e->shift >> 1;
-    for (size_t u = 0; u < nunits; u++) {
-        acc = acc << 16 | units[u];
-        nb += 16;
-        while (nb >= 6) {
-            nb -= 6;
-            p[k++] = utf7_digit_byte[acc >> nb & 63];
-        }
-        acc &= (1u << nb) - 1;
-    }
-    e->shift = (uint8_t)(U7_OPEN | nb << 1);
-    e->bits = (uint8_t)acc;
-    return k;
-}
-
 /* ------------------------------------------------------------ encoder */
 
 void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to, enum utfdfa_errors errors,
@@ -1341,49 +1407,15 @@ void utfdfa_encoder_set_options(utfdfa_encoder *e, unsigned options)
     e->options = (uint8_t)(options & UTFDFA_UTF7_DIRECT_SET_O);
 }
 
-/* Bytes of cp in `to`, and writing them (the UTF-7 writer has state). */
-static size_t encoded_len(const utfdfa_encoder *e, unsigned to, uint32_t cp)
-{
-    return to == UTFDFA_UTF7 ? u7_len(e, cp) : bytes_for(to, cp);
-}
-
-static size_t encode_one(utfdfa_encoder *e, unsigned to, uint32_t cp, uint8_t *p)
-{
-    if (to == UTFDFA_UTF7)
-        return u7_put(e, cp, p);
-    put_bytes(p, to, cp);
-    return bytes_for(to, cp);
-}
-
-/* The signature (BOM, or Corrected UTF-8's magic number) and then cp
- * (UINT32_MAX: nothing after it). In UTF-7 U+FEFF goes through the writer
- * ("+/v8" and what follows it in the same run). */
-static size_t signature_len(const utfdfa_encoder *e, unsigned to, uint32_t cp)
-{
-    if (to != UTFDFA_UTF7)
-        return sig_units(SINK_BYTES, to) + (cp == UINT32_MAX ? 0 : bytes_for(to, cp));
-    utfdfa_encoder t = *e;
-    uint8_t scratch[8];
-    size_t n = u7_put(&t, BOM, scratch);
-    return n + (cp == UINT32_MAX ? 0 : u7_len(&t, cp));
-}
-
-static size_t encode_signature(utfdfa_encoder *e, unsigned to, uint8_t *p)
-{
-    if (to == UTFDFA_UTF7)
-        return u7_put(e, BOM, p);
-    struct out so = {p, sig_units(SINK_BYTES, to), 0};
-    put_sig(&so, SINK_BYTES, to);
-    return so.len;
-}
 
 utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_len,
                             uint8_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
-    size_t i = 0, o = 0, n = *src_len, cap = *dst_len;
+    size_t i = 0, n = *src_len;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     unsigned to = e->to < UTFDFA_NENCODINGS ? e->to : UTFDFA_UTF8;
     unsigned limit = limit_of(to);
+    struct out o = {dst, *dst_len, 0, {e->shift, e->bits, e->options & UTFDFA_UTF7_DIRECT_SET_O}};
     for (; i < n; i++) {
         uint32_t cp = src[i];
         enum utfdfa_error_kind kind = unfit(limit, cp);
@@ -1403,37 +1435,29 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
         }
         enum bom_action act =
             e->started ? BOM_PASS : bom_first(e->bom, cp, to == UTFDFA_CORRECTED_UTF8);
-        size_t need = act == BOM_PREPEND ? signature_len(e, to, cp) : encoded_len(e, to, cp);
-        if (act != BOM_DROP && cap - o < need) {
+        if (act != BOM_DROP &&
+            !room(&o, SINK_BYTES, units_after(&o, SINK_BYTES, to, act == BOM_PREPEND, &cp, 1))) {
             r = UTFDFA_OUTPUT_FULL;
             break;
         }
         e->started = 1;
         if (act == BOM_PREPEND)
-            o += encode_signature(e, to, dst + o);
+            put_sig(&o, SINK_BYTES, to);
         if (act != BOM_DROP)
-            o += encode_one(e, to, cp, dst + o);
+            put(&o, SINK_BYTES, to, cp);
     }
-
-    if (r == UTFDFA_INPUT_EMPTY && last && !e->started && e->bom == UTFDFA_BOM_ADD) {
-        /* Nothing encoded at all: the output is just the signature. */
-        if (cap - o < signature_len(e, to, UINT32_MAX)) {
+    if (r == UTFDFA_INPUT_EMPTY && last) {
+        bool owe_bom = !e->started && e->bom == UTFDFA_BOM_ADD;
+        if (!end_output(&o, SINK_BYTES, to, owe_bom))
             r = UTFDFA_OUTPUT_FULL;
-        } else {
-            o += encode_signature(e, to, dst + o);
+        else if (owe_bom)
             e->started = 1;
-        }
     }
-    if (r == UTFDFA_INPUT_EMPTY && last && to == UTFDFA_UTF7) {
-        /* The end of input ends an open run, always with "-". */
-        if (cap - o < u7_close_len(e, UINT32_MAX))
-            r = UTFDFA_OUTPUT_FULL;
-        else
-            o += u7_close(e, UINT32_MAX, dst + o);
-    }
+    e->shift = (uint8_t)o.w.shift;
+    e->bits = (uint8_t)o.w.bits;
     e->offset += i;
     *src_len = i;
-    *dst_len = o;
+    *dst_len = o.len;
     return r;
 }
 
@@ -1480,9 +1504,17 @@ static size_t max_units_in(enum utfdfa_encoding from, size_t src_len)
     return src_len / u + (src_len % u != 0);
 }
 
+/* The most bytes a signature takes: a BOM, the magic number, or in UTF-7
+ * "+/v8" and the digit and "-" that may end its run. */
+static size_t sig_bytes(enum utfdfa_encoding to)
+{
+    struct out o = {NULL, 0, 0, {0, 0, false}};
+    return to == UTFDFA_UTF7 ? 6 : sig_units(&o, SINK_BYTES, to);
+}
+
 bool utfdfa_max_encoded_len(enum utfdfa_encoding to, size_t n, size_t *out)
 {
-    return mul_add(n, max_char_bytes(to), sig_units(SINK_BYTES, to), out);
+    return mul_add(n, max_char_bytes(to), sig_bytes(to), out);
 }
 
 bool utfdfa_max_transcoded_len(enum utfdfa_encoding from, enum utfdfa_encoding to,
@@ -1493,13 +1525,18 @@ bool utfdfa_max_transcoded_len(enum utfdfa_encoding from, enum utfdfa_encoding t
      * k+1 bytes elsewhere, and k+1 <= 3k), 2 of UTF-16 (a supplementary
      * character takes at least 3 bytes in), 4 of UTF-32. A UTF-16 unit: at
      * most 3, 2 or 4 (a pair is 4 bytes in any form). A 32-bit unit: one
-     * character, at most max_char_bytes. */
+     * character, at most max_char_bytes. UTF-7 out: a character of 1 or 2
+     * units in takes at most 4 bytes ("+" and 3 digits; a direct one after
+     * a run: a digit, "-", itself), a pair 7 (two units in); what ends the
+     * last run is counted with the signature (sig_bytes). */
     size_t in = unit_bytes(from), outu = unit_bytes(to), per;
     if (in == 4)
         per = max_char_bytes(to);
+    else if (to == UTFDFA_UTF7)
+        per = 4;
     else
         per = outu == 1 ? 3 : outu == 2 ? 2 : 4;
-    return mul_add(max_units_in(from, src_len), per, sig_units(SINK_BYTES, to), out);
+    return mul_add(max_units_in(from, src_len), per, sig_bytes(to), out);
 }
 
 bool utfdfa_max_utf32_len(enum utfdfa_encoding from, size_t src_len, size_t *out)

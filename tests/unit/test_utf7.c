@@ -305,6 +305,63 @@ static void test_round_trips(void)
     }
 }
 
+/* Transcode from `from` to UTF-7 in chunks of `chunk` bytes (0: one call)
+ * with `room` bytes of output per call; false if it stalls or fails. */
+static bool transcode_to_utf7(enum utfdfa_encoding from, enum utfdfa_errors mode,
+                              unsigned options, const uint8_t *in, size_t n, size_t chunk,
+                              size_t room, uint8_t *out, size_t cap, size_t *len)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, from, mode, UTFDFA_BOM_KEEP);
+    utfdfa_decoder_set_options(&d, options);
+    size_t at = 0, o = 0;
+    for (;;) {
+        size_t end = chunk && n - at > chunk ? at + chunk : n;
+        size_t src = end - at, dst = cap - o < room ? cap - o : room;
+        utfdfa_result r = utfdfa_transcode(&d, UTFDFA_UTF7, in + at, &src, out + o, &dst,
+                                           end == n, NULL);
+        at += src;
+        o += dst;
+        if (r == UTFDFA_MALFORMED || (r == UTFDFA_OUTPUT_FULL && src == 0 && dst == 0))
+            return false;
+        if (r == UTFDFA_INPUT_EMPTY && end == n) {
+            *len = o;
+            return true;
+        }
+    }
+}
+
+/* utfdfa_transcode to UTF-7 writes what utfdfa_encode writes for the
+ * decoded text, in any chunking and with output buffers just big enough
+ * for one character; replacing, it is the encoding of the replaced text. */
+static void test_transcode(void)
+{
+    static uint32_t cp[300], back[300 * 4];
+    static uint8_t in[300 * 4], want[300 * 8 + 16], got[300 * 8 + 16];
+    for (int t = 0; t < 2000; t++) {
+        size_t n = random_text(cp, 300);
+        unsigned options = t % 2 ? UTFDFA_UTF7_DIRECT_SET_O : 0;
+        enum utfdfa_encoding from = t % 3 ? UTFDFA_UTF8 : UTFDFA_UTF16LE;
+        utfdfa_encoder e;
+        utfdfa_encoder_init(&e, from, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        size_t src = n, m = sizeof in;
+        utfdfa_encode(&e, cp, &src, in, &m, true, NULL);
+        if (t % 5 == 0) /* damage it: replacement characters in the text */
+            for (size_t k = 0; k < m / 8; k++)
+                in[next_random() % m] = (uint8_t)next_random();
+        utfdfa_decoder d;
+        utfdfa_decoder_init(&d, from, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
+        size_t s = m, nb = sizeof back / sizeof back[0];
+        utfdfa_decode_utf32(&d, in, &s, back, &nb, true, NULL);
+        size_t w = encode(back, nb, options, 0, want, sizeof want), g = 0;
+        size_t chunk = t % 4 ? 1 + next_random() % 13 : 0, room = t % 3 ? 9 : sizeof got;
+        bool ok = transcode_to_utf7(from, UTFDFA_REPLACE, options, in, m, chunk, room, got,
+                                    sizeof got, &g);
+        CHECK(ok && g == w && !memcmp(got, want, w), "transcode %d to UTF-7 (%zu bytes in, "
+              "chunks of %zu, room %zu): %zu bytes, want %zu", t, m, chunk, room, g, w);
+    }
+}
+
 /* Random byte strings over the bytes that matter: whole vs every split. */
 static void test_random_bytes(void)
 {
@@ -326,7 +383,7 @@ static void test_random_bytes(void)
 }
 
 /* A 1 MB unterminated run fed one byte at a time: every call reads its byte
- * and keeps nothing but the decoder's 16 bytes, so time is linear. */
+ * and keeps nothing but the decoder's 24 bytes, so time is linear. */
 static void test_long_run(void)
 {
     size_t n = 1 << 20;
@@ -365,6 +422,7 @@ int main(void)
     test_hostile();
     test_round_trips();
     test_random_bytes();
+    test_transcode();
     test_long_run();
     printf("test_utf7: %lu passed, %lu failed\n", passed, failed);
     return failed != 0;
