@@ -435,10 +435,14 @@ endef
 
 REF_SRCS = tests/ref/ref_utf8.c tests/ref/ref_utf16.c tests/ref/ref_utf32.c
 REF_HDRS = tests/ref/ref_utf8.h tests/ref/ref_utf16.h tests/ref/ref_utf32.h
-# One target per input encoding (tests/fuzz/fuzz_decode.c), and one for the
-# UTF-8 fast paths against the plain DFA loop (tests/fuzz/fuzz_fast.c).
+# One target per input encoding: the Unicode forms (tests/fuzz/fuzz_decode.c),
+# the other systems (tests/fuzz/fuzz_variants.c), and one for the UTF-8 fast
+# paths against the plain DFA loop (tests/fuzz/fuzz_fast.c).
 FUZZ_ENCODINGS = utf8 utf16le utf16be utf32le utf32be
-FUZZ_TARGETS = $(FUZZ_ENCODINGS) $(if $(wildcard src/utf8_fast.c),fast)
+FUZZ_VARIANTS = rfc2279 corrected ucs4le ucs4be utf7
+FUZZ_TARGETS = $(FUZZ_ENCODINGS) $(FUZZ_VARIANTS) $(if $(wildcard src/utf8_fast.c),fast)
+VARIANT_DEPS = tests/fuzz/fuzz_variants.c tests/ref/ref_utf7.c tests/ref/ref_utf7.h \
+  $(G)/utf8-rfc2279.lexer.c $(G)/corrected-utf-8.lexer.c
 FB = $(B)/fuzz
 
 # ---- hostile inputs, reference UTF-16/32 decoders
@@ -464,6 +468,10 @@ $(FB)/seeds/.stamp: tests/fuzz/make_seeds.py tests/unit/vectors.h tests/unit/tes
 $(T)/replay_%: tests/fuzz/fuzz_decode.c tests/fuzz/replay_main.c $(REF_SRCS) $(REF_HDRS) $(G)/utf8.lexer.c $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -DFUZZ_ENC=$* -I include -I $(G) -I tests/ref $< tests/fuzz/replay_main.c \
 	  $(REF_SRCS) $(B)/libutfdfa.a -o $@
+
+$(FUZZ_VARIANTS:%=$(T)/replay_%): $(T)/replay_%: $(VARIANT_DEPS) tests/fuzz/replay_main.c $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -DFUZZ_ENC=$* -I include -I $(G) -I tests/ref tests/fuzz/fuzz_variants.c \
+	  tests/fuzz/replay_main.c tests/ref/ref_utf7.c $(B)/libutfdfa.a -o $@
 
 $(T)/replay_fast: tests/fuzz/fuzz_fast.c tests/fuzz/replay_main.c src/utf8_fast.c src/utf8_fast.h $(G)/utf8.gen.h | $(T)
 	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I src $< tests/fuzz/replay_main.c \
@@ -554,11 +562,15 @@ $(B)/.fuzz-tools-ok: | $(B)
 
 $(FB)/libutfdfa.a: issue6-force | $(B)/.fuzz-tools-ok
 	@$(MAKE) --no-print-directory B=$(FB) CC=$(FUZZ_CC) CFLAGS='$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link' \
-	  $@ $(FB)/gen/utf8.lexer.c
+	  $@ $(FB)/gen/utf8.lexer.c $(FB)/gen/utf8-rfc2279.lexer.c $(FB)/gen/corrected-utf-8.lexer.c
 
 $(FB)/fuzz_%: tests/fuzz/fuzz_decode.c $(REF_SRCS) $(REF_HDRS) $(FB)/libutfdfa.a
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$* -I include -I $(FB)/gen -I tests/ref \
 	  $< $(REF_SRCS) $(FB)/libutfdfa.a -o $@
+
+$(FUZZ_VARIANTS:%=$(FB)/fuzz_%): $(FB)/fuzz_%: $(VARIANT_DEPS:$(G)/%=$(FB)/gen/%) $(FB)/libutfdfa.a
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$* -I include -I $(FB)/gen \
+	  -I tests/ref tests/fuzz/fuzz_variants.c tests/ref/ref_utf7.c $(FB)/libutfdfa.a -o $@
 
 $(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c src/utf8_fast.c src/utf8_fast.h $(FB)/libutfdfa.a
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DUTFDFA_FAST_VARIANTS -I $(FB)/gen -I src \

@@ -997,6 +997,20 @@ ALWAYS_INLINE uint32_t u7_step_back(uint32_t partial)
     return partial & U7_HAS_HIGH ? partial + (1u << 26) : partial;
 }
 
+/* A pending high surrogate without its low one is the error (the
+ * characters that carried it); the byte at `here` is stepped again
+ * without it. */
+ALWAYS_INLINE utfdfa_result u7_lone_high(utfdfa_decoder *d, struct out *o, enum sink sink,
+                                         unsigned to, uint64_t here, uint32_t *partial,
+                                         utfdfa_error *err)
+{
+    if (!fail(d, o, sink, to, here - U7_HIGH_BACK(*partial), U7_HIGH_LEN(*partial),
+              UTFDFA_ERR_SURROGATE, err))
+        return UTFDFA_OUTPUT_FULL;
+    *partial = U7_ACC(*partial);
+    return UTFDFA_MALFORMED;
+}
+
 ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, size_t *n,
                                       struct out *o, enum sink sink, unsigned to, bool last,
                                       utfdfa_error *err)
@@ -1019,15 +1033,8 @@ ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, siz
         bool ends_run = next == UTF7_REJECT || (next == UTF7_ACCEPT &&
                                                 utf7_tag_value[tag & 0x7F] == UTF7_VALUE_EMPTY);
         if (ends_run && state != UTF7_ACCEPT && (partial & U7_HAS_HIGH)) {
-            /* A high surrogate left alone at the end of its run: it is the
-             * error; this byte is stepped again without it. */
-            if (!fail(d, o, sink, to, here - U7_HIGH_BACK(partial), U7_HIGH_LEN(partial),
-                      UTFDFA_ERR_SURROGATE, err)) {
-                r = UTFDFA_OUTPUT_FULL;
-                break;
-            }
-            partial = U7_ACC(partial);
-            r = UTFDFA_MALFORMED;
+            /* A high surrogate left alone at the end of its run. */
+            r = u7_lone_high(d, o, sink, to, here, &partial, err);
             break;
         }
         if (next == UTF7_REJECT) {
@@ -1101,15 +1108,8 @@ ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, siz
         bool high_waits = partial & U7_HAS_HIGH;
         uint64_t unit_at = here + 1 - carried;
         if (high_waits && !(unit >= 0xDC00 && unit <= 0xDFFF)) {
-            /* A high surrogate not followed by a low one: it is the error;
-             * this byte is stepped again without it. */
-            if (!fail(d, o, sink, to, here - U7_HIGH_BACK(partial), U7_HIGH_LEN(partial),
-                      UTFDFA_ERR_SURROGATE, err)) {
-                r = UTFDFA_OUTPUT_FULL;
-                break;
-            }
-            partial = U7_ACC(partial);
-            r = UTFDFA_MALFORMED;
+            /* A high surrogate not followed by a low one. */
+            r = u7_lone_high(d, o, sink, to, here, &partial, err);
             break;
         }
         if (unit >= 0xD800 && unit <= 0xDBFF) {

@@ -4,7 +4,9 @@
     python3 tests/fuzz/make_seeds.py OUTDIR [SHARED_DIR]
 
 OUTDIR/<target>/ gets one file per seed (named by its SHA-1, as libFuzzer
-names its own), for the targets utf8, utf16le, utf16be, utf32le, utf32be.
+names its own), for the targets utf8, utf16le, utf16be, utf32le, utf32be
+(fuzz_decode.c) and rfc2279, corrected, ucs4le, ucs4be, utf7
+(fuzz_variants.c, same header layout).
 Seeds are made at run time, never stored in the repository, from:
   - the test vectors of tests/unit/vectors.h and the hostile inputs of
     tests/unit/test_hostile.c (those of each target's encoding);
@@ -94,6 +96,58 @@ def hostile_wide(text_bytes, target, rng):
     return bytes(b)
 
 
+# Corrected UTF-8 (corrected-utf-8.txt, "Putting it all together"): each row
+# (first code point, length) stores cp - offset in the UTF-8 bit layout.
+CORRECTED_ROWS = [(0x0, 1, 0), (0xA0, 2, 160), (0x8A0, 3, 2208), (0xE000, 3, 4256),
+                  (0x110A0, 4, 69792), (0x2110A0, 5, 2166944), (0x42110A0, 6, 69275808)]
+
+
+def corrected_encode(text):
+    out = bytearray()
+    for ch in text:
+        cp = ord(ch)
+        if cp == 0 or 0x80 <= cp <= 0x9F or 0xD800 <= cp <= 0xDFFF:
+            continue  # not encodable
+        first, n, off = [r for r in CORRECTED_ROWS if r[0] <= cp][-1]
+        v = cp - off
+        if n == 1:
+            out.append(v)
+            continue
+        tail = []
+        for _ in range(n - 1):
+            tail.append(0x80 | (v & 0x3F))
+            v >>= 6
+        out.append(((0xFF00 >> n) & 0xFF) | v)
+        out += bytes(reversed(tail))
+    return bytes(out)
+
+
+def variant_texts(text, rng):
+    """Seeds of the fuzz_variants.c targets for one text, with damage."""
+    u8 = text.encode("utf-8")
+    cut = rng.randrange(len(u8) + 1)
+    corrected = corrected_encode(text)
+    ccut = rng.randrange(len(corrected) + 1)
+    u7 = text.encode("utf-7")
+    u7cut = rng.randrange(len(u7) + 1)
+    return {
+        "rfc2279": [u8, u8[:cut] + rng.choice([b"\xf8\x88\x80\x80\x80", b"\xfd\xbf\xbf\xbf\xbf\xbf",
+                                              b"\xf8\x80\x80\x80\x80", b"\xfe", b"\xed\xa0\x80"])
+                    + u8[cut:]],
+        "corrected": [corrected, corrected[:ccut] + rng.choice([b"\xfe\x80\x80", b"\xff", b"\x00",
+                                                               b"\xc0\xaf", b"\x80"]) + corrected[ccut:],
+                      b"\xef\xb7\x9d\xed\xb2\xae\x00\x0a" + corrected],
+        "ucs4le": [text.encode("utf-32-le"), hostile_wide(text.encode("utf-32-le"), "utf32le", rng)],
+        "ucs4be": [text.encode("utf-32-be"), hostile_wide(text.encode("utf-32-be"), "utf32be", rng)],
+        "utf7": [u7, u7[:u7cut] + rng.choice([b"+", b"+2AE-", b"~", b"+IK-", b"+@"]) + u7[u7cut:]],
+    }
+
+
+UTF7_HOSTILE = [b"+ADw-script+AD4-", b"a+IKx-b", b"a+IK-b", b"a+2AE-b", b"a+@b", b"+AGEAYgBj",
+                b"A+ImIDkQ.", b"Hi Mom -+Jjo--!", b"+ZeVnLIqe-", b"Item 3 is +AKM-1.", b"+/v8-", b"+-",
+                b"+", b"+2D3cAA-", b"+2D3cAA", b"+3AA-"]
+
+
 def main():
     if len(sys.argv) not in (2, 3):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
@@ -101,9 +155,15 @@ def main():
     outdir = sys.argv[1]
     shared = sys.argv[2] if len(sys.argv) == 3 else os.path.join(REPO, "..", "shared")
     rng = random.Random(20261122)
-    texts = {t: [] for t in TARGETS}
+    texts = {t: [] for t in list(TARGETS) + ["rfc2279", "corrected", "ucs4le", "ucs4be", "utf7"]}
+    texts["utf7"] += UTF7_HOSTILE
+    texts["corrected"] += [b"\xfe", b"a\xff\x80\x80b", b"\xc0\xaf", b"\xef\xb7\x9d\xed\xb2\xae\x00\x0a",
+                           b"\xef\xb7\x9d\xed\xb2\xae\x00", b"\xef\xb7\x9d\xed"]
     for target, data in test_vectors():
         texts[target].append(data)
+        if target == "utf8":  # the same bytes mean something in the 1-6 byte forms too
+            texts["rfc2279"].append(data)
+            texts["corrected"].append(data)
     valid_utf8 = []
     conf = os.path.join(shared, "conformance")
     corpus = os.path.join(shared, "corpus")
@@ -133,6 +193,8 @@ def main():
         text = piece.decode("utf-8")
         if k % 3 == 0:  # a BOM at the start, for the BOM modes
             text = "\ufeff" + text
+        for target, seeds in variant_texts(text, rng).items():
+            texts[target] += seeds
         for target, pyname in TARGETS.items():
             enc = text.encode(pyname)
             texts[target].append(enc)

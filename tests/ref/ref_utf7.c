@@ -109,10 +109,13 @@ struct dec {
     size_t nerrors;
     struct ref7_error *errs;  /* may be NULL */
     size_t maxerrs;
+    bool *marked;             /* may be NULL: which outputs are errors' U+FFFD */
 };
 
 static void emit(struct dec *d, uint32_t cp)
 {
+    if (d->marked != NULL)
+        d->marked[d->nout] = false;
     d->out[d->nout++] = cp;
 }
 
@@ -126,8 +129,11 @@ static void error(struct dec *d, size_t offset, size_t length, enum ref7_kind ki
     d->nerrors++;
     if (d->strict)
         d->stopped = true;
-    else
+    else {
         emit(d, 0xFFFD);
+        if (d->marked != NULL)
+            d->marked[d->nout - 1] = true;
+    }
 }
 
 /*
@@ -285,7 +291,7 @@ bool ref7_decode(const uint8_t *src, size_t len, uint32_t *out, size_t *nout,
                  struct ref7_error *err)
 {
     struct ref7_error first = {0, 0, REF7_OK};
-    struct dec d = {out, 0, true, false, 0, &first, 1};
+    struct dec d = {out, 0, true, false, 0, &first, 1, NULL};
 
     decode(&d, src, len);
     *nout = d.nout;
@@ -297,7 +303,13 @@ bool ref7_decode(const uint8_t *src, size_t len, uint32_t *out, size_t *nout,
 size_t ref7_decode_replace(const uint8_t *src, size_t len, uint32_t *out, size_t *nerrors,
                            struct ref7_error *errs, size_t maxerrs)
 {
-    struct dec d = {out, 0, false, false, 0, errs, errs != NULL ? maxerrs : 0};
+    return ref7_decode_marked(src, len, out, NULL, nerrors, errs, maxerrs);
+}
+
+size_t ref7_decode_marked(const uint8_t *src, size_t len, uint32_t *out, bool *marked,
+                          size_t *nerrors, struct ref7_error *errs, size_t maxerrs)
+{
+    struct dec d = {out, 0, false, false, 0, errs, errs != NULL ? maxerrs : 0, marked};
 
     decode(&d, src, len);
     if (nerrors != NULL)

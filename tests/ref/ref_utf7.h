@@ -69,6 +69,11 @@ bool ref7_decode(const uint8_t *src, size_t len, uint32_t *out, size_t *nout,
 size_t ref7_decode_replace(const uint8_t *src, size_t len, uint32_t *out, size_t *nerrors,
                            struct ref7_error *errs, size_t maxerrs);
 
+/* ref7_decode_replace, and marked[i] says whether out[i] is an error's
+ * U+FFFD (marked has room for len+1 entries, as out). */
+size_t ref7_decode_marked(const uint8_t *src, size_t len, uint32_t *out, bool *marked,
+                          size_t *nerrors, struct ref7_error *errs, size_t maxerrs);
+
 /* Encode scalar values (caller guarantees: <= 0x10FFFF, not D800-DFFF).
  * direct_o: also send Set O directly. Returns bytes written; out needs
  * ref7_encode_bound(n) bytes. */

@@ -1,0 +1,566 @@
+/* libFuzzer target for the encodings beyond the Unicode forms, one per
+ * input encoding (compiled with -DFUZZ_ENC=rfc2279, corrected, ucs4le,
+ * ucs4be or utf7). Differential and protocol checks:
+ *
+ *   1. the library against a second decoder: UTF-7 against the reference of
+ *      tests/ref/ref_utf7.c (written from RFC 2152 alone: characters, every
+ *      error's offset, length and kind, replacement); RFC 2279 and Corrected
+ *      UTF-8 against the re2c lexer generated from the same grammar (token
+ *      boundaries, values from the bit layout and the grammar's offsets,
+ *      reserved units, the magic number); UCS-4 against 4-byte units;
+ *   2. the whole buffer in one call against fuzzer-chosen chunks and output
+ *      room, for a fuzzer-chosen output (code points, UTF-16, check, or
+ *      bytes in any of the library's encodings) and modes, checking the
+ *      streaming protocol on every call; and with the output exactly full;
+ *   3. decode -> encode (the source encoding) -> decode round trips, byte
+ *      identity for valid input (not UTF-7, which has many spellings), and
+ *      transcoding to UTF-7 against decode + utfdfa_encode.
+ *
+ * Any disagreement aborts with a message (a libFuzzer crash). Input: 4
+ * header bytes (mode, output kind, chunking, room), then the text.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "utfdfa.h"
+
+#define FUZZ_FROM_rfc2279 UTFDFA_UTF8_RFC2279
+#define FUZZ_FROM_corrected UTFDFA_CORRECTED_UTF8
+#define FUZZ_FROM_ucs4le UTFDFA_UCS4LE
+#define FUZZ_FROM_ucs4be UTFDFA_UCS4BE
+#define FUZZ_FROM_utf7 UTFDFA_UTF7
+#define FUZZ_CAT2(a, b) a##b
+#define FUZZ_CAT(a, b) FUZZ_CAT2(a, b)
+#ifndef FUZZ_ENC
+#error "compile with -DFUZZ_ENC=rfc2279|corrected|ucs4le|ucs4be|utf7"
+#endif
+#define FROM FUZZ_CAT(FUZZ_FROM_, FUZZ_ENC)
+/* Which second decoder (preprocessor-visible) */
+#define FUZZ_KIND_rfc2279 1
+#define FUZZ_KIND_corrected 2
+#define FUZZ_KIND_ucs4le 3
+#define FUZZ_KIND_ucs4be 3
+#define FUZZ_KIND_utf7 4
+#define KIND FUZZ_CAT(FUZZ_KIND_, FUZZ_ENC)
+
+#if KIND == 1
+#include "utf8-rfc2279.lexer.c"
+#define LEX utf8_rfc2279_lex
+#define LEX_UNIT UTF8_RFC2279_LEX_UNIT
+#define LEX_END UTF8_RFC2279_LEX_END
+#elif KIND == 2
+#include "corrected-utf-8.gen.h"
+#include "corrected-utf-8.lexer.c"
+#define LEX corrected_utf_8_lex
+#define LEX_UNIT CORRECTED_UTF_8_LEX_UNIT
+#define LEX_END CORRECTED_UTF_8_LEX_END
+#elif KIND == 4
+#include "ref_utf7.h"
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const uint8_t *g_data;
+static size_t g_size;
+
+#if defined(__GNUC__)
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+#endif
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "fuzz_%s: ", utfdfa_encoding_name(FROM));
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\ninput (%zu bytes, 4 header bytes first):", g_size);
+    for (size_t i = 0; i < g_size && i < 256; i++)
+        fprintf(stderr, " %02X", g_data[i]);
+    fprintf(stderr, "%s\n", g_size > 256 ? " ..." : "");
+    abort();
+}
+
+#define REQUIRE(cond, ...)                                                                  \
+    do {                                                                                    \
+        if (!(cond))                                                                        \
+            die(__VA_ARGS__);                                                               \
+    } while (0)
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        die("out of memory");
+    return p;
+}
+
+/* ------------------------------------------------------------ driving */
+
+enum sink { SINK_U32, SINK_U16, SINK_CHECK, SINK_BYTES };
+struct sinkspec {
+    enum sink sink;
+    enum utfdfa_encoding to;
+};
+#define NSINKS (3 + UTFDFA_NENCODINGS)
+
+static struct sinkspec sink_of(unsigned k)
+{
+    struct sinkspec s = {SINK_BYTES, UTFDFA_UTF8};
+    if (k < 3)
+        s.sink = (enum sink)k;
+    else
+        s.to = (enum utfdfa_encoding)(k - 3);
+    return s;
+}
+
+static size_t unit_size(const struct sinkspec *s)
+{
+    return s->sink == SINK_U32 ? 4 : s->sink == SINK_U16 ? 2 : 1;
+}
+
+/* Room that always holds what one step writes: a BOM or Corrected UTF-8's
+ * 8-byte magic number, then the most one step writes (a 6-byte form; the
+ * characters of a magic number that turned out to be text, and a U+FFFD). */
+static size_t min_room(const struct sinkspec *s)
+{
+    return s->sink == SINK_U32 ? 4 : s->sink == SINK_U16 ? 6 : s->sink == SINK_CHECK ? 0 : 20;
+}
+
+struct outcome {
+    uint8_t *out;
+    size_t len, cap;
+    utfdfa_error *errs;
+    size_t nerrs;
+};
+
+static void append(struct outcome *o, const void *p, size_t n)
+{
+    if (o->len + n > o->cap) {
+        o->cap = (o->len + n) * 2 + 16;
+        o->out = realloc(o->out, o->cap);
+        REQUIRE(o->out, "out of memory");
+    }
+    if (n)
+        memcpy(o->out + o->len, p, n);
+    o->len += n;
+}
+
+static void outcome_free(struct outcome *o)
+{
+    free(o->out);
+    free(o->errs);
+}
+
+struct plan {
+    uint32_t state;
+    size_t max_chunk;  /* 0: whole input */
+    size_t room_extra; /* room per call: random, up to min_room + room_extra */
+    bool empty_last;   /* `last` on a separate call with no input */
+};
+
+static uint32_t plan_next(struct plan *p)
+{
+    p->state = p->state * 1103515245u + 12345u;
+    return p->state >> 8;
+}
+
+/* Run the input through the streaming API as the plan says (NULL: one call
+ * with room `whole_room`), checking the protocol on every call. */
+static void drive(enum utfdfa_errors errors, enum utfdfa_bom bom, unsigned options,
+                  const struct sinkspec *s, const uint8_t *in, size_t n, struct plan *plan,
+                  size_t whole_room, struct outcome *o)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, FROM, errors, bom);
+    utfdfa_decoder_set_options(&d, options);
+    size_t us = unit_size(s), pos = 0, calls = 0;
+    uint64_t err_end = 0;
+    size_t max_room = plan ? min_room(s) + plan->room_extra : whole_room;
+    uint8_t *dst = xmalloc(max_room * us);
+    bool need_room = false, done = false;
+    memset(o, 0, sizeof *o);
+    o->errs = xmalloc((n + 1) * sizeof *o->errs);
+    while (!done) {
+        size_t len = n - pos;
+        if (plan && plan->max_chunk && len > 0)
+            len = 1 + plan_next(plan) % (len < plan->max_chunk ? len : plan->max_chunk);
+        bool last = pos + len == n && !(plan && plan->empty_last && len > 0);
+        uint8_t *piece = xmalloc(len); /* exact size: any over-read is caught */
+        if (len)
+            memcpy(piece, in + pos, len);
+        size_t used = 0;
+        for (;;) {
+            size_t room = max_room;
+            if (plan && !need_room)
+                room = plan_next(plan) % (max_room + 1);
+            size_t src = len - used, m = room;
+            utfdfa_error e = {0, 0, UTFDFA_ERR_NONE};
+            utfdfa_result r;
+            uint64_t before = utfdfa_decoder_offset(&d);
+            REQUIRE(++calls <= 8 * (n + 8), "no forward progress after %zu calls", calls);
+            switch (s->sink) {
+            case SINK_U32:
+                r = utfdfa_decode_utf32(&d, piece + used, &src, (uint32_t *)(void *)dst, &m,
+                                        last, &e);
+                break;
+            case SINK_U16:
+                r = utfdfa_decode_utf16(&d, piece + used, &src, (uint16_t *)(void *)dst, &m,
+                                        last, &e);
+                break;
+            case SINK_BYTES:
+                r = utfdfa_transcode(&d, s->to, piece + used, &src, dst, &m, last, &e);
+                break;
+            default:
+                m = 0;
+                r = utfdfa_check(&d, piece + used, &src, last, &e);
+                break;
+            }
+            REQUIRE(src <= len - used && m <= room, "a call reports more than it was given");
+            REQUIRE(utfdfa_decoder_offset(&d) == before + src, "decoder offset != bytes read");
+            used += src;
+            append(o, dst, m * us);
+            need_room = false;
+            if (r == UTFDFA_MALFORMED) {
+                REQUIRE(errors == UTFDFA_STRICT, "MALFORMED in mode %d", (int)errors);
+                /* In UTF-7 one base64 character can carry the bits of two
+                 * units (or of a lone surrogate and the padding after it),
+                 * so two errors may share that character. */
+                uint64_t shared = FROM == UTFDFA_UTF7 && err_end > 0;
+                REQUIRE(e.length >= 1 && e.offset + shared >= err_end &&
+                            e.offset + e.length <= utfdfa_decoder_offset(&d),
+                        "error %llu+%u %s: empty, overlapping (previous ended at %llu) or "
+                        "not consumed (read to %llu)",
+                        (unsigned long long)e.offset, e.length, utfdfa_error_name(e.kind),
+                        (unsigned long long)err_end,
+                        (unsigned long long)utfdfa_decoder_offset(&d));
+                REQUIRE(e.kind > UTFDFA_ERR_NONE && e.kind < UTFDFA_NERROR_KINDS,
+                        "an error of kind %d", (int)e.kind);
+                err_end = e.offset + e.length;
+                o->errs[o->nerrs++] = e;
+                REQUIRE(o->nerrs <= n + 1, "more errors than bytes");
+                continue;
+            }
+            if (r == UTFDFA_OUTPUT_FULL) {
+                REQUIRE(s->sink != SINK_CHECK, "OUTPUT_FULL from check");
+                if (src == 0 && m == 0) {
+                    REQUIRE(room < min_room(s),
+                            "OUTPUT_FULL without progress with room %zu", room);
+                    need_room = true;
+                }
+                continue;
+            }
+            REQUIRE(r == UTFDFA_INPUT_EMPTY, "unknown result %d", (int)r);
+            REQUIRE(used == len, "INPUT_EMPTY with %zu bytes left", len - used);
+            break;
+        }
+        free(piece);
+        pos += len;
+        done = last;
+    }
+    free(dst);
+}
+
+static bool same_outcome(const struct outcome *a, const struct outcome *b)
+{
+    if (a->len != b->len || (a->len && memcmp(a->out, b->out, a->len)) || a->nerrs != b->nerrs)
+        return false;
+    for (size_t i = 0; i < a->nerrs; i++)
+        if (a->errs[i].offset != b->errs[i].offset || a->errs[i].length != b->errs[i].length ||
+            a->errs[i].kind != b->errs[i].kind)
+            return false;
+    return true;
+}
+
+/* Decode the whole input to code points in one call per error. */
+static size_t decode_all(enum utfdfa_errors errors, enum utfdfa_bom bom, const uint8_t *in,
+                         size_t n, uint32_t *cps, utfdfa_error *errs, size_t *nerrs)
+{
+    struct sinkspec s = {SINK_U32, UTFDFA_UTF8};
+    struct outcome o;
+    size_t room;
+    REQUIRE(utfdfa_max_utf32_len(FROM, n, &room), "max_utf32_len overflows");
+    drive(errors, bom, 0, &s, in, n, NULL, room, &o);
+    REQUIRE(o.len / 4 <= room, "max_utf32_len is not an upper bound");
+    if (o.len)
+        memcpy(cps, o.out, o.len);
+    if (errs)
+        memcpy(errs, o.errs, o.nerrs * sizeof *errs);
+    if (nerrs)
+        *nerrs = o.nerrs;
+    size_t ncps = o.len / 4;
+    outcome_free(&o);
+    return ncps;
+}
+
+/* ------------------------------------------------------------ second decoders */
+
+/* What strict decoding (going on after each error, BOM kept) must give. */
+struct expect {
+    uint32_t *cps;
+    size_t ncps;
+    utfdfa_error *errs;
+    size_t nerrs;
+};
+
+static void add_cp(struct expect *x, uint32_t cp)
+{
+    x->cps[x->ncps++] = cp;
+}
+
+static void add_err(struct expect *x, size_t offset, size_t len, enum utfdfa_error_kind kind)
+{
+    x->errs[x->nerrs++] = (utfdfa_error){offset, (uint32_t)len, kind};
+}
+
+#if KIND == 1 || KIND == 2
+/* Value of a unit from its bits: the lead byte's payload below its first
+ * zero bit, 6 bits per continuation byte (RFC 2279bis section 3; Corrected
+ * UTF-8 adds its row's offset, the grammar's @value offset). */
+static uint32_t bits_value(const uint8_t *p, size_t len)
+{
+    uint32_t v = len == 1 ? p[0] : p[0] & (0x7Fu >> len);
+    for (size_t i = 1; i < len; i++)
+        v = v << 6 | (p[i] & 0x3Fu);
+    return v;
+}
+
+/* The lexer's tokens. Kinds are not the lexer's to say, except a reserved
+ * unit's (Corrected UTF-8): errors are compared by offset and length. */
+static void second_decoder(const uint8_t *in, size_t n, struct expect *x)
+{
+    size_t pos = 0, len;
+    unsigned tag = 0;
+    int t;
+#if KIND == 2
+    /* The magic number at the very start is a signature: kept, it is its
+     * four characters, its U+0000 no error (corrected-utf-8.txt). */
+    static const uint8_t magic[8] = {0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A};
+    if (n >= 8 && memcmp(in, magic, 8) == 0) {
+        add_cp(x, 0x10E7D);
+        add_cp(x, 0xED4E);
+        add_cp(x, 0x0000);
+        add_cp(x, 0x000A);
+        pos = 8;
+    }
+#endif
+    while ((t = LEX(in + pos, n - pos, &len, &tag)) != LEX_END) {
+        REQUIRE(len >= 1 && len <= n - pos, "lexer: token of %zu bytes", len);
+        if (t != LEX_UNIT) {
+            add_err(x, pos, len, UTFDFA_ERR_NONE);
+        } else {
+#if KIND == 2
+            if (tag == CORRECTED_UTF_8_RESERVED_TAG)
+                add_err(x, pos, len, UTFDFA_ERR_RESERVED);
+            else
+                add_cp(x, bits_value(in + pos, len) + corrected_utf_8_tag_offset[tag]);
+#else
+            add_cp(x, bits_value(in + pos, len));
+#endif
+        }
+        pos += len;
+    }
+    REQUIRE(pos == n, "lexer stopped at %zu of %zu", pos, n);
+}
+#elif KIND == 3
+/* UCS-4: every 4 bytes are a value, whatever it is; a cut unit is truncated. */
+static void second_decoder(const uint8_t *in, size_t n, struct expect *x)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        add_cp(x, FROM == UTFDFA_UCS4BE ? (uint32_t)in[i] << 24 | (uint32_t)in[i + 1] << 16 |
+                                              (uint32_t)in[i + 2] << 8 | in[i + 3]
+                                        : (uint32_t)in[i + 3] << 24 | (uint32_t)in[i + 2] << 16 |
+                                              (uint32_t)in[i + 1] << 8 | in[i]);
+    if (i < n)
+        add_err(x, i, n - i, UTFDFA_ERR_TRUNCATED);
+}
+#else
+static enum utfdfa_error_kind kind7(enum ref7_kind k)
+{
+    switch (k) {
+    case REF7_INVALID_DIRECT:
+        return UTFDFA_ERR_INVALID_LEAD;
+    case REF7_BAD_SHIFT:
+        return UTFDFA_ERR_BAD_SHIFT;
+    case REF7_TRUNCATED:
+        return UTFDFA_ERR_TRUNCATED;
+    case REF7_SURROGATE:
+        return UTFDFA_ERR_SURROGATE;
+    case REF7_PARTIAL_UNIT:
+        return UTFDFA_ERR_PARTIAL_UNIT;
+    case REF7_NONZERO_PADDING:
+        return UTFDFA_ERR_NONZERO_PADDING;
+    default:
+        return UTFDFA_ERR_NONE;
+    }
+}
+
+/* The reference's replacing decode, its U+FFFDs marked: the characters are
+ * the unmarked outputs, the errors its records in order. */
+static void second_decoder(const uint8_t *in, size_t n, struct expect *x)
+{
+    uint32_t *out = xmalloc((n + 1) * sizeof *out);
+    bool *marked = xmalloc(n + 1);
+    struct ref7_error *errs = xmalloc((n + 1) * sizeof *errs);
+    size_t nerr = 0, nout = ref7_decode_marked(in, n, out, marked, &nerr, errs, n + 1);
+    REQUIRE(nerr <= n + 1, "reference: %zu errors", nerr);
+    for (size_t i = 0; i < nout; i++)
+        if (!marked[i])
+            add_cp(x, out[i]);
+    for (size_t i = 0; i < nerr; i++)
+        add_err(x, errs[i].offset, errs[i].length, kind7(errs[i].kind));
+    free(out);
+    free(marked);
+    free(errs);
+}
+#endif
+
+static void against_second_decoder(const uint8_t *in, size_t n)
+{
+    struct expect x = {xmalloc((n + 8) * 4), 0, xmalloc((n + 1) * sizeof(utfdfa_error)), 0};
+    second_decoder(in, n, &x);
+    uint32_t *cps = xmalloc((n + 8) * 4);
+    utfdfa_error *errs = xmalloc((n + 1) * sizeof *errs);
+    size_t nerrs, ncps = decode_all(UTFDFA_STRICT, UTFDFA_BOM_KEEP, in, n, cps, errs, &nerrs);
+    REQUIRE(ncps == x.ncps && (ncps == 0 || memcmp(cps, x.cps, ncps * 4) == 0),
+            "%zu characters, the second decoder has %zu (or they differ)", ncps, x.ncps);
+    REQUIRE(nerrs == x.nerrs, "%zu errors, the second decoder has %zu", nerrs, x.nerrs);
+    for (size_t i = 0; i < nerrs; i++)
+        REQUIRE(errs[i].offset == x.errs[i].offset && errs[i].length == x.errs[i].length &&
+                    (x.errs[i].kind == UTFDFA_ERR_NONE || errs[i].kind == x.errs[i].kind),
+                "error %zu is %llu+%u %s, the second decoder says %llu+%u %s", i,
+                (unsigned long long)errs[i].offset, errs[i].length,
+                utfdfa_error_name(errs[i].kind), (unsigned long long)x.errs[i].offset,
+                x.errs[i].length, utfdfa_error_name(x.errs[i].kind));
+#if KIND == 4
+    /* Replacing: exactly the reference's output, U+FFFDs in place. */
+    uint32_t *ref = xmalloc((n + 1) * 4);
+    size_t nref = ref7_decode_replace(in, n, ref, NULL, NULL, 0);
+    ncps = decode_all(UTFDFA_REPLACE, UTFDFA_BOM_KEEP, in, n, cps, NULL, NULL);
+    REQUIRE(ncps == nref && (ncps == 0 || memcmp(cps, ref, ncps * 4) == 0),
+            "replace: %zu characters, the reference %zu (or they differ)", ncps, nref);
+    free(ref);
+#endif
+    free(cps);
+    free(errs);
+    free(x.cps);
+    free(x.errs);
+}
+
+/* ------------------------------------------------------------ round trips */
+
+static size_t encode_all(enum utfdfa_encoding to, unsigned options, enum utfdfa_bom bom,
+                         const uint32_t *cps, size_t n, uint8_t **out)
+{
+    size_t cap;
+    REQUIRE(utfdfa_max_encoded_len(to, n, &cap), "max_encoded_len overflows");
+    *out = xmalloc(cap);
+    utfdfa_encoder e;
+    utfdfa_encoder_init(&e, to, UTFDFA_REPLACE, bom);
+    utfdfa_encoder_set_options(&e, options);
+    size_t s = n, o = cap;
+    utfdfa_result r = utfdfa_encode(&e, cps, &s, *out, &o, true, NULL);
+    REQUIRE(r == UTFDFA_INPUT_EMPTY && s == n, "encode to %s: result %d, %zu of %zu",
+            utfdfa_encoding_name(to), (int)r, s, n);
+    return o;
+}
+
+static void round_trips(const uint8_t *in, size_t n, unsigned options, struct plan *plan)
+{
+    /* Corrected UTF-8 strips its magic number by default; kept, its U+0000
+     * could not be encoded again. */
+    enum utfdfa_bom bom = FROM == UTFDFA_CORRECTED_UTF8 ? UTFDFA_BOM_STRIP : UTFDFA_BOM_KEEP;
+    uint32_t *cps = xmalloc((n + 8) * 4), *back = xmalloc((n + 8) * 4);
+    size_t nerrs, ncps = decode_all(UTFDFA_REPLACE, bom, in, n, cps, NULL, NULL);
+    size_t strict_errs = 0;
+    uint32_t *tmp = xmalloc((n + 8) * 4);
+    decode_all(UTFDFA_STRICT, bom, in, n, tmp, NULL, &strict_errs);
+    free(tmp);
+    uint8_t *buf;
+    size_t len = encode_all(FROM, options, UTFDFA_BOM_KEEP, cps, ncps, &buf);
+    /* Strict on the way back: what the decoder gave, the encoder can write. */
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, FROM, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    size_t s = len, o = ncps + 8;
+    utfdfa_result r = utfdfa_decode_utf32(&d, buf, &s, back, &o, true, NULL);
+    REQUIRE(r == UTFDFA_INPUT_EMPTY && s == len && o == ncps &&
+                (ncps == 0 || memcmp(back, cps, ncps * 4) == 0),
+            "decode -> encode -> decode is not the identity (%zu -> %zu code points)", ncps, o);
+    bool magic = FROM == UTFDFA_CORRECTED_UTF8 && n >= 8 && in[0] == 0xEF;
+    if (FROM != UTFDFA_UTF7 && strict_errs == 0 && !magic)
+        REQUIRE(len == n && (n == 0 || memcmp(buf, in, n) == 0),
+                "valid input does not come back byte-identical");
+    free(buf);
+    /* Transcoding to UTF-7, in the plan's chunks, is decode + encode. */
+    uint8_t *want;
+    size_t wlen = encode_all(UTFDFA_UTF7, options, UTFDFA_BOM_KEEP, cps, ncps, &want);
+    struct sinkspec s7 = {SINK_BYTES, UTFDFA_UTF7};
+    struct outcome got;
+    drive(UTFDFA_REPLACE, bom, options, &s7, in, n, plan, 0, &got);
+    REQUIRE(got.len == wlen && (wlen == 0 || memcmp(got.out, want, wlen) == 0),
+            "transcode to UTF-7: %zu bytes, decode + encode gives %zu", got.len, wlen);
+    outcome_free(&got);
+    free(want);
+    (void)nerrs;
+    free(cps);
+    free(back);
+}
+
+/* ------------------------------------------------------------ entry */
+
+static const size_t chunk_sizes[16] = {0, 1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 64, 100, 255, 1000, 4096};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    g_data = data;
+    g_size = size;
+    uint8_t h[4] = {0, 0, 0, 0};
+    memcpy(h, data, size < 4 ? size : 4);
+    const uint8_t *in = size > 4 ? data + 4 : data + size;
+    size_t n = size > 4 ? size - 4 : 0;
+    enum utfdfa_errors errors = (enum utfdfa_errors)((h[0] & 3) == 3 ? 1 : h[0] & 3);
+    enum utfdfa_bom bom = (enum utfdfa_bom)(((h[0] >> 2) & 3) == 3 ? 0 : (h[0] >> 2) & 3);
+    struct sinkspec chosen = sink_of((h[0] >> 4) % NSINKS);
+    unsigned options = (h[1] & 0x80) ? UTFDFA_UTF7_DIRECT_SET_O : 0;
+    struct plan plan = {(uint32_t)h[2] << 8 | h[3], chunk_sizes[h[1] & 15], (h[1] >> 4) & 7,
+                        (h[3] & 1) != 0};
+
+    /* 1. A second decoder. */
+    against_second_decoder(in, n);
+
+    /* 2. Whole buffer (worst-case room, then exactly the room it needs)
+     * against chunks and random room, for the chosen output and modes. */
+    {
+        size_t bound = 0;
+        bool fits = chosen.sink == SINK_U32   ? utfdfa_max_utf32_len(FROM, n, &bound)
+                    : chosen.sink == SINK_U16 ? utfdfa_max_utf16_len(FROM, n, &bound)
+                    : chosen.sink == SINK_BYTES
+                        ? utfdfa_max_transcoded_len(FROM, chosen.to, n, &bound)
+                        : true;
+        REQUIRE(fits, "size helper overflows for %zu bytes", n);
+        struct outcome whole, exact, part;
+        drive(errors, bom, options, &chosen, in, n, NULL, bound, &whole);
+        REQUIRE(whole.len / unit_size(&chosen) <= bound || chosen.sink == SINK_CHECK,
+                "the size helper is not an upper bound");
+        drive(errors, bom, options, &chosen, in, n, NULL, whole.len / unit_size(&chosen),
+              &exact);
+        REQUIRE(same_outcome(&whole, &exact), "output exactly full differs from worst-case room");
+        drive(errors, bom, options, &chosen, in, n, &plan, 0, &part);
+        REQUIRE(same_outcome(&whole, &part),
+                "chunks (max %zu) and room (+%zu) differ from one call, output %d/%s",
+                plan.max_chunk, plan.room_extra, (int)chosen.sink,
+                utfdfa_encoding_name(chosen.to));
+        outcome_free(&whole);
+        outcome_free(&exact);
+        outcome_free(&part);
+    }
+
+    /* 3. Round trips; transcoding to UTF-7. */
+    round_trips(in, n, options, &plan);
+    return 0;
+}
