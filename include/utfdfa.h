@@ -122,8 +122,14 @@ typedef struct utfdfa_encoder {
 
 /* Encoder options (utfdfa_encoder_set_options). */
 enum utfdfa_encoder_option {
-    UTFDFA_UTF7_DIRECT_SET_O = 1 /* UTF-7: also send Set O (RFC 2152 Rule 1: ! " # $ % & * ;
-                                    < = > @ [ ] ^ _ ` { | }) directly, not in base64 */
+    UTFDFA_UTF7_DIRECT_SET_O = 1, /* UTF-7: also send Set O (RFC 2152 Rule 1: ! " # $ % & * ;
+                                     < = > @ [ ] ^ _ ` { | }) directly, not in base64 */
+    UTFDFA_CORRECTED_PUA = 2      /* Corrected UTF-8 ("they can be mapped to some convenient
+                                     private-use codepoints"): write the C1 controls
+                                     U+0080-U+009F and the surrogates U+D800-U+DFFF as
+                                     U+F0080-U+F009F and U+FD800-U+FDFFF, and read those
+                                     back as them; the private-use originals are then
+                                     unencodable (they would read back as the others) */
 };
 
 /* ---- names */
@@ -150,7 +156,8 @@ UTFDFA_API void utfdfa_decoder_init(utfdfa_decoder *d, enum utfdfa_encoding from
  * against their own output.) */
 UTFDFA_API void utfdfa_decoder_set_target(utfdfa_decoder *d, enum utfdfa_encoding to);
 /* Options (enum utfdfa_encoder_option) for the bytes utfdfa_transcode
- * writes, as utfdfa_encoder_set_options; call after init. */
+ * writes, as utfdfa_encoder_set_options; UTFDFA_CORRECTED_PUA also maps
+ * what a corrected-utf-8 source decodes. Call after init. */
 UTFDFA_API void utfdfa_decoder_set_options(utfdfa_decoder *d, unsigned options);
 /* Whether a replacing or ignoring decoder has met an error since init. */
 UTFDFA_API bool utfdfa_decoder_replaced(const utfdfa_decoder *d);

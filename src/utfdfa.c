@@ -261,6 +261,33 @@ static inline enum utfdfa_error_kind unfit(unsigned limit, uint32_t cp)
     }
 }
 
+/* Corrected UTF-8's private-use mapping (UTFDFA_CORRECTED_PUA; the spec:
+ * C1 controls and surrogates "can be mapped to some convenient private-use
+ * codepoints"): each moves by PUA_SHIFT into plane 15. */
+enum { PUA_SHIFT = 0xF0000 };
+#define OPTIONS (UTFDFA_UTF7_DIRECT_SET_O | UTFDFA_CORRECTED_PUA)
+
+static inline bool pua_source(uint32_t cp)
+{
+    return (cp >= 0x80 && cp <= 0x9F) || (cp >= 0xD800 && cp <= 0xDFFF);
+}
+
+static inline bool pua_image(uint32_t cp)
+{
+    return cp >= PUA_SHIFT && pua_source(cp - PUA_SHIFT);
+}
+
+/* Writing with the mapping: a C1 control or surrogate becomes its image; an
+ * image itself cannot be written (it would read back as the other). */
+static inline enum utfdfa_error_kind pua_write(uint32_t *cp)
+{
+    if (pua_image(*cp))
+        return UTFDFA_ERR_UNENCODABLE;
+    if (pua_source(*cp))
+        *cp += PUA_SHIFT;
+    return UTFDFA_ERR_NONE;
+}
+
 /* ------------------------------------------------------------ output side */
 
 /* Corrected UTF-8's rows ("Putting it all together"): the first code point
@@ -584,7 +611,11 @@ ALWAYS_INLINE enum delivery deliver(utfdfa_decoder *d, struct out *o, enum sink 
                                     unsigned limit, uint32_t cp, uint64_t at, uint32_t length,
                                     utfdfa_error *err)
 {
-    enum utfdfa_error_kind kind = unfit(limit, cp);
+    enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
+    if (sink == SINK_BYTES && to == UTFDFA_CORRECTED_UTF8 && (d->options & UTFDFA_CORRECTED_PUA))
+        kind = pua_write(&cp);
+    if (kind == UTFDFA_ERR_NONE)
+        kind = unfit(limit, cp);
     if (kind == UTFDFA_ERR_NONE)
         return emit(d, o, sink, to, cp) ? DELIVERED : NO_ROOM;
     return fail(d, o, sink, to, at, length, kind, err) ? UNFIT : NO_ROOM;
@@ -676,6 +707,9 @@ ALWAYS_INLINE enum delivery complete(utfdfa_decoder *d, struct out *o, enum sink
     }
     if (t->offset)
         value += t->offset[tag];
+    if (t->self == UTFDFA_CORRECTED_UTF8 && (d->options & UTFDFA_CORRECTED_PUA) &&
+        pua_image(value))
+        value -= PUA_SHIFT;
     if (t->magic && !(d->flags & F_NOMAGIC))
         return DELIVERED; /* a character of the magic number: held (see magic_byte) */
     return deliver(d, o, sink, to, limit, value, at, length, err);
@@ -1262,7 +1296,7 @@ void utfdfa_decoder_set_target(utfdfa_decoder *d, enum utfdfa_encoding to)
 
 void utfdfa_decoder_set_options(utfdfa_decoder *d, unsigned options)
 {
-    d->options = (uint8_t)(options & UTFDFA_UTF7_DIRECT_SET_O);
+    d->options = (uint8_t)(options & OPTIONS);
 }
 
 bool utfdfa_decoder_replaced(const utfdfa_decoder *d)
@@ -1404,7 +1438,7 @@ void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to, enum utfdfa
 
 void utfdfa_encoder_set_options(utfdfa_encoder *e, unsigned options)
 {
-    e->options = (uint8_t)(options & UTFDFA_UTF7_DIRECT_SET_O);
+    e->options = (uint8_t)(options & OPTIONS);
 }
 
 
@@ -1418,7 +1452,11 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
     struct out o = {dst, *dst_len, 0, {e->shift, e->bits, e->options & UTFDFA_UTF7_DIRECT_SET_O}};
     for (; i < n; i++) {
         uint32_t cp = src[i];
-        enum utfdfa_error_kind kind = unfit(limit, cp);
+        enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
+        if (to == UTFDFA_CORRECTED_UTF8 && (e->options & UTFDFA_CORRECTED_PUA))
+            kind = pua_write(&cp);
+        if (kind == UTFDFA_ERR_NONE)
+            kind = unfit(limit, cp);
         if (kind != UTFDFA_ERR_NONE) {
             /* e.g. RFC 3629 section 3: never a surrogate ("CESU") or a 5-byte form. */
             if (e->errors == UTFDFA_STRICT) {

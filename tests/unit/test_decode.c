@@ -805,6 +805,81 @@ static void magic(void)
           "a magic number after the start is text, and its 00 an error");
 }
 
+/* Encode cps to Corrected UTF-8 with `options`; 0 and *e on an error. */
+static size_t corrected_encode(const uint32_t *cps, size_t n, unsigned options, uint8_t *out,
+                               size_t cap, utfdfa_error *e)
+{
+    utfdfa_encoder enc;
+    utfdfa_encoder_init(&enc, UTFDFA_CORRECTED_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    utfdfa_encoder_set_options(&enc, options);
+    size_t s = n, o = cap;
+    utfdfa_result r = utfdfa_encode(&enc, cps, &s, out, &o, true, e);
+    return r == UTFDFA_INPUT_EMPTY && s == n ? o : 0;
+}
+
+/* The private-use mapping (UTFDFA_CORRECTED_PUA): every C1 control and
+ * surrogate is written as the character 0xF0000 above it would be without
+ * the option, and read back as itself; without the option those bytes are
+ * the private-use characters; with it the images are unencodable. */
+static void corrected_pua(void)
+{
+    static uint32_t cps[32 + 2048 + 1], images[32 + 2048 + 1], back[32 + 2048 + 1];
+    static uint8_t with[8 * 2100], without[8 * 2100];
+    size_t n = 0;
+    for (uint32_t cp = 0x80; cp <= 0x9F; cp++)
+        cps[n++] = cp;
+    for (uint32_t cp = 0xD800; cp <= 0xDFFF; cp++)
+        cps[n++] = cp;
+    for (size_t i = 0; i < n; i++)
+        images[i] = cps[i] + 0xF0000;
+    cps[n] = images[n] = 'A';
+    n++;
+    utfdfa_error e;
+    size_t a = corrected_encode(cps, n, UTFDFA_CORRECTED_PUA, with, sizeof with, &e);
+    size_t b = corrected_encode(images, n, 0, without, sizeof without, &e);
+    CHECK(a > 0 && a == b && memcmp(with, without, a) == 0,
+          "corrected PUA: C1 controls and surrogates written as U+F0080.. U+FD800..");
+    CHECK(corrected_encode(cps, 1, 0, with, sizeof with, &e) == 0 &&
+              e.kind == UTFDFA_ERR_UNENCODABLE,
+          "corrected: U+0080 unencodable without the option");
+    CHECK(corrected_encode(images + 40, 1, UTFDFA_CORRECTED_PUA, with, sizeof with, &e) == 0 &&
+              e.kind == UTFDFA_ERR_UNENCODABLE && e.offset == 0,
+          "corrected PUA: U+%X itself is unencodable with the option", images[40]);
+    for (unsigned opt = 0; opt <= UTFDFA_CORRECTED_PUA; opt += UTFDFA_CORRECTED_PUA) {
+        utfdfa_decoder d;
+        utfdfa_decoder_init(&d, UTFDFA_CORRECTED_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        utfdfa_decoder_set_options(&d, opt);
+        size_t sl = b, ol = n;
+        utfdfa_result r = utfdfa_decode_utf32(&d, without, &sl, back, &ol, true, NULL);
+        CHECK(r == UTFDFA_INPUT_EMPTY && ol == n &&
+                  memcmp(back, opt ? cps : images, n * sizeof back[0]) == 0,
+              "corrected PUA: decoding %s the option", opt ? "with" : "without");
+    }
+    /* Transcoding: UCS-4 in, Corrected out, the same bytes as the encoder;
+     * Corrected in, UTF-16 out: a C1 control is a character, a surrogate an
+     * error at its input offset. */
+    uint8_t ucs4[4] = {0, 0, 0xD8, 0x01}, out[16];
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UCS4BE, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    utfdfa_decoder_set_options(&d, UTFDFA_CORRECTED_PUA);
+    size_t sl = 4, ol = sizeof out;
+    utfdfa_result r = utfdfa_transcode(&d, UTFDFA_CORRECTED_UTF8, ucs4, &sl, out, &ol, true, NULL);
+    uint32_t lone = 0xD801;
+    size_t want = corrected_encode(&lone, 1, UTFDFA_CORRECTED_PUA, with, sizeof with, &e);
+    CHECK(r == UTFDFA_INPUT_EMPTY && ol == want && memcmp(out, with, want) == 0,
+          "corrected PUA: transcode UCS-4 U+D801 -> corrected");
+    size_t c1 = corrected_encode(cps + 5, 1, UTFDFA_CORRECTED_PUA, with, sizeof with, &e);
+    memcpy(with + c1, out, ol);
+    utfdfa_decoder_init(&d, UTFDFA_CORRECTED_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    utfdfa_decoder_set_options(&d, UTFDFA_CORRECTED_PUA);
+    sl = c1 + ol;
+    size_t o16 = sizeof out;
+    r = utfdfa_transcode(&d, UTFDFA_UTF16LE, with, &sl, out, &o16, true, &e);
+    CHECK(r == UTFDFA_MALFORMED && o16 == 2 && out[0] == 0x85 && out[1] == 0 &&
+              e.kind == UTFDFA_ERR_SURROGATE && e.offset == c1 && e.length == ol,
+          "corrected PUA -> UTF-16: U+0085, then the surrogate is an error");
+}
+
 static void corrected(void)
 {
     /* "Putting it all together": every boundary of every row, both ways. */
@@ -839,6 +914,7 @@ static void corrected(void)
                                                                  : UTFDFA_ERR_UNENCODABLE),
               "corrected: U+%X is not encodable", unencodable[i]);
     }
+    corrected_pua();
     /* Every code point up to U+1109F (3 bytes) round trips, and the encoding
      * of each is unique: decoding every 1-3 byte string gives each value once. */
     static uint8_t seen[0x110A0];
