@@ -14,7 +14,9 @@
  *      streaming protocol on every call; and with the output exactly full;
  *   3. decode -> encode (the source encoding) -> decode round trips, byte
  *      identity for valid input (not UTF-7, which has many spellings), and
- *      transcoding to UTF-7 against decode + utfdfa_encode.
+ *      transcoding to UTF-7 against decode + utfdfa_encode; with the
+ *      header's options (UTF-7 Set O direct, Corrected UTF-8's private-use
+ *      mapping) on both sides.
  *
  * Any disagreement aborts with a message (a libFuzzer crash). Input: 4
  * header bytes (mode, output kind, chunking, room), then the text.
@@ -277,14 +279,15 @@ static bool same_outcome(const struct outcome *a, const struct outcome *b)
 }
 
 /* Decode the whole input to code points in one call per error. */
-static size_t decode_all(enum utfdfa_errors errors, enum utfdfa_bom bom, const uint8_t *in,
-                         size_t n, uint32_t *cps, utfdfa_error *errs, size_t *nerrs)
+static size_t decode_all(enum utfdfa_errors errors, enum utfdfa_bom bom, unsigned options,
+                         const uint8_t *in, size_t n, uint32_t *cps, utfdfa_error *errs,
+                         size_t *nerrs)
 {
     struct sinkspec s = {SINK_U32, UTFDFA_UTF8};
     struct outcome o;
     size_t room;
     REQUIRE(utfdfa_max_utf32_len(FROM, n, &room), "max_utf32_len overflows");
-    drive(errors, bom, 0, &s, in, n, NULL, room, &o);
+    drive(errors, bom, options, &s, in, n, NULL, room, &o);
     REQUIRE(o.len / 4 <= room, "max_utf32_len is not an upper bound");
     if (o.len)
         memcpy(cps, o.out, o.len);
@@ -426,7 +429,7 @@ static void against_second_decoder(const uint8_t *in, size_t n)
     second_decoder(in, n, &x);
     uint32_t *cps = xmalloc((n + 8) * 4);
     utfdfa_error *errs = xmalloc((n + 1) * sizeof *errs);
-    size_t nerrs, ncps = decode_all(UTFDFA_STRICT, UTFDFA_BOM_KEEP, in, n, cps, errs, &nerrs);
+    size_t nerrs, ncps = decode_all(UTFDFA_STRICT, UTFDFA_BOM_KEEP, 0, in, n, cps, errs, &nerrs);
     REQUIRE(ncps == x.ncps && (ncps == 0 || memcmp(cps, x.cps, ncps * 4) == 0),
             "%zu characters, the second decoder has %zu (or they differ)", ncps, x.ncps);
     REQUIRE(nerrs == x.nerrs, "%zu errors, the second decoder has %zu", nerrs, x.nerrs);
@@ -441,7 +444,7 @@ static void against_second_decoder(const uint8_t *in, size_t n)
     /* Replacing: exactly the reference's output, U+FFFDs in place. */
     uint32_t *ref = xmalloc((n + 1) * 4);
     size_t nref = ref7_decode_replace(in, n, ref, NULL, NULL, 0);
-    ncps = decode_all(UTFDFA_REPLACE, UTFDFA_BOM_KEEP, in, n, cps, NULL, NULL);
+    ncps = decode_all(UTFDFA_REPLACE, UTFDFA_BOM_KEEP, 0, in, n, cps, NULL, NULL);
     REQUIRE(ncps == nref && (ncps == 0 || memcmp(cps, ref, ncps * 4) == 0),
             "replace: %zu characters, the reference %zu (or they differ)", ncps, nref);
     free(ref);
@@ -476,16 +479,17 @@ static void round_trips(const uint8_t *in, size_t n, unsigned options, struct pl
      * could not be encoded again. */
     enum utfdfa_bom bom = FROM == UTFDFA_CORRECTED_UTF8 ? UTFDFA_BOM_STRIP : UTFDFA_BOM_KEEP;
     uint32_t *cps = xmalloc((n + 8) * 4), *back = xmalloc((n + 8) * 4);
-    size_t nerrs, ncps = decode_all(UTFDFA_REPLACE, bom, in, n, cps, NULL, NULL);
+    size_t ncps = decode_all(UTFDFA_REPLACE, bom, options, in, n, cps, NULL, NULL);
     size_t strict_errs = 0;
     uint32_t *tmp = xmalloc((n + 8) * 4);
-    decode_all(UTFDFA_STRICT, bom, in, n, tmp, NULL, &strict_errs);
+    decode_all(UTFDFA_STRICT, bom, options, in, n, tmp, NULL, &strict_errs);
     free(tmp);
     uint8_t *buf;
     size_t len = encode_all(FROM, options, UTFDFA_BOM_KEEP, cps, ncps, &buf);
     /* Strict on the way back: what the decoder gave, the encoder can write. */
     utfdfa_decoder d;
     utfdfa_decoder_init(&d, FROM, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    utfdfa_decoder_set_options(&d, options);
     size_t s = len, o = ncps + 8;
     utfdfa_result r = utfdfa_decode_utf32(&d, buf, &s, back, &o, true, NULL);
     REQUIRE(r == UTFDFA_INPUT_EMPTY && s == len && o == ncps &&
@@ -506,7 +510,6 @@ static void round_trips(const uint8_t *in, size_t n, unsigned options, struct pl
             "transcode to UTF-7: %zu bytes, decode + encode gives %zu", got.len, wlen);
     outcome_free(&got);
     free(want);
-    (void)nerrs;
     free(cps);
     free(back);
 }
@@ -526,7 +529,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     enum utfdfa_errors errors = (enum utfdfa_errors)((h[0] & 3) == 3 ? 1 : h[0] & 3);
     enum utfdfa_bom bom = (enum utfdfa_bom)(((h[0] >> 2) & 3) == 3 ? 0 : (h[0] >> 2) & 3);
     struct sinkspec chosen = sink_of((h[0] >> 4) % NSINKS);
-    unsigned options = (h[1] & 0x80) ? UTFDFA_UTF7_DIRECT_SET_O : 0;
+    unsigned options = ((h[1] & 0x80) ? UTFDFA_UTF7_DIRECT_SET_O : 0) |
+                       ((h[3] & 2) ? UTFDFA_CORRECTED_PUA : 0);
     struct plan plan = {(uint32_t)h[2] << 8 | h[3], chunk_sizes[h[1] & 15], (h[1] >> 4) & 7,
                         (h[3] & 1) != 0};
 
