@@ -160,7 +160,7 @@ check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref
 	$(T)/test_utf7_ref
 
 # The library's UTF-7 against the independent reference decoder/encoder.
-$(T)/test_utf7_ref: tests/unit/test_utf7_ref.c tests/ref/ref_utf7.c tests/ref/ref_utf7.h \
+$(T)/test_utf7_ref: tests/unit/test_utf7_ref.c tests/ref/ref_utf7.c tests/ref/ref_utf7.h tests/ref/ref_utf7_kinds.h \
                     include/utfdfa.h $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< tests/ref/ref_utf7.c $(B)/libutfdfa.a -o $@
 
@@ -441,7 +441,7 @@ REF_HDRS = tests/ref/ref_utf8.h tests/ref/ref_utf16.h tests/ref/ref_utf32.h
 FUZZ_ENCODINGS = utf8 utf16le utf16be utf32le utf32be
 FUZZ_VARIANTS = rfc2279 corrected ucs4le ucs4be utf7
 FUZZ_TARGETS = $(FUZZ_ENCODINGS) $(FUZZ_VARIANTS) $(if $(wildcard src/utf8_fast.c),fast)
-VARIANT_DEPS = tests/fuzz/fuzz_variants.c tests/ref/ref_utf7.c tests/ref/ref_utf7.h \
+VARIANT_DEPS = tests/fuzz/fuzz_variants.c tests/fuzz/fuzz_common.h tests/ref/ref_utf7.c tests/ref/ref_utf7.h tests/ref/ref_utf7_kinds.h \
   $(G)/utf8-rfc2279.lexer.c $(G)/corrected-utf-8.lexer.c
 FB = $(B)/fuzz
 
@@ -465,7 +465,7 @@ $(FB)/seeds/.stamp: tests/fuzz/make_seeds.py tests/unit/vectors.h tests/unit/tes
 	$(PYTHON) tests/fuzz/make_seeds.py $(FB)/seeds $(SHARED)
 	@touch $@
 
-$(T)/replay_%: tests/fuzz/fuzz_decode.c tests/fuzz/replay_main.c $(REF_SRCS) $(REF_HDRS) $(G)/utf8.lexer.c $(B)/libutfdfa.a | $(T)
+$(T)/replay_%: tests/fuzz/fuzz_decode.c tests/fuzz/fuzz_common.h tests/fuzz/replay_main.c $(REF_SRCS) $(REF_HDRS) $(G)/utf8.lexer.c $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -DFUZZ_ENC=$* -I include -I $(G) -I tests/ref $< tests/fuzz/replay_main.c \
 	  $(REF_SRCS) $(B)/libutfdfa.a -o $@
 
@@ -473,8 +473,8 @@ $(FUZZ_VARIANTS:%=$(T)/replay_%): $(T)/replay_%: $(VARIANT_DEPS) tests/fuzz/repl
 	$(CC) $(WARN) $(CFLAGS) -DFUZZ_ENC=$* -I include -I $(G) -I tests/ref tests/fuzz/fuzz_variants.c \
 	  tests/fuzz/replay_main.c tests/ref/ref_utf7.c $(B)/libutfdfa.a -o $@
 
-$(T)/replay_fast: tests/fuzz/fuzz_fast.c tests/fuzz/replay_main.c src/utf8_fast.c src/utf8_fast.h $(G)/utf8.gen.h | $(T)
-	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I src $< tests/fuzz/replay_main.c \
+$(T)/replay_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h tests/fuzz/replay_main.c src/utf8_fast.c src/utf8_fast.h $(G)/utf8.gen.h | $(T)
+	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I include -I $(G) -I src $< tests/fuzz/replay_main.c \
 	  src/utf8_fast.c -o $@
 
 # The fast-path target reads the UTF-8 seeds (its 2 header bytes are theirs).
@@ -564,7 +564,7 @@ $(FB)/libutfdfa.a: issue6-force | $(B)/.fuzz-tools-ok
 	@$(MAKE) --no-print-directory B=$(FB) CC=$(FUZZ_CC) CFLAGS='$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link' \
 	  $@ $(FB)/gen/utf8.lexer.c $(FB)/gen/utf8-rfc2279.lexer.c $(FB)/gen/corrected-utf-8.lexer.c
 
-$(FB)/fuzz_%: tests/fuzz/fuzz_decode.c $(REF_SRCS) $(REF_HDRS) $(FB)/libutfdfa.a
+$(FB)/fuzz_%: tests/fuzz/fuzz_decode.c tests/fuzz/fuzz_common.h $(REF_SRCS) $(REF_HDRS) $(FB)/libutfdfa.a
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$* -I include -I $(FB)/gen -I tests/ref \
 	  $< $(REF_SRCS) $(FB)/libutfdfa.a -o $@
 
@@ -572,8 +572,8 @@ $(FUZZ_VARIANTS:%=$(FB)/fuzz_%): $(FB)/fuzz_%: $(VARIANT_DEPS:$(G)/%=$(FB)/gen/%
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$* -I include -I $(FB)/gen \
 	  -I tests/ref tests/fuzz/fuzz_variants.c tests/ref/ref_utf7.c $(FB)/libutfdfa.a -o $@
 
-$(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c src/utf8_fast.c src/utf8_fast.h $(FB)/libutfdfa.a
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DUTFDFA_FAST_VARIANTS -I $(FB)/gen -I src \
+$(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h src/utf8_fast.c src/utf8_fast.h $(FB)/libutfdfa.a
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DUTFDFA_FAST_VARIANTS -I include -I $(FB)/gen -I src \
 	  $< src/utf8_fast.c -o $@
 
 fuzz-build: $(FUZZ_TARGETS:%=$(FB)/fuzz_%)

@@ -19,13 +19,6 @@
  * 4 header bytes choose the mode, output kind, chunking and room; the rest
  * is the text. tests/fuzz/make_seeds.py writes seeds in this layout.
  */
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "ref_utf16.h"
 #include "ref_utf32.h"
 #include "ref_utf8.h"
@@ -48,52 +41,19 @@
 #define FUZZ_IS_utf32le 0
 #define FUZZ_IS_utf32be 0
 #define FROM_IS_UTF8 FUZZ_CAT(FUZZ_IS_, FUZZ_ENC)
+#define FUZZ_NAME utfdfa_encoding_name(FROM)
+#define FUZZ_HEADER_BYTES 4
+#define FUZZ_DRIVER
+#include "fuzz_common.h"
 
 #if FROM_IS_UTF8
 #include "utf8.gen.h"
 #include "utf8.lexer.c"
 #endif
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 static const enum utfdfa_encoding encodings[] = {UTFDFA_UTF8, UTFDFA_UTF16LE, UTFDFA_UTF16BE,
                                                  UTFDFA_UTF32LE, UTFDFA_UTF32BE};
 #define NENC 5
-
-static const uint8_t *g_data; /* the current input, for the crash message */
-static size_t g_size;
-
-#if defined(__GNUC__)
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-#endif
-
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "fuzz_%s: ", utfdfa_encoding_name(FROM));
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\ninput (%zu bytes, 4 header bytes first):", g_size);
-    for (size_t i = 0; i < g_size && i < 256; i++)
-        fprintf(stderr, " %02X", g_data[i]);
-    fprintf(stderr, "%s\n", g_size > 256 ? " ..." : "");
-    abort();
-}
-
-#define REQUIRE(cond, ...)                                                                  \
-    do {                                                                                    \
-        if (!(cond))                                                                        \
-            die(__VA_ARGS__);                                                               \
-    } while (0)
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        die("out of memory");
-    return p;
-}
 
 /* ------------------------------------------------------------ reference */
 
@@ -168,22 +128,12 @@ static size_t ref_items(enum utfdfa_encoding enc, const uint8_t *s, size_t n, st
 
 /* ------------------------------------------------------------ output kinds */
 
-enum sink { SINK_U32, SINK_U16, SINK_BYTES, SINK_CHECK };
-struct sinkspec {
-    enum sink sink;
-    enum utfdfa_encoding to;
-};
 static const struct sinkspec sinks[] = {
     {SINK_U32, UTFDFA_UTF8},      {SINK_U16, UTFDFA_UTF8},      {SINK_BYTES, UTFDFA_UTF8},
     {SINK_BYTES, UTFDFA_UTF16LE}, {SINK_BYTES, UTFDFA_UTF16BE}, {SINK_BYTES, UTFDFA_UTF32LE},
     {SINK_BYTES, UTFDFA_UTF32BE}, {SINK_CHECK, UTFDFA_UTF8},
 };
 #define NSINKS 8
-
-static size_t unit_size(const struct sinkspec *s)
-{
-    return s->sink == SINK_U32 ? 4 : s->sink == SINK_U16 ? 2 : 1;
-}
 
 static size_t min_room(const struct sinkspec *s)
 {
@@ -232,24 +182,8 @@ static bool whole_characters(const struct sinkspec *s, const uint8_t *p, size_t 
         }
         return len % 4 == 0;
     }
-    if (s->sink == SINK_U16) {
-        for (size_t i = 0; i + 2 <= len; i += 2) {
-            uint16_t u;
-            memcpy(&u, p + i, 2);
-            if (u >= 0xDC00 && u <= 0xDFFF)
-                return false;
-            if (u >= 0xD800 && u <= 0xDBFF) {
-                uint16_t v;
-                if (i + 4 > len)
-                    return false;
-                memcpy(&v, p + i + 2, 2);
-                if (v < 0xDC00 || v > 0xDFFF)
-                    return false;
-                i += 2;
-            }
-        }
-        return len % 2 == 0;
-    }
+    if (s->sink == SINK_U16)
+        return paired_utf16(p, len);
     if (s->sink == SINK_CHECK)
         return len == 0;
     for (size_t i = 0; i < len;) {
@@ -303,140 +237,6 @@ static void expect_free(struct expect *x)
 }
 
 /* ------------------------------------------------------------ driving */
-
-struct outcome {
-    uint8_t *out;
-    size_t len, cap;
-    utfdfa_error *errs;
-    size_t nerrs;
-};
-
-static void append(struct outcome *o, const void *p, size_t n)
-{
-    if (o->len + n > o->cap) {
-        o->cap = (o->len + n) * 2 + 16;
-        o->out = realloc(o->out, o->cap);
-        REQUIRE(o->out, "out of memory");
-    }
-    if (n)
-        memcpy(o->out + o->len, p, n);
-    o->len += n;
-}
-
-/* A small generator for the per-call choices, seeded by the header. */
-struct plan {
-    uint32_t state;
-    size_t max_chunk;  /* 0: whole input */
-    size_t room_extra; /* room per call: a random amount up to min_room + room_extra */
-    bool empty_last;   /* give `last` on a separate call with no input */
-};
-
-static uint32_t plan_next(struct plan *p)
-{
-    p->state = p->state * 1103515245u + 12345u;
-    return p->state >> 8;
-}
-
-static void call(utfdfa_decoder *d, const struct sinkspec *s, const uint8_t *src, size_t *n,
-                 uint8_t *dst, size_t *m, bool last, utfdfa_error *e, utfdfa_result *r)
-{
-    switch (s->sink) {
-    case SINK_U32:
-        *r = utfdfa_decode_utf32(d, src, n, (uint32_t *)(void *)dst, m, last, e);
-        break;
-    case SINK_U16:
-        *r = utfdfa_decode_utf16(d, src, n, (uint16_t *)(void *)dst, m, last, e);
-        break;
-    case SINK_BYTES:
-        *r = utfdfa_transcode(d, s->to, src, n, dst, m, last, e);
-        break;
-    default:
-        *m = 0;
-        *r = utfdfa_check(d, src, n, last, e);
-        break;
-    }
-}
-
-/* Run the input through the streaming API as the plan says (a NULL plan:
- * one call with room `whole_room`), checking the protocol on every call. */
-static void drive(enum utfdfa_errors errors, enum utfdfa_bom bom, const struct sinkspec *s,
-                  const uint8_t *in, size_t n, struct plan *plan, size_t whole_room,
-                  struct outcome *o)
-{
-    utfdfa_decoder d;
-    utfdfa_decoder_init(&d, FROM, errors, bom);
-    size_t us = unit_size(s), pos = 0, calls = 0;
-    uint64_t err_end = 0;
-    size_t max_room = plan ? min_room(s) + plan->room_extra : whole_room;
-    uint8_t *dst = xmalloc(max_room * us);
-    bool need_room = false;
-    memset(o, 0, sizeof *o);
-    o->errs = xmalloc((n + 1) * sizeof *o->errs);
-    bool done = false;
-    while (!done) {
-        size_t len = n - pos;
-        if (plan && plan->max_chunk && len > 0)
-            len = 1 + plan_next(plan) % (len < plan->max_chunk ? len : plan->max_chunk);
-        bool last = pos + len == n && !(plan && plan->empty_last && len > 0);
-        /* Each piece in an exact-size heap buffer. */
-        uint8_t *piece = xmalloc(len);
-        if (len)
-            memcpy(piece, in + pos, len);
-        size_t used = 0;
-        for (;;) {
-            size_t room = max_room;
-            if (plan && !need_room)
-                room = plan_next(plan) % (max_room + 1);
-            size_t src = len - used, m = room;
-            utfdfa_error e = {0, 0, UTFDFA_ERR_NONE};
-            utfdfa_result r;
-            uint64_t before = utfdfa_decoder_offset(&d);
-            REQUIRE(++calls <= 8 * (n + 8), "no forward progress after %zu calls", calls);
-            call(&d, s, piece + used, &src, dst, &m, last, &e, &r);
-            REQUIRE(src <= len - used && m <= room, "a call reports more than it was given");
-            REQUIRE(utfdfa_decoder_offset(&d) == before + src, "decoder offset != bytes read");
-            REQUIRE(whole_characters(s, dst, m * us), "a call wrote part of a character");
-            used += src;
-            append(o, dst, m * us);
-            need_room = false;
-            if (r == UTFDFA_MALFORMED) {
-                REQUIRE(errors == UTFDFA_STRICT, "MALFORMED in mode %d", (int)errors);
-                REQUIRE(e.length >= 1 && e.offset >= err_end &&
-                            e.offset + e.length <= utfdfa_decoder_offset(&d),
-                        "error %llu+%u: empty, overlapping or not consumed",
-                        (unsigned long long)e.offset, e.length);
-                REQUIRE(e.kind > UTFDFA_ERR_NONE && e.kind <= UTFDFA_ERR_TRUNCATED,
-                        "an error of kind %d", (int)e.kind);
-                err_end = e.offset + e.length;
-                o->errs[o->nerrs++] = e;
-                REQUIRE(o->nerrs <= n, "more errors than bytes");
-                continue;
-            }
-            if (r == UTFDFA_OUTPUT_FULL) {
-                REQUIRE(s->sink != SINK_CHECK, "OUTPUT_FULL from check");
-                if (src == 0 && m == 0) {
-                    REQUIRE(room < min_room(s),
-                            "OUTPUT_FULL without progress with room %zu for a character", room);
-                    need_room = true;
-                }
-                continue;
-            }
-            REQUIRE(r == UTFDFA_INPUT_EMPTY, "unknown result %d", (int)r);
-            REQUIRE(used == len, "INPUT_EMPTY with %zu bytes left", len - used);
-            break;
-        }
-        free(piece);
-        pos += len;
-        done = last;
-    }
-    free(dst);
-}
-
-static void outcome_free(struct outcome *o)
-{
-    free(o->out);
-    free(o->errs);
-}
 
 static void same_as_expected(const struct outcome *o, const struct expect *x,
                              const struct sinkspec *s, enum utfdfa_errors errors, const char *how)
@@ -548,21 +348,15 @@ static void round_trips(const uint8_t *in, size_t n, const uint32_t *cps, size_t
 
 /* ------------------------------------------------------------ entry */
 
-static const size_t chunk_sizes[16] = {0, 1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 64, 100, 255, 1000, 4096};
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    g_data = data;
-    g_size = size;
-    uint8_t h[4] = {0, 0, 0, 0};
-    memcpy(h, data, size < 4 ? size : 4);
-    const uint8_t *in = size > 4 ? data + 4 : data + size; /* exact end: libFuzzer's buffer */
-    size_t n = size > 4 ? size - 4 : 0;
-    enum utfdfa_errors errors = (enum utfdfa_errors)((h[0] & 3) == 3 ? 1 : h[0] & 3);
-    enum utfdfa_bom bom = (enum utfdfa_bom)(((h[0] >> 2) & 3) == 3 ? 0 : (h[0] >> 2) & 3);
-    const struct sinkspec *chosen = &sinks[(h[0] >> 4) % NSINKS];
-    struct plan plan = {(uint32_t)h[2] << 8 | h[3], chunk_sizes[h[1] & 15], (h[1] >> 4) & 7,
-                        (h[1] & 0x80) != 0};
+    struct header hd = parse_header(data, size);
+    const uint8_t *in = hd.in;
+    size_t n = hd.n;
+    enum utfdfa_errors errors = hd.errors;
+    enum utfdfa_bom bom = hd.bom;
+    const struct sinkspec *chosen = &sinks[hd.sink % NSINKS];
+    struct plan plan = hd.plan;
 
     struct item *items = xmalloc((n + 1) * sizeof *items);
     size_t nitems = ref_items(FROM, in, n, items);
@@ -582,13 +376,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         : true;
         REQUIRE(fits, "size helper overflows for %zu bytes", n);
         struct outcome o;
-        drive(errors, bom, s, in, n, NULL, bound, &o);
+        drive(errors, bom, 0, s, in, n, NULL, bound, &o);
         same_as_expected(&o, &x, s, errors, "whole buffer, worst-case room");
         outcome_free(&o);
         uint8_t *tmp = xmalloc(4 * x.ncps + 4);
         size_t exact = sink_encode(s, x.cps, x.ncps, tmp) / unit_size(s);
         free(tmp);
-        drive(errors, bom, s, in, n, NULL, exact, &o);
+        drive(errors, bom, 0, s, in, n, NULL, exact, &o);
         same_as_expected(&o, &x, s, errors, "whole buffer, exact room");
         outcome_free(&o);
     }
@@ -596,7 +390,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* 3. Fuzzer-chosen chunks and rooms, for the chosen output kind. */
     {
         struct outcome o;
-        drive(errors, bom, chosen, in, n, &plan, 0, &o);
+        drive(errors, bom, 0, chosen, in, n, &plan, 0, &o);
         same_as_expected(&o, &x, chosen, errors, "chunked");
         outcome_free(&o);
     }

@@ -12,52 +12,12 @@
  * set the state through the plain loop; the output room), then the bytes.
  * Inputs and outputs are exact-size heap buffers.
  */
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "utf8.gen.h"
 #include "utf8_fast.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static const uint8_t *g_data;
-static size_t g_size;
-
-#if defined(__GNUC__)
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-#endif
-
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "fuzz_fast: ");
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\ninput (%zu bytes, 2 header bytes first):", g_size);
-    for (size_t i = 0; i < g_size && i < 256; i++)
-        fprintf(stderr, " %02X", g_data[i]);
-    fprintf(stderr, "%s\n", g_size > 256 ? " ..." : "");
-    abort();
-}
-
-#define REQUIRE(cond, ...)                                                                  \
-    do {                                                                                    \
-        if (!(cond))                                                                        \
-            die(__VA_ARGS__);                                                               \
-    } while (0)
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        die("out of memory");
-    return p;
-}
+#define FUZZ_NAME "fast"
+#define FUZZ_HEADER_BYTES 2
+#include "fuzz_common.h"
 
 enum kind { K_SCAN, K_U32, K_U16, K_REP };
 

@@ -21,15 +21,6 @@
  * Any disagreement aborts with a message (a libFuzzer crash). Input: 4
  * header bytes (mode, output kind, chunking, room), then the text.
  */
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "utfdfa.h"
-
 #define FUZZ_FROM_rfc2279 UTFDFA_UTF8_RFC2279
 #define FUZZ_FROM_corrected UTFDFA_CORRECTED_UTF8
 #define FUZZ_FROM_ucs4le UTFDFA_UCS4LE
@@ -48,6 +39,10 @@
 #define FUZZ_KIND_ucs4be 3
 #define FUZZ_KIND_utf7 4
 #define KIND FUZZ_CAT(FUZZ_KIND_, FUZZ_ENC)
+#define FUZZ_NAME utfdfa_encoding_name(FROM)
+#define FUZZ_HEADER_BYTES 4
+#define FUZZ_DRIVER
+#include "fuzz_common.h"
 
 #if KIND == 1
 #include "utf8-rfc2279.lexer.c"
@@ -61,68 +56,23 @@
 #define LEX_UNIT CORRECTED_UTF_8_LEX_UNIT
 #define LEX_END CORRECTED_UTF_8_LEX_END
 #elif KIND == 4
-#include "ref_utf7.h"
+#include "ref_utf7_kinds.h"
 #endif
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static const uint8_t *g_data;
-static size_t g_size;
-
-#if defined(__GNUC__)
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-#endif
-
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "fuzz_%s: ", utfdfa_encoding_name(FROM));
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\ninput (%zu bytes, 4 header bytes first):", g_size);
-    for (size_t i = 0; i < g_size && i < 256; i++)
-        fprintf(stderr, " %02X", g_data[i]);
-    fprintf(stderr, "%s\n", g_size > 256 ? " ..." : "");
-    abort();
-}
-
-#define REQUIRE(cond, ...)                                                                  \
-    do {                                                                                    \
-        if (!(cond))                                                                        \
-            die(__VA_ARGS__);                                                               \
-    } while (0)
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        die("out of memory");
-    return p;
-}
 
 /* ------------------------------------------------------------ driving */
 
-enum sink { SINK_U32, SINK_U16, SINK_CHECK, SINK_BYTES };
-struct sinkspec {
-    enum sink sink;
-    enum utfdfa_encoding to;
-};
 #define NSINKS (3 + UTFDFA_NENCODINGS)
 
+/* Code points, UTF-16, check, or bytes in any encoding. */
 static struct sinkspec sink_of(unsigned k)
 {
+    static const enum sink first[3] = {SINK_U32, SINK_U16, SINK_CHECK};
     struct sinkspec s = {SINK_BYTES, UTFDFA_UTF8};
     if (k < 3)
-        s.sink = (enum sink)k;
+        s.sink = first[k];
     else
         s.to = (enum utfdfa_encoding)(k - 3);
     return s;
-}
-
-static size_t unit_size(const struct sinkspec *s)
-{
-    return s->sink == SINK_U32 ? 4 : s->sink == SINK_U16 ? 2 : 1;
 }
 
 /* Room that always holds what one step writes: a BOM or Corrected UTF-8's
@@ -133,138 +83,15 @@ static size_t min_room(const struct sinkspec *s)
     return s->sink == SINK_U32 ? 4 : s->sink == SINK_U16 ? 6 : s->sink == SINK_CHECK ? 0 : 20;
 }
 
-struct outcome {
-    uint8_t *out;
-    size_t len, cap;
-    utfdfa_error *errs;
-    size_t nerrs;
-};
-
-static void append(struct outcome *o, const void *p, size_t n)
+/* UTF-16 output pairs its surrogates (decode_utf16 writes Unicode only);
+ * code points may be any value the source holds; check writes nothing. */
+static bool whole_characters(const struct sinkspec *s, const uint8_t *p, size_t len)
 {
-    if (o->len + n > o->cap) {
-        o->cap = (o->len + n) * 2 + 16;
-        o->out = realloc(o->out, o->cap);
-        REQUIRE(o->out, "out of memory");
-    }
-    if (n)
-        memcpy(o->out + o->len, p, n);
-    o->len += n;
-}
-
-static void outcome_free(struct outcome *o)
-{
-    free(o->out);
-    free(o->errs);
-}
-
-struct plan {
-    uint32_t state;
-    size_t max_chunk;  /* 0: whole input */
-    size_t room_extra; /* room per call: random, up to min_room + room_extra */
-    bool empty_last;   /* `last` on a separate call with no input */
-};
-
-static uint32_t plan_next(struct plan *p)
-{
-    p->state = p->state * 1103515245u + 12345u;
-    return p->state >> 8;
-}
-
-/* Run the input through the streaming API as the plan says (NULL: one call
- * with room `whole_room`), checking the protocol on every call. */
-static void drive(enum utfdfa_errors errors, enum utfdfa_bom bom, unsigned options,
-                  const struct sinkspec *s, const uint8_t *in, size_t n, struct plan *plan,
-                  size_t whole_room, struct outcome *o)
-{
-    utfdfa_decoder d;
-    utfdfa_decoder_init(&d, FROM, errors, bom);
-    utfdfa_decoder_set_options(&d, options);
-    size_t us = unit_size(s), pos = 0, calls = 0;
-    uint64_t err_end = 0;
-    size_t max_room = plan ? min_room(s) + plan->room_extra : whole_room;
-    uint8_t *dst = xmalloc(max_room * us);
-    bool need_room = false, done = false;
-    memset(o, 0, sizeof *o);
-    o->errs = xmalloc((n + 1) * sizeof *o->errs);
-    while (!done) {
-        size_t len = n - pos;
-        if (plan && plan->max_chunk && len > 0)
-            len = 1 + plan_next(plan) % (len < plan->max_chunk ? len : plan->max_chunk);
-        bool last = pos + len == n && !(plan && plan->empty_last && len > 0);
-        uint8_t *piece = xmalloc(len); /* exact size: any over-read is caught */
-        if (len)
-            memcpy(piece, in + pos, len);
-        size_t used = 0;
-        for (;;) {
-            size_t room = max_room;
-            if (plan && !need_room)
-                room = plan_next(plan) % (max_room + 1);
-            size_t src = len - used, m = room;
-            utfdfa_error e = {0, 0, UTFDFA_ERR_NONE};
-            utfdfa_result r;
-            uint64_t before = utfdfa_decoder_offset(&d);
-            REQUIRE(++calls <= 8 * (n + 8), "no forward progress after %zu calls", calls);
-            switch (s->sink) {
-            case SINK_U32:
-                r = utfdfa_decode_utf32(&d, piece + used, &src, (uint32_t *)(void *)dst, &m,
-                                        last, &e);
-                break;
-            case SINK_U16:
-                r = utfdfa_decode_utf16(&d, piece + used, &src, (uint16_t *)(void *)dst, &m,
-                                        last, &e);
-                break;
-            case SINK_BYTES:
-                r = utfdfa_transcode(&d, s->to, piece + used, &src, dst, &m, last, &e);
-                break;
-            default:
-                m = 0;
-                r = utfdfa_check(&d, piece + used, &src, last, &e);
-                break;
-            }
-            REQUIRE(src <= len - used && m <= room, "a call reports more than it was given");
-            REQUIRE(utfdfa_decoder_offset(&d) == before + src, "decoder offset != bytes read");
-            used += src;
-            append(o, dst, m * us);
-            need_room = false;
-            if (r == UTFDFA_MALFORMED) {
-                REQUIRE(errors == UTFDFA_STRICT, "MALFORMED in mode %d", (int)errors);
-                /* In UTF-7 one base64 character can carry the bits of two
-                 * units (or of a lone surrogate and the padding after it),
-                 * so two errors may share that character. */
-                uint64_t shared = FROM == UTFDFA_UTF7 && err_end > 0;
-                REQUIRE(e.length >= 1 && e.offset + shared >= err_end &&
-                            e.offset + e.length <= utfdfa_decoder_offset(&d),
-                        "error %llu+%u %s: empty, overlapping (previous ended at %llu) or "
-                        "not consumed (read to %llu)",
-                        (unsigned long long)e.offset, e.length, utfdfa_error_name(e.kind),
-                        (unsigned long long)err_end,
-                        (unsigned long long)utfdfa_decoder_offset(&d));
-                REQUIRE(e.kind > UTFDFA_ERR_NONE && e.kind < UTFDFA_NERROR_KINDS,
-                        "an error of kind %d", (int)e.kind);
-                err_end = e.offset + e.length;
-                o->errs[o->nerrs++] = e;
-                REQUIRE(o->nerrs <= n + 1, "more errors than bytes");
-                continue;
-            }
-            if (r == UTFDFA_OUTPUT_FULL) {
-                REQUIRE(s->sink != SINK_CHECK, "OUTPUT_FULL from check");
-                if (src == 0 && m == 0) {
-                    REQUIRE(room < min_room(s),
-                            "OUTPUT_FULL without progress with room %zu", room);
-                    need_room = true;
-                }
-                continue;
-            }
-            REQUIRE(r == UTFDFA_INPUT_EMPTY, "unknown result %d", (int)r);
-            REQUIRE(used == len, "INPUT_EMPTY with %zu bytes left", len - used);
-            break;
-        }
-        free(piece);
-        pos += len;
-        done = last;
-    }
-    free(dst);
+    if (s->sink == SINK_CHECK)
+        return len == 0;
+    if (s->sink != SINK_U16)
+        return len % unit_size(s) == 0;
+    return paired_utf16(p, len);
 }
 
 static bool same_outcome(const struct outcome *a, const struct outcome *b)
@@ -383,26 +210,6 @@ static void second_decoder(const uint8_t *in, size_t n, struct expect *x)
         add_err(x, i, n - i, UTFDFA_ERR_TRUNCATED);
 }
 #else
-static enum utfdfa_error_kind kind7(enum ref7_kind k)
-{
-    switch (k) {
-    case REF7_INVALID_DIRECT:
-        return UTFDFA_ERR_INVALID_LEAD;
-    case REF7_BAD_SHIFT:
-        return UTFDFA_ERR_BAD_SHIFT;
-    case REF7_TRUNCATED:
-        return UTFDFA_ERR_TRUNCATED;
-    case REF7_SURROGATE:
-        return UTFDFA_ERR_SURROGATE;
-    case REF7_PARTIAL_UNIT:
-        return UTFDFA_ERR_PARTIAL_UNIT;
-    case REF7_NONZERO_PADDING:
-        return UTFDFA_ERR_NONZERO_PADDING;
-    default:
-        return UTFDFA_ERR_NONE;
-    }
-}
-
 /* The reference's replacing decode, its U+FFFDs marked: the characters are
  * the unmarked outputs, the errors its records in order. */
 static void second_decoder(const uint8_t *in, size_t n, struct expect *x)
@@ -416,7 +223,7 @@ static void second_decoder(const uint8_t *in, size_t n, struct expect *x)
         if (!marked[i])
             add_cp(x, out[i]);
     for (size_t i = 0; i < nerr; i++)
-        add_err(x, errs[i].offset, errs[i].length, kind7(errs[i].kind));
+        add_err(x, errs[i].offset, errs[i].length, ref7_library_kind(errs[i].kind));
     free(out);
     free(marked);
     free(errs);
@@ -516,23 +323,16 @@ static void round_trips(const uint8_t *in, size_t n, unsigned options, struct pl
 
 /* ------------------------------------------------------------ entry */
 
-static const size_t chunk_sizes[16] = {0, 1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 64, 100, 255, 1000, 4096};
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    g_data = data;
-    g_size = size;
-    uint8_t h[4] = {0, 0, 0, 0};
-    memcpy(h, data, size < 4 ? size : 4);
-    const uint8_t *in = size > 4 ? data + 4 : data + size;
-    size_t n = size > 4 ? size - 4 : 0;
-    enum utfdfa_errors errors = (enum utfdfa_errors)((h[0] & 3) == 3 ? 1 : h[0] & 3);
-    enum utfdfa_bom bom = (enum utfdfa_bom)(((h[0] >> 2) & 3) == 3 ? 0 : (h[0] >> 2) & 3);
-    struct sinkspec chosen = sink_of((h[0] >> 4) % NSINKS);
-    unsigned options = ((h[1] & 0x80) ? UTFDFA_UTF7_DIRECT_SET_O : 0) |
-                       ((h[3] & 2) ? UTFDFA_CORRECTED_PUA : 0);
-    struct plan plan = {(uint32_t)h[2] << 8 | h[3], chunk_sizes[h[1] & 15], (h[1] >> 4) & 7,
-                        (h[3] & 1) != 0};
+    struct header hd = parse_header(data, size);
+    const uint8_t *in = hd.in;
+    size_t n = hd.n;
+    enum utfdfa_errors errors = hd.errors;
+    enum utfdfa_bom bom = hd.bom;
+    struct sinkspec chosen = sink_of(hd.sink % NSINKS);
+    unsigned options = hd.options;
+    struct plan plan = hd.plan;
 
     /* 1. A second decoder. */
     against_second_decoder(in, n);

@@ -37,6 +37,7 @@ ENUM = {"UTFDFA_UTF8": "utf8", "UTFDFA_UTF16LE": "utf16le", "UTFDFA_UTF16BE": "u
 MAX_TEXT = 2048
 # header byte 0: errors (bits 0-1), BOM (2-3), output kind (4-7);
 # byte 1: max chunk (bits 0-3), room extra (4-6), empty last call (7); 2-3: seed
+# (byte 3 bits 0-1 also: UTF-7 Set O direct, Corrected UTF-8 private-use mapping)
 HEADERS = [bytes([0x00, 0x00, 0, 0]), bytes([0x01, 0x11, 1, 2]), bytes([0x26, 0x93, 7, 9]),
            bytes([0x79, 0x25, 3, 5]), bytes([0x42, 0xF4, 0, 1]), bytes([0x18, 0x3C, 9, 9])]
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ref_utf7.h"
+#include "ref_utf7_kinds.h"
 #include "utfdfa.h"
 
 static unsigned long passed, failed;
@@ -26,26 +26,6 @@ static void report(const char *what, const uint8_t *s, size_t n)
     for (size_t i = 0; i < n; i++)
         fprintf(stderr, " %02X", s[i]);
     fprintf(stderr, "\n");
-}
-
-static enum utfdfa_error_kind kind_of(enum ref7_kind k)
-{
-    switch (k) {
-    case REF7_INVALID_DIRECT:
-        return UTFDFA_ERR_INVALID_LEAD;
-    case REF7_BAD_SHIFT:
-        return UTFDFA_ERR_BAD_SHIFT;
-    case REF7_TRUNCATED:
-        return UTFDFA_ERR_TRUNCATED;
-    case REF7_SURROGATE:
-        return UTFDFA_ERR_SURROGATE;
-    case REF7_PARTIAL_UNIT:
-        return UTFDFA_ERR_PARTIAL_UNIT;
-    case REF7_NONZERO_PADDING:
-        return UTFDFA_ERR_NONZERO_PADDING;
-    default:
-        return UTFDFA_ERR_NONE;
-    }
 }
 
 enum { MAXLEN = 64, MAXERR = 64 };
@@ -84,7 +64,7 @@ static void compare(const uint8_t *s, size_t n)
     bool ok = rn == ln && rn_err == ln_err && !memcmp(want, got, rn * sizeof want[0]);
     for (size_t k = 0; ok && k < rn_err && k < MAXERR; k++)
         ok = rerr[k].offset == lerr[k].offset && rerr[k].length == lerr[k].length &&
-             kind_of(rerr[k].kind) == lerr[k].kind;
+             ref7_library_kind(rerr[k].kind) == lerr[k].kind;
     if (!ok) {
         report("replace output or errors differ", s, n);
         return;
