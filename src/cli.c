@@ -69,20 +69,32 @@ static void print_help(void)
 struct output {
     int fd;
     const char *name;
+    enum utfdfa_encoding enc; /* what is written: whole characters of it */
 };
 
+/* Write p[0..n), whole characters of out->enc. When a write fails after a
+ * short one (a full disk, a file size limit), the file would end inside a
+ * character: a regular file is cut back to the last whole one. */
 static int write_all(struct output *out, const uint8_t *p, size_t n)
 {
-    while (n > 0) {
-        ssize_t w = write(out->fd, p, n);
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = write(out->fd, p + done, n - done);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            fprintf(stderr, "%s: %s: write error: %s\n", progname, out->name, strerror(errno));
+            int saved = errno;
+            struct stat st;
+            size_t whole = utfdfa_validate(out->enc, p, done, NULL);
+            if (whole < done && fstat(out->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+                off_t end = lseek(out->fd, 0, SEEK_CUR);
+                if (end >= (off_t)(done - whole))
+                    (void)!ftruncate(out->fd, end - (off_t)(done - whole));
+            }
+            fprintf(stderr, "%s: %s: write error: %s\n", progname, out->name, strerror(saved));
             return -1;
         }
-        p += w;
-        n -= (size_t)w;
+        done += (size_t)w;
     }
     return 0;
 }
@@ -282,13 +294,16 @@ int main(int argc, char **argv)
             only_files = 1;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             print_help();
+            free(files);
             return 0;
         } else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
             printf("utfdfa %s\n", UTFDFA_VERSION);
+            free(files);
             return 0;
         } else if (strcmp(a, "-l") == 0 || strcmp(a, "--list") == 0) {
             for (unsigned e = 0; e < UTFDFA_NENCODINGS; e++)
                 printf("%s\n", utfdfa_encoding_name((enum utfdfa_encoding)e));
+            free(files);
             return 0;
         } else if ((v = option_value(argc, argv, &i, a, "-f")) ||
                    (v = option_value(argc, argv, &i, a, "--from"))) {
@@ -362,15 +377,21 @@ int main(int argc, char **argv)
     static struct output out;
     out.fd = STDOUT_FILENO;
     out.name = "standard output";
+    out.enc = opt.to;
     if (output) {
         struct stat ost;
         if (stat(output, &ost) == 0) {
-            for (size_t k = 0; k < nfiles; k++) {
+            /* Without FILEs the input is standard input: it may be the file too. */
+            if (nfiles == 0)
+                fds[0] = STDIN_FILENO;
+            for (size_t k = 0; k < (nfiles ? nfiles : 1); k++) {
                 struct stat ist;
                 if (fstat(fds[k], &ist) == 0 && ist.st_dev == ost.st_dev &&
                     ist.st_ino == ost.st_ino && S_ISREG(ist.st_mode)) {
                     fprintf(stderr, "%s: %s: the output file is also an input; refusing to "
                                     "overwrite it\n", progname, output);
+                    free(fds);
+                    free(files);
                     return EXIT_USAGE;
                 }
             }

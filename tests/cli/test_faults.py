@@ -57,14 +57,7 @@ RSS_LIMIT_KIB = 4 * 1024  # "a few MiB" for a 2 GiB stream
 
 # Findings reported to the maintainers, not yet fixed in src/: check name
 # prefix -> finding id. Such checks print KNOWN instead of FAIL.
-KNOWN = {
-    "valgrind: help:": "F1",  # src/cli.c returns from main without freeing files/fds
-    "valgrind: list:": "F1",
-    "valgrind: version:": "F1",
-    "valgrind: -o is the input:": "F1",
-    "-o naming the input through stdin": "F3",
-    "short write then EFBIG: the file holds whole characters": "F4",
-}
+KNOWN = {}
 
 BIN = None
 TMP = None
