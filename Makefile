@@ -17,7 +17,7 @@ B = build
 G = $(B)/gen
 T = $(B)/tests
 
-GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8 utf7
+GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8 utf7 cesu-8 mutf-8
 GEN_DEPS = $(wildcard gen/*.py) Makefile
 ABNFC    = $(PYTHON) gen/abnfc.py
 
@@ -154,10 +154,22 @@ $(T)/test_engines: tests/unit/test_engines.c tests/unit/vectors.h $(G)/utf8.lexe
 check-engines: $(T)/test_engines
 	$(T)/test_engines
 
-check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref
+check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_cesu
 	$(T)/test_decode $(SHARED)
 	$(T)/test_utf7
 	$(T)/test_utf7_ref
+	$(T)/test_cesu
+
+# CESU-8 and modified UTF-8 against their reference (tests/ref/ref_cesu8.c),
+# and through the CLI against Python's codecs.
+$(T)/test_cesu: tests/unit/test_cesu.c tests/ref/ref_cesu8.c tests/ref/ref_cesu8.h \
+                include/utfdfa.h $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< tests/ref/ref_cesu8.c $(B)/libutfdfa.a -o $@
+
+check-cesu-cli: $(B)/utfdfa
+	$(PYTHON) tests/cli/test_cesu.py $(B)
+
+CHECKS += check-cesu-cli
 
 # The library's UTF-7 against the independent reference decoder/encoder.
 $(T)/test_utf7_ref: tests/unit/test_utf7_ref.c tests/ref/ref_utf7.c tests/ref/ref_utf7.h tests/ref/ref_utf7_kinds.h \
@@ -439,9 +451,10 @@ REF_HDRS = tests/ref/ref_utf8.h tests/ref/ref_utf16.h tests/ref/ref_utf32.h
 # the other systems (tests/fuzz/fuzz_variants.c), and one for the UTF-8 fast
 # paths against the plain DFA loop (tests/fuzz/fuzz_fast.c).
 FUZZ_ENCODINGS = utf8 utf16le utf16be utf32le utf32be
-FUZZ_VARIANTS = rfc2279 corrected ucs4le ucs4be utf7
+FUZZ_VARIANTS = rfc2279 corrected ucs4le ucs4be utf7 cesu8 mutf8
 FUZZ_TARGETS = $(FUZZ_ENCODINGS) $(FUZZ_VARIANTS) $(if $(wildcard src/utf8_fast.c),fast)
 VARIANT_DEPS = tests/fuzz/fuzz_variants.c tests/fuzz/fuzz_common.h tests/ref/ref_utf7.c tests/ref/ref_utf7.h tests/ref/ref_utf7_kinds.h \
+  tests/ref/ref_cesu8.c tests/ref/ref_cesu8.h \
   $(G)/utf8-rfc2279.lexer.c $(G)/corrected-utf-8.lexer.c
 FB = $(B)/fuzz
 
@@ -471,7 +484,7 @@ $(T)/replay_%: tests/fuzz/fuzz_decode.c tests/fuzz/fuzz_common.h tests/fuzz/repl
 
 $(FUZZ_VARIANTS:%=$(T)/replay_%): $(T)/replay_%: $(VARIANT_DEPS) tests/fuzz/replay_main.c $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -DFUZZ_ENC=$* -I include -I $(G) -I tests/ref tests/fuzz/fuzz_variants.c \
-	  tests/fuzz/replay_main.c tests/ref/ref_utf7.c $(B)/libutfdfa.a -o $@
+	  tests/fuzz/replay_main.c tests/ref/ref_utf7.c tests/ref/ref_cesu8.c $(B)/libutfdfa.a -o $@
 
 $(T)/replay_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h tests/fuzz/replay_main.c src/utf8_fast.c src/utf8_fast.h $(G)/utf8.gen.h | $(T)
 	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I include -I $(G) -I src $< tests/fuzz/replay_main.c \
@@ -570,7 +583,8 @@ $(FB)/fuzz_%: tests/fuzz/fuzz_decode.c tests/fuzz/fuzz_common.h $(REF_SRCS) $(RE
 
 $(FUZZ_VARIANTS:%=$(FB)/fuzz_%): $(FB)/fuzz_%: $(VARIANT_DEPS:$(G)/%=$(FB)/gen/%) $(FB)/libutfdfa.a
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$* -I include -I $(FB)/gen \
-	  -I tests/ref tests/fuzz/fuzz_variants.c tests/ref/ref_utf7.c $(FB)/libutfdfa.a -o $@
+	  -I tests/ref tests/fuzz/fuzz_variants.c tests/ref/ref_utf7.c tests/ref/ref_cesu8.c \
+	  $(FB)/libutfdfa.a -o $@
 
 $(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h src/utf8_fast.c src/utf8_fast.h $(FB)/libutfdfa.a
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DUTFDFA_FAST_VARIANTS -I include -I $(FB)/gen -I src \

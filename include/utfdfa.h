@@ -45,6 +45,9 @@ enum utfdfa_encoding {
     UTFDFA_UCS4LE,          /* raw 32-bit values */
     UTFDFA_UCS4BE,
     UTFDFA_UTF7,            /* RFC 2152 */
+    UTFDFA_CESU8,           /* CESU-8 (Unicode TR #26): a supplementary character as two
+                               3-byte surrogate sequences */
+    UTFDFA_MUTF8,           /* Java's modified UTF-8: CESU-8 with U+0000 as C0 80 */
     UTFDFA_NENCODINGS
 };
 

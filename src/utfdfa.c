@@ -15,6 +15,8 @@
 #include "utf8-rfc2279.gen.h"
 #include "utf8.gen.h"
 #include "utf7.gen.h"
+#include "cesu-8.gen.h"
+#include "mutf-8.gen.h"
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -74,7 +76,7 @@ struct out {
 
 static const char *const encoding_names[UTFDFA_NENCODINGS] = {
     "utf-8",    "utf-16le",      "utf-16be",        "utf-32le", "utf-32be",
-    "utf-8-rfc2279", "corrected-utf-8", "ucs-4le", "ucs-4be", "utf-7",
+    "utf-8-rfc2279", "corrected-utf-8", "ucs-4le", "ucs-4be", "utf-7", "cesu-8", "mutf-8",
 };
 
 const char *utfdfa_encoding_name(enum utfdfa_encoding enc)
@@ -329,6 +331,12 @@ ALWAYS_INLINE size_t bytes_for(unsigned to, uint32_t cp)
         return cp < 0x10000 ? 2 : 4;
     case UTFDFA_UTF7: /* at most: "+", six base64 characters (a pair), "-" (sizes only) */
         return 8;
+    case UTFDFA_MUTF8:
+        if (cp == 0)
+            return 2;
+        /* fall through */
+    case UTFDFA_CESU8:
+        return cp < 0x10000 ? utf8_form_len(cp) : 6;
     default:
         return 4;
     }
@@ -388,6 +396,20 @@ ALWAYS_INLINE void put_bytes(uint8_t *p, unsigned to, uint32_t cp)
         put_utf8_form(p, cp - corrected_utf_8_tag_offset[corrected_row_tag[row]], corrected_len[row]);
         break;
     }
+    case UTFDFA_CESU8:
+    case UTFDFA_MUTF8:
+        /* UTR #26: the UTF-8 form of each UTF-16 code unit; modified UTF-8
+         * writes U+0000 in the 2-byte form, C0 80. */
+        if (cp == 0 && to == UTFDFA_MUTF8) {
+            p[0] = 0xC0;
+            p[1] = 0x80;
+        } else if (cp < 0x10000) {
+            put_utf8_form(p, cp, utf8_form_len(cp));
+        } else {
+            put_utf8_form(p, 0xD800 | (cp - 0x10000) >> 10, 3);
+            put_utf8_form(p + 3, 0xDC00 | (cp & 0x3FF), 3);
+        }
+        break;
     case UTFDFA_UTF16LE:
     case UTFDFA_UTF16BE:
         if (cp < 0x10000) {
@@ -643,22 +665,30 @@ struct dfa {
     const uint8_t *final_tag;  /* longest match: [state number] -> tag complete there */
     unsigned reserved_tag;     /* the tag of a unit without a value, or 0 */
     const uint8_t *magic;      /* a signature the stream may begin with, or NULL */
+    bool pairs;                /* its units are UTF-16 code units: surrogates are paired */
 };
 
-#define DFA_TABLES(self, p, P, trans8, trans16, tag, offset, final_tag, reserved, magic)   \
+#define DFA_TABLES(self, p, P, trans8, trans16, tag, offset, final_tag, reserved, magic,   \
+                   pairs)                                                                   \
     {self, p##_class, trans8, trans16, p##_payload_mask, tag, offset, p##_error_class,     \
      &p##_error_kind[0][0], P##_NCLASSES, P##_NERROR_CLASSES, P##_REJECT, final_tag,       \
-     reserved, magic}
+     reserved, magic, pairs}
 
 static const struct dfa dfa_utf8 =
-    DFA_TABLES(UTFDFA_UTF8, utf8, UTF8, utf8_trans, NULL, NULL, NULL, NULL, 0, NULL);
+    DFA_TABLES(UTFDFA_UTF8, utf8, UTF8, utf8_trans, NULL, NULL, NULL, NULL, 0, NULL, false);
 static const struct dfa dfa_rfc2279 =
     DFA_TABLES(UTFDFA_UTF8_RFC2279, utf8_rfc2279, UTF8_RFC2279, utf8_rfc2279_trans, NULL, NULL,
-               NULL, NULL, 0, NULL);
+               NULL, NULL, 0, NULL, false);
 static const struct dfa dfa_corrected =
     DFA_TABLES(UTFDFA_CORRECTED_UTF8, corrected_utf_8, CORRECTED_UTF_8, NULL,
                corrected_utf_8_trans, corrected_utf_8_tag, corrected_utf_8_tag_offset,
-               corrected_utf_8_final_tag, CORRECTED_UTF_8_RESERVED_TAG, corrected_magic);
+               corrected_utf_8_final_tag, CORRECTED_UTF_8_RESERVED_TAG, corrected_magic, false);
+static const struct dfa dfa_cesu8 =
+    DFA_TABLES(UTFDFA_CESU8, cesu_8, CESU_8, cesu_8_trans, NULL, NULL, NULL, NULL, 0, NULL, true);
+static const struct dfa dfa_mutf8 =
+    DFA_TABLES(UTFDFA_MUTF8, mutf_8, MUTF_8, mutf_8_trans, NULL, NULL, NULL, NULL, 0, NULL, true);
+_Static_assert((int)CESU_8_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
+_Static_assert((int)MUTF_8_ERROR_NUL == (int)UTFDFA_ERR_NUL, "kinds");
 _Static_assert(CORRECTED_UTF_8_TAG_BEFORE == 0x80, "the runtime's TAG_BEFORE");
 enum { TAG_BEFORE = 0x80 };
 
@@ -761,11 +791,39 @@ ALWAYS_INLINE enum delivery magic_read(utfdfa_decoder *d, struct out *o, enum si
     return DELIVERED;
 }
 
+/* CESU-8 and modified UTF-8 (t->pairs): the units are UTF-16 code units,
+ * paired as a UTF-16 decoder pairs them (UTR #26: "each surrogate ... is
+ * encoded as a 3-byte sequence"). A high surrogate is held (partial's upper
+ * half) until the unit after it: a low surrogate makes one character of
+ * the six bytes; anything else makes the high one an error of its three
+ * bytes, and what follows is decoded anew. A lone low surrogate is an
+ * error of its three bytes. */
+enum { PAIR_HALF = 3 };
+
+ALWAYS_INLINE bool is_high(uint32_t u)
+{
+    return u >= 0xD800 && u <= 0xDBFF;
+}
+
+ALWAYS_INLINE bool is_low(uint32_t u)
+{
+    return u >= 0xDC00 && u <= 0xDFFF;
+}
+
+/* With a high surrogate held, whether byte b (the unit's byte number
+ * `pending`, stepping to `next`) can still be part of a low surrogate's
+ * sequence, ED B0-BF 80-BF. */
+ALWAYS_INLINE bool low_goes_on(unsigned pending, uint8_t b, bool rejects)
+{
+    return pending == 0 ? b == 0xED : pending == 1 ? (b >= 0xB0 && b <= 0xBF) : !rejects;
+}
+
 ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size_t *n,
                                      struct out *o, enum sink sink, unsigned to, bool last,
                                      const struct dfa *t, utfdfa_error *err)
 {
-    uint32_t state = d->state, cp = d->partial;
+    uint32_t state = d->state, cp = t->pairs ? d->partial & 0xFFFF : d->partial;
+    uint32_t hold = t->pairs ? d->partial >> 16 : 0; /* a held high surrogate */
     unsigned pending = PENDING(d->flags);
     unsigned limit = sink_limit(d, sink, to);
     bool passthrough = t->reserved_tag && sink == SINK_BYTES && to == t->self;
@@ -794,6 +852,18 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
         }
         uint32_t cls = t->byte_class[b];
         uint32_t next = dfa_next(t, state, cls);
+        if (t->pairs && hold && !low_goes_on(pending, b, next == t->reject)) {
+            /* The held high surrogate has no low one: it is the error; this
+             * byte is stepped again without it. */
+            if (!fail(d, o, sink, to, d->offset + i - pending - PAIR_HALF, PAIR_HALF,
+                      UTFDFA_ERR_SURROGATE, err)) {
+                r = UTFDFA_OUTPUT_FULL;
+                break;
+            }
+            hold = 0;
+            r = UTFDFA_MALFORMED;
+            break;
+        }
         if (next == DFA_ACCEPT) {
             /* A unit is complete: with this byte, or (longest match) before
              * it, when this byte is then stepped again from the start. */
@@ -802,12 +872,37 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
             uint32_t v = before ? cp : cp << 6 | (b & t->payload_mask[cls]);
             uint32_t length = before ? pending : pending + 1;
             uint32_t back = before ? (in_reserved(t, state) ? cp : pending) : pending;
+            if (t->pairs && hold) { /* v is the low surrogate (low_goes_on) */
+                v = 0x10000 + ((hold - 0xD800) << 10) + (v - 0xDC00);
+                back += PAIR_HALF;
+                length += PAIR_HALF;
+            } else if (t->pairs && is_high(v)) {
+                hold = v;
+                state = DFA_ACCEPT;
+                cp = 0;
+                pending = 0;
+                i++;
+                continue;
+            } else if (t->pairs && is_low(v)) {
+                if (!fail(d, o, sink, to, d->offset + i - back, length, UTFDFA_ERR_SURROGATE,
+                          err)) {
+                    r = UTFDFA_OUTPUT_FULL;
+                    break;
+                }
+                state = DFA_ACCEPT;
+                cp = 0;
+                pending = 0;
+                i++;
+                r = UTFDFA_MALFORMED;
+                break;
+            }
             enum delivery dv = complete(d, o, sink, to, limit, t, tag & (TAG_BEFORE - 1), v,
                                         d->offset + i - back, length, err);
             if (dv == NO_ROOM) {
                 r = UTFDFA_OUTPUT_FULL;
                 break;
             }
+            hold = 0;
             state = DFA_ACCEPT;
             cp = 0;
             pending = 0;
@@ -872,7 +967,19 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
             r = dv == UNFIT ? UTFDFA_MALFORMED : r;
         }
     }
-    return finish(d, o, sink, to, last, r, state, cp, pending, UTFDFA_ERR_TRUNCATED, i, n, err);
+    if (r == UTFDFA_INPUT_EMPTY && last && hold) {
+        /* The input ends after a high surrogate (and perhaps the start of
+         * one more unit, reported next as truncated). */
+        if (fail(d, o, sink, to, d->offset + i - pending - PAIR_HALF, PAIR_HALF,
+                 UTFDFA_ERR_SURROGATE, err)) {
+            hold = 0;
+            r = UTFDFA_MALFORMED;
+        } else {
+            r = UTFDFA_OUTPUT_FULL;
+        }
+    }
+    return finish(d, o, sink, to, last, r, state, cp | hold << 16, pending, UTFDFA_ERR_TRUNCATED,
+                  i, n, err);
 }
 
 /* UTF-16: partial holds the pending byte (bits 0-7) and a pending high
@@ -1216,6 +1323,10 @@ ALWAYS_INLINE utfdfa_result core(utfdfa_decoder *d, const uint8_t *src, size_t *
         return core_utf32(d, src, n, o, sink, to, last, false, true, err);
     case UTFDFA_UTF7:
         return core_utf7(d, src, n, o, sink, to, last, err);
+    case UTFDFA_CESU8:
+        return core_dfa(d, src, n, o, sink, to, last, &dfa_cesu8, err);
+    case UTFDFA_MUTF8:
+        return core_dfa(d, src, n, o, sink, to, last, &dfa_mutf8, err);
     default:
         return core_utf32(d, src, n, o, sink, to, last, true, true, err);
     }
@@ -1326,6 +1437,8 @@ uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d)
         CONVERT_CASE(SINK, UTFDFA_CORRECTED_UTF8, TO)                                      \
         CONVERT_CASE(SINK, UTFDFA_UCS4LE, TO)                                              \
         CONVERT_CASE(SINK, UTFDFA_UTF7, TO)                                                \
+        CONVERT_CASE(SINK, UTFDFA_CESU8, TO)                                               \
+        CONVERT_CASE(SINK, UTFDFA_MUTF8, TO)                                               \
     default:                                                                               \
         r = convert(d, src, src_len, &o, SINK, UTFDFA_UCS4BE, TO, last, err);              \
         break;                                                                             \
@@ -1396,6 +1509,12 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
         o.w = u7_unpack(d->writer, d->options & UTFDFA_UTF7_DIRECT_SET_O);
         CONVERT_FROM(SINK_BYTES, UTFDFA_UTF7)
         d->writer = u7_pack(&o.w);
+        break;
+    case UTFDFA_CESU8:
+        CONVERT_FROM(SINK_BYTES, UTFDFA_CESU8)
+        break;
+    case UTFDFA_MUTF8:
+        CONVERT_FROM(SINK_BYTES, UTFDFA_MUTF8)
         break;
     default:
         CONVERT_FROM(SINK_BYTES, UTFDFA_UCS4BE)
@@ -1523,7 +1642,10 @@ static size_t max_char_bytes(enum utfdfa_encoding enc)
 {
     if (enc == UTFDFA_UTF7)
         return bytes_for(UTFDFA_UTF7, 0); /* "+", a pair's 6 base64 characters, "-" */
-    return enc == UTFDFA_UTF8_RFC2279 || enc == UTFDFA_CORRECTED_UTF8 ? 6 : 4;
+    return enc == UTFDFA_UTF8_RFC2279 || enc == UTFDFA_CORRECTED_UTF8 ||
+                   enc == UTFDFA_CESU8 || enc == UTFDFA_MUTF8
+               ? 6
+               : 4;
 }
 
 static bool mul_add(size_t a, size_t b, size_t c, size_t *out)

@@ -5,8 +5,8 @@
 
 OUTDIR/<target>/ gets one file per seed (named by its SHA-1, as libFuzzer
 names its own), for the targets utf8, utf16le, utf16be, utf32le, utf32be
-(fuzz_decode.c) and rfc2279, corrected, ucs4le, ucs4be, utf7
-(fuzz_variants.c, same header layout).
+(fuzz_decode.c) and rfc2279, corrected, ucs4le, ucs4be, utf7, cesu8,
+mutf8 (fuzz_variants.c, same header layout).
 Seeds are made at run time, never stored in the repository, from:
   - the test vectors of tests/unit/vectors.h and the hostile inputs of
     tests/unit/test_hostile.c (those of each target's encoding);
@@ -131,6 +131,13 @@ def variant_texts(text, rng):
     ccut = rng.randrange(len(corrected) + 1)
     u7 = text.encode("utf-7")
     u7cut = rng.randrange(len(u7) + 1)
+    # CESU-8: the UTF-8 form of each UTF-16 unit; modified UTF-8: and U+0000 as C0 80
+    units = text.encode("utf-16-be")
+    cesu = "".join(chr(int.from_bytes(units[i:i + 2], "big"))
+                   for i in range(0, len(units), 2)).encode("utf-8", "surrogatepass")
+    mutf = cesu.replace(b"\x00", b"\xc0\x80")
+    cecut = rng.randrange(len(cesu) + 1)
+    mcut = rng.randrange(len(mutf) + 1)
     return {
         "rfc2279": [u8, u8[:cut] + rng.choice([b"\xf8\x88\x80\x80\x80", b"\xfd\xbf\xbf\xbf\xbf\xbf",
                                               b"\xf8\x80\x80\x80\x80", b"\xfe", b"\xed\xa0\x80"])
@@ -141,8 +148,13 @@ def variant_texts(text, rng):
         "ucs4le": [text.encode("utf-32-le"), hostile_wide(text.encode("utf-32-le"), "utf32le", rng)],
         "ucs4be": [text.encode("utf-32-be"), hostile_wide(text.encode("utf-32-be"), "utf32be", rng)],
         "utf7": [u7, u7[:u7cut] + rng.choice([b"+", b"+2AE-", b"~", b"+IK-", b"+@"]) + u7[u7cut:]],
+        "cesu8": [cesu, cesu[:cecut] + rng.choice(CESU_DAMAGE) + cesu[cecut:]],
+        "mutf8": [mutf, mutf[:mcut] + rng.choice(CESU_DAMAGE) + mutf[mcut:]],
     }
 
+
+CESU_DAMAGE = [b"\xed\xa0\x80", b"\xed\xb0\x80", b"\xf0\x9f\x98\x80", b"\x00", b"\xc0\x80",
+               b"\xed\xa0\x80\xed", b"\xc0\xaf", b"\xe0\x80\x80"]
 
 UTF7_HOSTILE = [b"+ADw-script+AD4-", b"a+IKx-b", b"a+IK-b", b"a+2AE-b", b"a+@b", b"+AGEAYgBj",
                 b"A+ImIDkQ.", b"Hi Mom -+Jjo--!", b"+ZeVnLIqe-", b"Item 3 is +AKM-1.", b"+/v8-", b"+-",
@@ -156,7 +168,8 @@ def main():
     outdir = sys.argv[1]
     shared = sys.argv[2] if len(sys.argv) == 3 else os.path.join(REPO, "..", "shared")
     rng = random.Random(20261122)
-    texts = {t: [] for t in list(TARGETS) + ["rfc2279", "corrected", "ucs4le", "ucs4be", "utf7"]}
+    texts = {t: [] for t in list(TARGETS) + ["rfc2279", "corrected", "ucs4le", "ucs4be", "utf7",
+                                             "cesu8", "mutf8"]}
     texts["utf7"] += UTF7_HOSTILE
     texts["corrected"] += [b"\xfe", b"a\xff\x80\x80b", b"\xc0\xaf", b"\xef\xb7\x9d\xed\xb2\xae\x00\x0a",
                            b"\xef\xb7\x9d\xed\xb2\xae\x00", b"\xef\xb7\x9d\xed"]

@@ -1,0 +1,123 @@
+/* ref_cesu8.c - see ref_cesu8.h. */
+#include "ref_cesu8.h"
+
+static bool tail(uint8_t b)
+{
+    return b >= 0x80 && b <= 0xBF;
+}
+
+/* One code unit at s[0..n), n >= 1: its length; *u its value or *kind. */
+static size_t unit(const uint8_t *s, size_t n, bool modified, uint32_t *u, enum refc_kind *kind)
+{
+    uint8_t b = s[0];
+    *kind = REFC_OK;
+    if (b == 0x00 && modified) {
+        *kind = REFC_NUL;
+        return 1;
+    }
+    if (b < 0x80) {
+        *u = b;
+        return 1;
+    }
+    if (b < 0xC0) {
+        *kind = REFC_UNEXPECTED_CONTINUATION;
+        return 1;
+    }
+    if (b >= 0xF0) {
+        *kind = REFC_INVALID_LEAD;
+        return 1;
+    }
+    if (b == 0xC0 && modified) { /* only C0 80, U+0000 */
+        if (n >= 2 && s[1] == 0x80) {
+            *u = 0;
+            return 2;
+        }
+        *kind = n >= 2 && tail(s[1]) ? REFC_OVERLONG : REFC_TRUNCATED;
+        return 1;
+    }
+    if (b < 0xC2) {
+        *kind = REFC_OVERLONG;
+        return 1;
+    }
+    if (b < 0xE0) {
+        if (n >= 2 && tail(s[1])) {
+            *u = (uint32_t)(b & 0x1F) << 6 | (s[1] & 0x3F);
+            return 2;
+        }
+        *kind = REFC_TRUNCATED;
+        return 1;
+    }
+    /* E0-EF: E0 needs A0-BF second (shortest form); the rest any tail. */
+    if (n < 2 || !tail(s[1])) {
+        *kind = REFC_TRUNCATED;
+        return 1;
+    }
+    if (b == 0xE0 && s[1] < 0xA0) {
+        *kind = REFC_OVERLONG;
+        return 1;
+    }
+    if (n < 3 || !tail(s[2])) {
+        *kind = REFC_TRUNCATED;
+        return 2;
+    }
+    *u = (uint32_t)(b & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+    return 3;
+}
+
+size_t refc_decode(const uint8_t *s, size_t n, bool modified, struct refc_item *items)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        uint32_t u = 0;
+        enum refc_kind kind;
+        size_t len = unit(s + i, n - i, modified, &u, &kind);
+        struct refc_item it = {u, i, len, kind};
+        if (kind == REFC_OK && u >= 0xD800 && u <= 0xDFFF) {
+            it.kind = REFC_SURROGATE; /* unless a pair */
+            it.cp = 0;
+            if (u <= 0xDBFF && i + len < n) {
+                uint32_t v = 0;
+                enum refc_kind kv;
+                size_t lv = unit(s + i + len, n - i - len, modified, &v, &kv);
+                if (kv == REFC_OK && v >= 0xDC00 && v <= 0xDFFF) {
+                    it.cp = 0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00);
+                    it.kind = REFC_OK;
+                    it.len = len + lv;
+                }
+            }
+        }
+        items[k++] = it;
+        i += it.len;
+    }
+    return k;
+}
+
+static size_t put3(uint32_t u, uint8_t *out)
+{
+    out[0] = (uint8_t)(0xE0 | u >> 12);
+    out[1] = (uint8_t)(0x80 | (u >> 6 & 0x3F));
+    out[2] = (uint8_t)(0x80 | (u & 0x3F));
+    return 3;
+}
+
+size_t refc_encode(uint32_t cp, bool modified, uint8_t out[6])
+{
+    if (cp == 0 && modified) {
+        out[0] = 0xC0;
+        out[1] = 0x80;
+        return 2;
+    }
+    if (cp < 0x80) {
+        out[0] = (uint8_t)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (uint8_t)(0xC0 | cp >> 6);
+        out[1] = (uint8_t)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000)
+        return put3(cp, out);
+    put3(0xD800 + ((cp - 0x10000) >> 10), out);
+    return 3 + put3(0xDC00 + ((cp - 0x10000) & 0x3FF), out + 3);
+}
