@@ -17,7 +17,7 @@ B = build
 G = $(B)/gen
 T = $(B)/tests
 
-GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8 utf7 cesu-8 mutf-8
+GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8 utf7 cesu-8 mutf-8 wtf-8
 GEN_DEPS = $(wildcard gen/*.py) Makefile
 ABNFC    = $(PYTHON) gen/abnfc.py
 
@@ -451,7 +451,7 @@ REF_HDRS = tests/ref/ref_utf8.h tests/ref/ref_utf16.h tests/ref/ref_utf32.h
 # the other systems (tests/fuzz/fuzz_variants.c), and one for the UTF-8 fast
 # paths against the plain DFA loop (tests/fuzz/fuzz_fast.c).
 FUZZ_ENCODINGS = utf8 utf16le utf16be utf32le utf32be
-FUZZ_VARIANTS = rfc2279 corrected ucs4le ucs4be utf7 cesu8 mutf8
+FUZZ_VARIANTS = rfc2279 corrected ucs4le ucs4be utf7 cesu8 mutf8 wtf8
 FUZZ_TARGETS = $(FUZZ_ENCODINGS) $(FUZZ_VARIANTS) $(if $(wildcard src/utf8_fast.c),fast)
 VARIANT_DEPS = tests/fuzz/fuzz_variants.c tests/fuzz/fuzz_common.h tests/ref/ref_utf7.c tests/ref/ref_utf7.h tests/ref/ref_utf7_kinds.h \
   tests/ref/ref_cesu8.c tests/ref/ref_cesu8.h \

@@ -48,6 +48,8 @@ enum utfdfa_encoding {
     UTFDFA_CESU8,           /* CESU-8 (Unicode TR #26): a supplementary character as two
                                3-byte surrogate sequences */
     UTFDFA_MUTF8,           /* Java's modified UTF-8: CESU-8 with U+0000 as C0 80 */
+    UTFDFA_WTF8,            /* WTF-8: UTF-8 that also holds surrogate code points, never a
+                               high one followed by a low one */
     UTFDFA_NENCODINGS
 };
 
@@ -105,8 +107,10 @@ typedef struct utfdfa_decoder {
     uint32_t partial; /* value of the sequence in progress */
     uint16_t state;   /* automaton state */
     uint8_t flags;    /* bytes pending (3 bits), started, replaced, BOM mode (2 bits) */
-    uint8_t config;   /* source encoding (4 bits), error mode (2 bits), target limit (2 bits) */
-    uint8_t writer;   /* utfdfa_transcode to UTF-7: an open run and its bits left over */
+    uint8_t config;   /* source encoding (4 bits), error mode (2 bits) */
+    uint8_t writer;   /* utfdfa_transcode's writer: UTF-7's open run and its bits left
+                         over; WTF-8's "a high surrogate was written last" */
+    uint8_t limit;    /* utfdfa_decoder_set_target: what decode_utf32 may return */
     uint8_t options;  /* enum utfdfa_encoder_option, for utfdfa_transcode's output */
 } utfdfa_decoder;
 

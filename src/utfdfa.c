@@ -17,6 +17,7 @@
 #include "utf7.gen.h"
 #include "cesu-8.gen.h"
 #include "mutf-8.gen.h"
+#include "wtf-8.gen.h"
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -50,10 +51,9 @@ enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
 #define F_REPLACED 0x10u
 #define F_NOMAGIC 0x80u /* the stream is known not to begin with a magic number */
 #define BOM_MODE(f) (((unsigned)(f) >> 5) & 3u)
-/* config: from:4 | errors:2 | limit:2 */
+/* config: from:4 | errors:2 */
 #define FROM(c) ((unsigned)(c) & 15u)
 #define ERRORS(c) (((unsigned)(c) >> 4) & 3u)
-#define LIMIT(c) (((unsigned)(c) >> 6) & 3u)
 
 /* Where decoded characters go. */
 enum sink { SINK_NONE, SINK_U32, SINK_U16, SINK_BYTES };
@@ -72,11 +72,12 @@ struct out {
     size_t cap; /* in units of the sink */
     size_t len;
     struct u7w w; /* the UTF-7 writer, when the sink is UTF-7 bytes */
+    bool after_high; /* WTF-8 bytes: a high surrogate was written last */
 };
 
 static const char *const encoding_names[UTFDFA_NENCODINGS] = {
     "utf-8",    "utf-16le",      "utf-16be",        "utf-32le", "utf-32be",
-    "utf-8-rfc2279", "corrected-utf-8", "ucs-4le", "ucs-4be", "utf-7", "cesu-8", "mutf-8",
+    "utf-8-rfc2279", "corrected-utf-8", "ucs-4le", "ucs-4be", "utf-7", "cesu-8", "mutf-8", "wtf-8",
 };
 
 const char *utfdfa_encoding_name(enum utfdfa_encoding enc)
@@ -226,7 +227,8 @@ static inline uint8_t u7_pack(const struct u7w *w)
 /* ------------------------------------------------------- what fits where */
 
 /* What an output can hold, from the narrowest rule to none. */
-enum limit { LIMIT_NONE = 0, LIMIT_UNICODE = 1, LIMIT_RFC2279 = 2, LIMIT_CORRECTED = 3 };
+enum limit { LIMIT_NONE = 0, LIMIT_UNICODE = 1, LIMIT_RFC2279 = 2, LIMIT_CORRECTED = 3,
+             LIMIT_WTF8 = 4 };
 
 static inline unsigned limit_of(unsigned to)
 {
@@ -238,6 +240,8 @@ static inline unsigned limit_of(unsigned to)
     case UTFDFA_UCS4LE:
     case UTFDFA_UCS4BE:
         return LIMIT_NONE;
+    case UTFDFA_WTF8:
+        return LIMIT_WTF8;
     default:
         return LIMIT_UNICODE;
     }
@@ -254,6 +258,8 @@ static inline enum utfdfa_error_kind unfit(unsigned limit, uint32_t cp)
     case LIMIT_RFC2279: /* RFC 2279bis section 3: 31 bits; surrogates as RFC 3629 */
         return cp > 0x7FFFFFFF ? UTFDFA_ERR_TOO_LARGE
                                : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+    case LIMIT_WTF8: /* surrogate code points too (the high-low rule is the writer's) */
+        return cp > 0x10FFFF ? UTFDFA_ERR_TOO_LARGE : UTFDFA_ERR_NONE;
     case LIMIT_CORRECTED: /* "Putting it all together": no C1, no surrogates, no U+0000 */
         return cp > 0x8421109Fu ? UTFDFA_ERR_TOO_LARGE
                : (surrogate || cp == 0 || (cp >= 0x80 && cp <= 0x9F)) ? UTFDFA_ERR_UNENCODABLE
@@ -261,6 +267,24 @@ static inline enum utfdfa_error_kind unfit(unsigned limit, uint32_t cp)
     default:
         return UTFDFA_ERR_NONE;
     }
+}
+
+ALWAYS_INLINE bool is_high(uint32_t u)
+{
+    return u >= 0xD800 && u <= 0xDBFF;
+}
+
+ALWAYS_INLINE bool is_low(uint32_t u)
+{
+    return u >= 0xDC00 && u <= 0xDFFF;
+}
+
+/* WTF-8 ("Generalized UTF-8" less the concatenation of a high and a low
+ * surrogate's sequences, which is the 4-byte sequence of the character they
+ * would make): a low surrogate cannot be written after a high one. */
+ALWAYS_INLINE enum utfdfa_error_kind wtf8_write(bool after_high, uint32_t cp)
+{
+    return after_high && is_low(cp) ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
 }
 
 /* Corrected UTF-8's private-use mapping (UTFDFA_CORRECTED_PUA; the spec:
@@ -322,6 +346,7 @@ ALWAYS_INLINE size_t bytes_for(unsigned to, uint32_t cp)
 {
     switch (to) {
     case UTFDFA_UTF8:
+    case UTFDFA_WTF8:
     case UTFDFA_UTF8_RFC2279:
         return utf8_form_len(cp);
     case UTFDFA_CORRECTED_UTF8:
@@ -388,6 +413,7 @@ ALWAYS_INLINE void put_bytes(uint8_t *p, unsigned to, uint32_t cp)
 {
     switch (to) {
     case UTFDFA_UTF8:
+    case UTFDFA_WTF8:
     case UTFDFA_UTF8_RFC2279:
         put_utf8_form(p, cp, utf8_form_len(cp));
         break;
@@ -458,6 +484,8 @@ ALWAYS_INLINE void put(struct out *o, enum sink sink, unsigned to, uint32_t cp)
         }
         put_bytes((uint8_t *)o->p + o->len, to, cp);
         o->len += bytes_for(to, cp);
+        if (to == UTFDFA_WTF8)
+            o->after_high = is_high(cp);
         break;
     }
 }
@@ -636,6 +664,8 @@ ALWAYS_INLINE enum delivery deliver(utfdfa_decoder *d, struct out *o, enum sink 
     enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
     if (sink == SINK_BYTES && to == UTFDFA_CORRECTED_UTF8 && (d->options & UTFDFA_CORRECTED_PUA))
         kind = pua_write(&cp);
+    if (sink == SINK_BYTES && to == UTFDFA_WTF8)
+        kind = wtf8_write(o->after_high, cp);
     if (kind == UTFDFA_ERR_NONE)
         kind = unfit(limit, cp);
     if (kind == UTFDFA_ERR_NONE)
@@ -648,6 +678,11 @@ ALWAYS_INLINE enum delivery deliver(utfdfa_decoder *d, struct out *o, enum sink 
  * byte that reveals an error inside a sequence is not consumed: it starts
  * the next one (maximal subparts, Unicode 3.9). A character whose last byte
  * finds no room in the output leaves that byte unread. */
+
+/* Surrogate units: none in the grammar; CESU-8's (UTF-16 code units,
+ * paired by the runtime); WTF-8's (surrogate code points, never a high one
+ * followed by a low one). */
+enum pairing { PAIRS_NONE, PAIRS_JOIN, PAIRS_WTF8 };
 
 /* A generated DFA as the core loop sees it. Each instance is a constant, so
  * once core_dfa() is inlined with it the compiler knows every table. */
@@ -665,7 +700,7 @@ struct dfa {
     const uint8_t *final_tag;  /* longest match: [state number] -> tag complete there */
     unsigned reserved_tag;     /* the tag of a unit without a value, or 0 */
     const uint8_t *magic;      /* a signature the stream may begin with, or NULL */
-    bool pairs;                /* its units are UTF-16 code units: surrogates are paired */
+    enum pairing pairing;      /* what the runtime does with surrogate units */
 };
 
 #define DFA_TABLES(self, p, P, trans8, trans16, tag, offset, final_tag, reserved, magic,   \
@@ -675,18 +710,23 @@ struct dfa {
      reserved, magic, pairs}
 
 static const struct dfa dfa_utf8 =
-    DFA_TABLES(UTFDFA_UTF8, utf8, UTF8, utf8_trans, NULL, NULL, NULL, NULL, 0, NULL, false);
+    DFA_TABLES(UTFDFA_UTF8, utf8, UTF8, utf8_trans, NULL, NULL, NULL, NULL, 0, NULL,
+               PAIRS_NONE);
 static const struct dfa dfa_rfc2279 =
     DFA_TABLES(UTFDFA_UTF8_RFC2279, utf8_rfc2279, UTF8_RFC2279, utf8_rfc2279_trans, NULL, NULL,
-               NULL, NULL, 0, NULL, false);
+               NULL, NULL, 0, NULL, PAIRS_NONE);
 static const struct dfa dfa_corrected =
     DFA_TABLES(UTFDFA_CORRECTED_UTF8, corrected_utf_8, CORRECTED_UTF_8, NULL,
                corrected_utf_8_trans, corrected_utf_8_tag, corrected_utf_8_tag_offset,
-               corrected_utf_8_final_tag, CORRECTED_UTF_8_RESERVED_TAG, corrected_magic, false);
+               corrected_utf_8_final_tag, CORRECTED_UTF_8_RESERVED_TAG, corrected_magic, PAIRS_NONE);
 static const struct dfa dfa_cesu8 =
-    DFA_TABLES(UTFDFA_CESU8, cesu_8, CESU_8, cesu_8_trans, NULL, NULL, NULL, NULL, 0, NULL, true);
+    DFA_TABLES(UTFDFA_CESU8, cesu_8, CESU_8, cesu_8_trans, NULL, NULL, NULL, NULL, 0, NULL,
+               PAIRS_JOIN);
 static const struct dfa dfa_mutf8 =
-    DFA_TABLES(UTFDFA_MUTF8, mutf_8, MUTF_8, mutf_8_trans, NULL, NULL, NULL, NULL, 0, NULL, true);
+    DFA_TABLES(UTFDFA_MUTF8, mutf_8, MUTF_8, mutf_8_trans, NULL, NULL, NULL, NULL, 0, NULL,
+               PAIRS_JOIN);
+static const struct dfa dfa_wtf8 =
+    DFA_TABLES(UTFDFA_WTF8, wtf_8, WTF_8, wtf_8_trans, NULL, NULL, NULL, NULL, 0, NULL, PAIRS_WTF8);
 _Static_assert((int)CESU_8_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
 _Static_assert((int)MUTF_8_ERROR_NUL == (int)UTFDFA_ERR_NUL, "kinds");
 _Static_assert(CORRECTED_UTF_8_TAG_BEFORE == 0x80, "the runtime's TAG_BEFORE");
@@ -707,7 +747,7 @@ ALWAYS_INLINE unsigned sink_limit(const utfdfa_decoder *d, enum sink sink, unsig
     case SINK_NONE:
         return LIMIT_NONE;
     case SINK_U32:
-        return LIMIT(d->config);
+        return d->limit;
     case SINK_U16:
         return LIMIT_UNICODE;
     default:
@@ -791,24 +831,17 @@ ALWAYS_INLINE enum delivery magic_read(utfdfa_decoder *d, struct out *o, enum si
     return DELIVERED;
 }
 
-/* CESU-8 and modified UTF-8 (t->pairs): the units are UTF-16 code units,
+/* CESU-8 and modified UTF-8 (PAIRS_JOIN): the units are UTF-16 code units,
  * paired as a UTF-16 decoder pairs them (UTR #26: "each surrogate ... is
  * encoded as a 3-byte sequence"). A high surrogate is held (partial's upper
  * half) until the unit after it: a low surrogate makes one character of
  * the six bytes; anything else makes the high one an error of its three
  * bytes, and what follows is decoded anew. A lone low surrogate is an
- * error of its three bytes. */
+ * error of its three bytes.
+ * WTF-8 (PAIRS_WTF8): surrogates are code points of their own; partial's
+ * upper half says the unit before was a high surrogate, and then a low one
+ * is the error (its three bytes): the pair has a 4-byte sequence. */
 enum { PAIR_HALF = 3 };
-
-ALWAYS_INLINE bool is_high(uint32_t u)
-{
-    return u >= 0xD800 && u <= 0xDBFF;
-}
-
-ALWAYS_INLINE bool is_low(uint32_t u)
-{
-    return u >= 0xDC00 && u <= 0xDFFF;
-}
 
 /* With a high surrogate held, whether byte b (the unit's byte number
  * `pending`, stepping to `next`) can still be part of a low surrogate's
@@ -822,8 +855,10 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
                                      struct out *o, enum sink sink, unsigned to, bool last,
                                      const struct dfa *t, utfdfa_error *err)
 {
-    uint32_t state = d->state, cp = t->pairs ? d->partial & 0xFFFF : d->partial;
-    uint32_t hold = t->pairs ? d->partial >> 16 : 0; /* a held high surrogate */
+    bool pairs = t->pairing != PAIRS_NONE, join = t->pairing == PAIRS_JOIN;
+    uint32_t state = d->state, cp = pairs ? d->partial & 0xFFFF : d->partial;
+    uint32_t hold = pairs ? d->partial >> 16 : 0; /* JOIN: a held high surrogate; WTF8: 1
+                                                      after a high surrogate */
     unsigned pending = PENDING(d->flags);
     unsigned limit = sink_limit(d, sink, to);
     bool passthrough = t->reserved_tag && sink == SINK_BYTES && to == t->self;
@@ -852,7 +887,7 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
         }
         uint32_t cls = t->byte_class[b];
         uint32_t next = dfa_next(t, state, cls);
-        if (t->pairs && hold && !low_goes_on(pending, b, next == t->reject)) {
+        if (join && hold && !low_goes_on(pending, b, next == t->reject)) {
             /* The held high surrogate has no low one: it is the error; this
              * byte is stepped again without it. */
             if (!fail(d, o, sink, to, d->offset + i - pending - PAIR_HALF, PAIR_HALF,
@@ -872,23 +907,24 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
             uint32_t v = before ? cp : cp << 6 | (b & t->payload_mask[cls]);
             uint32_t length = before ? pending : pending + 1;
             uint32_t back = before ? (in_reserved(t, state) ? cp : pending) : pending;
-            if (t->pairs && hold) { /* v is the low surrogate (low_goes_on) */
+            if (join && hold) { /* v is the low surrogate (low_goes_on) */
                 v = 0x10000 + ((hold - 0xD800) << 10) + (v - 0xDC00);
                 back += PAIR_HALF;
                 length += PAIR_HALF;
-            } else if (t->pairs && is_high(v)) {
+            } else if (join && is_high(v)) {
                 hold = v;
                 state = DFA_ACCEPT;
                 cp = 0;
                 pending = 0;
                 i++;
                 continue;
-            } else if (t->pairs && is_low(v)) {
+            } else if ((join || hold) && is_low(v)) {
                 if (!fail(d, o, sink, to, d->offset + i - back, length, UTFDFA_ERR_SURROGATE,
                           err)) {
                     r = UTFDFA_OUTPUT_FULL;
                     break;
                 }
+                hold = 0;
                 state = DFA_ACCEPT;
                 cp = 0;
                 pending = 0;
@@ -902,7 +938,7 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
                 r = UTFDFA_OUTPUT_FULL;
                 break;
             }
-            hold = 0;
+            hold = t->pairing == PAIRS_WTF8 && is_high(v);
             state = DFA_ACCEPT;
             cp = 0;
             pending = 0;
@@ -941,6 +977,7 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
             state = DFA_ACCEPT;
             cp = 0;
             pending = 0;
+            hold = join ? hold : 0; /* WTF-8: what follows an error follows no high surrogate */
             r = UTFDFA_MALFORMED;
             break;
         }
@@ -967,7 +1004,7 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
             r = dv == UNFIT ? UTFDFA_MALFORMED : r;
         }
     }
-    if (r == UTFDFA_INPUT_EMPTY && last && hold) {
+    if (r == UTFDFA_INPUT_EMPTY && last && join && hold) {
         /* The input ends after a high surrogate (and perhaps the start of
          * one more unit, reported next as truncated). */
         if (fail(d, o, sink, to, d->offset + i - pending - PAIR_HALF, PAIR_HALF,
@@ -1327,6 +1364,8 @@ ALWAYS_INLINE utfdfa_result core(utfdfa_decoder *d, const uint8_t *src, size_t *
         return core_dfa(d, src, n, o, sink, to, last, &dfa_cesu8, err);
     case UTFDFA_MUTF8:
         return core_dfa(d, src, n, o, sink, to, last, &dfa_mutf8, err);
+    case UTFDFA_WTF8:
+        return core_dfa(d, src, n, o, sink, to, last, &dfa_wtf8, err);
     default:
         return core_utf32(d, src, n, o, sink, to, last, true, true, err);
     }
@@ -1402,7 +1441,7 @@ void utfdfa_decoder_init(utfdfa_decoder *d, enum utfdfa_encoding from, enum utfd
 
 void utfdfa_decoder_set_target(utfdfa_decoder *d, enum utfdfa_encoding to)
 {
-    d->config = (uint8_t)((d->config & 0x3Fu) | limit_of(to) << 6);
+    d->limit = (uint8_t)limit_of(to);
 }
 
 void utfdfa_decoder_set_options(utfdfa_decoder *d, unsigned options)
@@ -1439,6 +1478,7 @@ uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d)
         CONVERT_CASE(SINK, UTFDFA_UTF7, TO)                                                \
         CONVERT_CASE(SINK, UTFDFA_CESU8, TO)                                               \
         CONVERT_CASE(SINK, UTFDFA_MUTF8, TO)                                               \
+        CONVERT_CASE(SINK, UTFDFA_WTF8, TO)                                                \
     default:                                                                               \
         r = convert(d, src, src_len, &o, SINK, UTFDFA_UCS4BE, TO, last, err);              \
         break;                                                                             \
@@ -1447,7 +1487,7 @@ uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d)
 utfdfa_result utfdfa_check(utfdfa_decoder *d, const uint8_t *src, size_t *src_len, bool last,
                            utfdfa_error *err)
 {
-    struct out o = {NULL, 0, 0, {0, 0, false}};
+    struct out o = {NULL, 0, 0, {0, 0, false}, false};
     utfdfa_result r;
     CONVERT_FROM(SINK_NONE, UTFDFA_UTF8)
     return r;
@@ -1456,7 +1496,7 @@ utfdfa_result utfdfa_check(utfdfa_decoder *d, const uint8_t *src, size_t *src_le
 utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
                                   uint32_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
-    struct out o = {dst, *dst_len, 0, {0, 0, false}};
+    struct out o = {dst, *dst_len, 0, {0, 0, false}, false};
     utfdfa_result r;
     CONVERT_FROM(SINK_U32, UTFDFA_UTF8)
     *dst_len = o.len;
@@ -1466,7 +1506,7 @@ utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src, size_t 
 utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
                                   uint16_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
-    struct out o = {dst, *dst_len, 0, {0, 0, false}};
+    struct out o = {dst, *dst_len, 0, {0, 0, false}, false};
     utfdfa_result r;
     CONVERT_FROM(SINK_U16, UTFDFA_UTF8)
     *dst_len = o.len;
@@ -1477,7 +1517,7 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
                                size_t *src_len, uint8_t *dst, size_t *dst_len, bool last,
                                utfdfa_error *err)
 {
-    struct out o = {dst, *dst_len, 0, {0, 0, false}};
+    struct out o = {dst, *dst_len, 0, {0, 0, false}, false};
     utfdfa_result r;
     switch (to) {
     case UTFDFA_UTF8:
@@ -1515,6 +1555,11 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
         break;
     case UTFDFA_MUTF8:
         CONVERT_FROM(SINK_BYTES, UTFDFA_MUTF8)
+        break;
+    case UTFDFA_WTF8:
+        o.after_high = d->writer & 1;
+        CONVERT_FROM(SINK_BYTES, UTFDFA_WTF8)
+        d->writer = o.after_high;
         break;
     default:
         CONVERT_FROM(SINK_BYTES, UTFDFA_UCS4BE)
@@ -1568,12 +1613,20 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     unsigned to = e->to < UTFDFA_NENCODINGS ? e->to : UTFDFA_UTF8;
     unsigned limit = limit_of(to);
-    struct out o = {dst, *dst_len, 0, {e->shift, e->bits, e->options & UTFDFA_UTF7_DIRECT_SET_O}};
+    struct out o = {dst, *dst_len, 0, {0, 0, e->options & UTFDFA_UTF7_DIRECT_SET_O}, false};
+    if (to == UTFDFA_UTF7) {
+        o.w.shift = e->shift;
+        o.w.bits = e->bits;
+    } else if (to == UTFDFA_WTF8) {
+        o.after_high = e->shift & 1;
+    }
     for (; i < n; i++) {
         uint32_t cp = src[i];
         enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
         if (to == UTFDFA_CORRECTED_UTF8 && (e->options & UTFDFA_CORRECTED_PUA))
             kind = pua_write(&cp);
+        if (to == UTFDFA_WTF8)
+            kind = wtf8_write(o.after_high, cp);
         if (kind == UTFDFA_ERR_NONE)
             kind = unfit(limit, cp);
         if (kind != UTFDFA_ERR_NONE) {
@@ -1610,7 +1663,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
         else if (owe_bom)
             e->started = 1;
     }
-    e->shift = (uint8_t)o.w.shift;
+    e->shift = (uint8_t)(to == UTFDFA_WTF8 ? o.after_high : o.w.shift);
     e->bits = (uint8_t)o.w.bits;
     e->offset += i;
     *src_len = i;
@@ -1668,7 +1721,7 @@ static size_t max_units_in(enum utfdfa_encoding from, size_t src_len)
  * "+/v8" and the digit and "-" that may end its run. */
 static size_t sig_bytes(enum utfdfa_encoding to)
 {
-    struct out o = {NULL, 0, 0, {0, 0, false}};
+    struct out o = {NULL, 0, 0, {0, 0, false}, false};
     return to == UTFDFA_UTF7 ? 6 : sig_units(&o, SINK_BYTES, to);
 }
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""CESU-8 and Java's modified UTF-8 through the CLI, against Python's codecs.
+"""CESU-8, Java's modified UTF-8 and WTF-8 through the CLI, against Python's codecs.
 
     python3 tests/cli/test_cesu.py BUILD_DIR        (runs BUILD_DIR/utfdfa)
 
 Python has no codec of either name, but both are spelled out from its own:
 CESU-8 is the UTF-8 form ("surrogatepass") of each UTF-16 code unit
 (Unicode TR #26), modified UTF-8 the same with U+0000 as C0 80 (Java's
-DataInput). Random texts (fixed seed) over ASCII, U+0000, the BMP and the
+DataInput), WTF-8 the UTF-8 form of each code point ("surrogatepass") when no
+high surrogate is followed by a low one. Random texts (fixed seed) over ASCII, U+0000, the BMP and the
 supplementary planes, and the corpus when ../shared is present: encoding
 is byte-identical, decoding gives the text back, and replacing gives one
 U+FFFD per lone surrogate. Last line: "test_cesu: N passed, M failed".
@@ -85,6 +86,25 @@ def main():
               "%s: a 4-byte UTF-8 sequence is four errors" % name)
     code, out = run(["-f", "mutf-8", "-t", "utf-8", "--errors=replace"], b"a\x00b")
     check(code == 0 and out == "a\ufffdb".encode("utf-8"), "mutf-8: the byte 00 is an error")
+    # WTF-8: lone surrogates are code points (UCS-4 holds them), both ways.
+    for k in range(300):
+        cps = []
+        for _ in range(rng.randrange(0, 40)):
+            c = rng.choice([rng.randrange(0, 0x80), rng.randrange(0xD800, 0xE000),
+                            rng.randrange(0x80, 0x110000)])
+            if cps and 0xD800 <= cps[-1] <= 0xDBFF and 0xDC00 <= c <= 0xDFFF:
+                c = 0x41  # a high surrogate followed by a low one is the 4-byte character
+            cps.append(c)
+        wtf = "".join(map(chr, cps)).encode("utf-8", "surrogatepass")
+        ucs4 = b"".join(c.to_bytes(4, "big") for c in cps)
+        code, out = run(["-f", "wtf-8", "-t", "ucs-4be"], wtf)
+        check(code == 0 and out == ucs4, "wtf-8 %d -> ucs-4be" % k)
+        code, out = run(["-f", "ucs-4be", "-t", "wtf-8"], ucs4)
+        check(code == 0 and out == wtf, "ucs-4be %d -> wtf-8 as Python spells it" % k)
+    code, out = run(["-f", "wtf-8", "-t", "ucs-4be", "--errors=replace"],
+                    "\ud800\udc00".encode("utf-8", "surrogatepass"))
+    check(code == 0 and out == b"\0\0\xd8\0\0\0\xff\xfd",
+          "wtf-8: a low surrogate after a high one is the error")
     print("test_cesu: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -1,11 +1,11 @@
 /* libFuzzer target for the encodings beyond the Unicode forms, one per
  * input encoding (compiled with -DFUZZ_ENC=rfc2279, corrected, ucs4le,
- * ucs4be, utf7, cesu8 or mutf8). Differential and protocol checks:
+ * ucs4be, utf7, cesu8, mutf8 or wtf8). Differential and protocol checks:
  *
  *   1. the library against a second decoder: UTF-7 against the reference of
  *      tests/ref/ref_utf7.c (written from RFC 2152 alone: characters, every
- *      error's offset, length and kind, replacement); CESU-8 and modified
- *      UTF-8 against tests/ref/ref_cesu8.c (the same); RFC 2279 and Corrected
+ *      error's offset, length and kind, replacement); CESU-8, modified UTF-8
+ *      and WTF-8 against tests/ref/ref_cesu8.c (the same); RFC 2279 and Corrected
  *      UTF-8 against the re2c lexer generated from the same grammar (token
  *      boundaries, values from the bit layout and the grammar's offsets,
  *      reserved units, the magic number); UCS-4 against 4-byte units;
@@ -29,10 +29,11 @@
 #define FUZZ_FROM_utf7 UTFDFA_UTF7
 #define FUZZ_FROM_cesu8 UTFDFA_CESU8
 #define FUZZ_FROM_mutf8 UTFDFA_MUTF8
+#define FUZZ_FROM_wtf8 UTFDFA_WTF8
 #define FUZZ_CAT2(a, b) a##b
 #define FUZZ_CAT(a, b) FUZZ_CAT2(a, b)
 #ifndef FUZZ_ENC
-#error "compile with -DFUZZ_ENC=rfc2279|corrected|ucs4le|ucs4be|utf7|cesu8|mutf8"
+#error "compile with -DFUZZ_ENC=rfc2279|corrected|ucs4le|ucs4be|utf7|cesu8|mutf8|wtf8"
 #endif
 #define FROM FUZZ_CAT(FUZZ_FROM_, FUZZ_ENC)
 /* Which second decoder (preprocessor-visible) */
@@ -43,6 +44,7 @@
 #define FUZZ_KIND_utf7 4
 #define FUZZ_KIND_cesu8 5
 #define FUZZ_KIND_mutf8 5
+#define FUZZ_KIND_wtf8 5
 #define KIND FUZZ_CAT(FUZZ_KIND_, FUZZ_ENC)
 #define FUZZ_NAME utfdfa_encoding_name(FROM)
 #define FUZZ_HEADER_BYTES 4
@@ -222,9 +224,10 @@ static void second_decoder(const uint8_t *in, size_t n, struct expect *x)
     static const enum utfdfa_error_kind kinds[] = {
         UTFDFA_ERR_NONE,     UTFDFA_ERR_UNEXPECTED_CONTINUATION, UTFDFA_ERR_INVALID_LEAD,
         UTFDFA_ERR_OVERLONG, UTFDFA_ERR_SURROGATE,               UTFDFA_ERR_TRUNCATED,
-        UTFDFA_ERR_NUL};
+        UTFDFA_ERR_NUL,      UTFDFA_ERR_TOO_LARGE};
     struct refc_item *items = xmalloc((n + 1) * sizeof *items);
-    size_t k = refc_decode(in, n, FROM == UTFDFA_MUTF8, items);
+    size_t k = FROM == UTFDFA_WTF8 ? refw_decode(in, n, items)
+                                   : refc_decode(in, n, FROM == UTFDFA_MUTF8, items);
     for (size_t i = 0; i < k; i++) {
         if (items[i].kind == REFC_OK)
             add_cp(x, items[i].cp);

@@ -6,7 +6,7 @@
 OUTDIR/<target>/ gets one file per seed (named by its SHA-1, as libFuzzer
 names its own), for the targets utf8, utf16le, utf16be, utf32le, utf32be
 (fuzz_decode.c) and rfc2279, corrected, ucs4le, ucs4be, utf7, cesu8,
-mutf8 (fuzz_variants.c, same header layout).
+mutf8, wtf8 (fuzz_variants.c, same header layout).
 Seeds are made at run time, never stored in the repository, from:
   - the test vectors of tests/unit/vectors.h and the hostile inputs of
     tests/unit/test_hostile.c (those of each target's encoding);
@@ -150,6 +150,7 @@ def variant_texts(text, rng):
         "utf7": [u7, u7[:u7cut] + rng.choice([b"+", b"+2AE-", b"~", b"+IK-", b"+@"]) + u7[u7cut:]],
         "cesu8": [cesu, cesu[:cecut] + rng.choice(CESU_DAMAGE) + cesu[cecut:]],
         "mutf8": [mutf, mutf[:mcut] + rng.choice(CESU_DAMAGE) + mutf[mcut:]],
+        "wtf8": [u8, u8[:cut] + rng.choice(CESU_DAMAGE) + u8[cut:]],
     }
 
 
@@ -169,7 +170,7 @@ def main():
     shared = sys.argv[2] if len(sys.argv) == 3 else os.path.join(REPO, "..", "shared")
     rng = random.Random(20261122)
     texts = {t: [] for t in list(TARGETS) + ["rfc2279", "corrected", "ucs4le", "ucs4be", "utf7",
-                                             "cesu8", "mutf8"]}
+                                             "cesu8", "mutf8", "wtf8"]}
     texts["utf7"] += UTF7_HOSTILE
     texts["corrected"] += [b"\xfe", b"a\xff\x80\x80b", b"\xc0\xaf", b"\xef\xb7\x9d\xed\xb2\xae\x00\x0a",
                            b"\xef\xb7\x9d\xed\xb2\xae\x00", b"\xef\xb7\x9d\xed"]

@@ -121,3 +121,95 @@ size_t refc_encode(uint32_t cp, bool modified, uint8_t out[6])
     put3(0xD800 + ((cp - 0x10000) >> 10), out);
     return 3 + put3(0xDC00 + ((cp - 0x10000) & 0x3FF), out + 3);
 }
+
+/* One generalized UTF-8 unit at s[0..n), n >= 1. */
+static size_t wunit(const uint8_t *s, size_t n, uint32_t *u, enum refc_kind *kind)
+{
+    uint8_t b = s[0];
+    size_t len;
+    uint8_t lo = 0x80, hi = 0xBF; /* the second byte's range */
+    *kind = REFC_OK;
+    if (b < 0x80) {
+        *u = b;
+        return 1;
+    }
+    if (b < 0xC0) {
+        *kind = REFC_UNEXPECTED_CONTINUATION;
+        return 1;
+    }
+    if (b < 0xC2) {
+        *kind = REFC_OVERLONG;
+        return 1;
+    }
+    if (b >= 0xF8) {
+        *kind = REFC_INVALID_LEAD;
+        return 1;
+    }
+    if (b >= 0xF5) {
+        *kind = REFC_TOO_LARGE;
+        return 1;
+    }
+    len = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    if (b == 0xE0)
+        lo = 0xA0;
+    if (b == 0xF0)
+        lo = 0x90;
+    if (b == 0xF4)
+        hi = 0x8F;
+    if (n < 2 || !tail(s[1])) {
+        *kind = REFC_TRUNCATED;
+        return 1;
+    }
+    if (s[1] < lo || s[1] > hi) {
+        *kind = b == 0xF4 ? REFC_TOO_LARGE : REFC_OVERLONG;
+        return 1;
+    }
+    for (size_t i = 2; i < len; i++)
+        if (n <= i || !tail(s[i])) {
+            *kind = REFC_TRUNCATED;
+            return i;
+        }
+    uint32_t v = b & (0x7Fu >> len);
+    for (size_t i = 1; i < len; i++)
+        v = v << 6 | (s[i] & 0x3F);
+    *u = v;
+    return len;
+}
+
+size_t refw_decode(const uint8_t *s, size_t n, struct refc_item *items)
+{
+    size_t k = 0, i = 0;
+    bool after_high = false;
+    while (i < n) {
+        uint32_t u = 0;
+        enum refc_kind kind;
+        size_t len = wunit(s + i, n - i, &u, &kind);
+        struct refc_item it = {u, i, len, kind};
+        if (kind == REFC_OK && after_high && u >= 0xDC00 && u <= 0xDFFF) {
+            it.kind = REFC_SURROGATE;
+            it.cp = 0;
+        }
+        after_high = it.kind == REFC_OK && u >= 0xD800 && u <= 0xDBFF;
+        items[k++] = it;
+        i += len;
+    }
+    return k;
+}
+
+size_t refw_encode(uint32_t cp, uint8_t out[4])
+{
+    if (cp >= 0xD800 && cp <= 0xDFFF)
+        return put3(cp, out);
+    if (cp < 0x10000) {
+        uint8_t six[6];
+        size_t n = refc_encode(cp, false, six);
+        for (size_t i = 0; i < n; i++)
+            out[i] = six[i];
+        return n;
+    }
+    out[0] = (uint8_t)(0xF0 | cp >> 18);
+    out[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
+    out[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+    out[3] = (uint8_t)(0x80 | (cp & 0x3F));
+    return 4;
+}

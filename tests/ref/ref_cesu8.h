@@ -32,7 +32,8 @@ enum refc_kind {
     REFC_OVERLONG,
     REFC_SURROGATE,
     REFC_TRUNCATED,
-    REFC_NUL
+    REFC_NUL,
+    REFC_TOO_LARGE
 };
 
 struct refc_item {
@@ -46,5 +47,16 @@ size_t refc_decode(const uint8_t *s, size_t n, bool modified, struct refc_item *
 
 /* The encoding of a scalar value (not a surrogate, <= 10FFFF): 1-6 bytes. */
 size_t refc_encode(uint32_t cp, bool modified, uint8_t out[6]);
+
+/* WTF-8 (Simon Sapin's spec): "generalized UTF-8" (Table 3-7 with ED
+ * followed by any of 80-BF, so surrogate code points are 3-byte units),
+ * less a high surrogate's sequence followed by a low one's: that low one is
+ * an error of its 3 bytes (the high one stands). Same error extents and
+ * kinds as above, plus for 4-byte leads OVERLONG (F0 80-8F) and TOO_LARGE
+ * (F4 90-BF, F5-F7); F8-FF are INVALID_LEAD. */
+size_t refw_decode(const uint8_t *s, size_t n, struct refc_item *items);
+
+/* Generalized UTF-8 of a code point <= 10FFFF (surrogates included). */
+size_t refw_encode(uint32_t cp, uint8_t out[4]);
 
 #endif /* REF_CESU8_H */

@@ -1,9 +1,10 @@
-/* CESU-8 and Java's modified UTF-8 (grammar/cesu-8.abnf, grammar/mutf-8.abnf
- * and the runtime's surrogate pairing) against the reference decoder of
- * tests/ref/ref_cesu8.c: every byte string of length 1 to 3, every pair of
- * surrogate sequences, random strings over the bytes that matter (fixed
- * seed) whole and in chunks of every size, and every scalar value through
- * the encoder (byte for byte against the reference encoder) and back.
+/* CESU-8, Java's modified UTF-8 and WTF-8 (grammar/cesu-8.abnf, mutf-8.abnf,
+ * wtf-8.abnf and the runtime's surrogate rules) against the reference
+ * decoders of tests/ref/ref_cesu8.c: every byte string of length 1 to 3,
+ * surrogate sequences side by side, random strings over the bytes that
+ * matter (fixed seed) whole and in chunks, and every scalar value (WTF-8:
+ * every code point) through the encoder, byte for byte against the
+ * reference encoder, and back.
  * Python's codecs check the same encodings through the CLI in
  * tests/cli/test_cesu.py.
  *
@@ -40,7 +41,7 @@ static enum utfdfa_error_kind kind_of(enum refc_kind k)
     static const enum utfdfa_error_kind map[] = {
         UTFDFA_ERR_NONE,      UTFDFA_ERR_UNEXPECTED_CONTINUATION, UTFDFA_ERR_INVALID_LEAD,
         UTFDFA_ERR_OVERLONG,  UTFDFA_ERR_SURROGATE,               UTFDFA_ERR_TRUNCATED,
-        UTFDFA_ERR_NUL};
+        UTFDFA_ERR_NUL,       UTFDFA_ERR_TOO_LARGE};
     return map[k];
 }
 
@@ -59,7 +60,9 @@ static bool agrees(enum utfdfa_encoding enc, const uint8_t *s, size_t n, size_t 
 {
     static struct refc_item items[64];
     static uint32_t cps[64];
-    size_t nitems = refc_decode(s, n, enc == UTFDFA_MUTF8, items), k = 0;
+    size_t nitems = enc == UTFDFA_WTF8 ? refw_decode(s, n, items)
+                                       : refc_decode(s, n, enc == UTFDFA_MUTF8, items);
+    size_t k = 0;
     utfdfa_decoder d;
     utfdfa_decoder_init(&d, enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     size_t pos = 0;
@@ -163,7 +166,7 @@ static void random_strings(enum utfdfa_encoding enc)
 {
     static const uint8_t alphabet[] = {0x00, 0x41, 0x80, 0x8F, 0x9F, 0xA0, 0xAF, 0xB0,
                                        0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF,
-                                       0xF0, 0xFF, 0xED, 0xED};
+                                       0xF0, 0xFF, 0xED, 0xED, 0xF4, 0x90, 0xF5, 0xF8};
     uint8_t s[24];
     unsigned long bad = 0;
     for (int t = 0; t < 100000; t++) {
@@ -183,11 +186,12 @@ static void random_strings(enum utfdfa_encoding enc)
 static void encoder(enum utfdfa_encoding enc)
 {
     unsigned long bad = 0, cases = 0;
+    bool wtf = enc == UTFDFA_WTF8;
     for (uint32_t cp = 0; cp < 0x110000; cp++, cases++) {
-        if (cp >= 0xD800 && cp <= 0xDFFF)
+        if (cp >= 0xD800 && cp <= 0xDFFF && !wtf)
             continue;
         uint8_t want[6], got[8];
-        size_t w = refc_encode(cp, enc == UTFDFA_MUTF8, want);
+        size_t w = wtf ? refw_encode(cp, want) : refc_encode(cp, enc == UTFDFA_MUTF8, want);
         utfdfa_encoder e;
         utfdfa_encoder_init(&e, enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
         size_t s = 1, o = w; /* exactly the room it needs */
@@ -202,23 +206,47 @@ static void encoder(enum utfdfa_encoding enc)
             bad++ < 5)
             fail("%s: U+%04X", utfdfa_encoding_name(enc), cp);
     }
-    tally(cases - 2048, bad, "scalar values encoded and back", utfdfa_encoding_name(enc));
-    /* Surrogates are not characters: the encoder refuses them. */
-    uint32_t lone = 0xDC00;
+    tally(wtf ? cases : cases - 2048, bad, "code points encoded and back",
+          utfdfa_encoding_name(enc));
+    /* Surrogates are not characters: CESU-8 refuses them; WTF-8 writes
+     * them, except a low one right after a high one (even across calls),
+     * which would read back as the character they make. */
+    uint32_t pair[2] = {0xD800, 0xDC00};
     uint8_t out[8];
     utfdfa_encoder e;
     utfdfa_encoder_init(&e, enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     size_t s = 1, o = sizeof out;
     utfdfa_error err;
-    CHECK(utfdfa_encode(&e, &lone, &s, out, &o, true, &err) == UTFDFA_MALFORMED &&
-              err.kind == UTFDFA_ERR_SURROGATE && o == 0,
-          "%s: U+DC00 refused", utfdfa_encoding_name(enc));
+    utfdfa_result r = utfdfa_encode(&e, pair, &s, out, &o, false, &err);
+    if (!wtf) {
+        CHECK(r == UTFDFA_MALFORMED && err.kind == UTFDFA_ERR_SURROGATE && o == 0,
+              "%s: U+D800 refused", utfdfa_encoding_name(enc));
+        return;
+    }
+    size_t s2 = 1, o2 = sizeof out - o;
+    utfdfa_result r2 = utfdfa_encode(&e, pair + 1, &s2, out + o, &o2, true, &err);
+    CHECK(r == UTFDFA_INPUT_EMPTY && o == 3 && r2 == UTFDFA_MALFORMED && o2 == 0 &&
+              err.kind == UTFDFA_ERR_SURROGATE && err.offset == 1,
+          "wtf-8: U+DC00 after U+D800 refused, across calls");
+    /* The same rule for utfdfa_transcode (from raw UCS-4). */
+    static const uint8_t ucs4[8] = {0, 0, 0xD8, 0x00, 0, 0, 0xDC, 0x00};
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UCS4BE, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
+    s = 4;
+    o = sizeof out;
+    utfdfa_transcode(&d, UTFDFA_WTF8, ucs4, &s, out, &o, false, NULL);
+    s2 = 4;
+    o2 = sizeof out - o;
+    r2 = utfdfa_transcode(&d, UTFDFA_WTF8, ucs4 + 4, &s2, out + o, &o2, true, NULL);
+    CHECK(r2 == UTFDFA_INPUT_EMPTY && o + o2 == 6 &&
+              memcmp(out, "\xED\xA0\x80\xEF\xBF\xBD", 6) == 0,
+          "wtf-8: transcoding U+D800 U+DC00 (two calls) writes U+D800 U+FFFD");
 }
 
 int main(void)
 {
-    static const enum utfdfa_encoding encs[] = {UTFDFA_CESU8, UTFDFA_MUTF8};
-    for (size_t k = 0; k < 2; k++) {
+    static const enum utfdfa_encoding encs[] = {UTFDFA_CESU8, UTFDFA_MUTF8, UTFDFA_WTF8};
+    for (size_t k = 0; k < 3; k++) {
         exhaustive(encs[k]);
         pairs(encs[k]);
         random_strings(encs[k]);
