@@ -17,7 +17,7 @@ B = build
 G = $(B)/gen
 T = $(B)/tests
 
-GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8 utf7 cesu-8 mutf-8 wtf-8
+GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8 utf7 utf7-imap cesu-8 mutf-8 wtf-8
 GEN_DEPS = $(wildcard gen/*.py) Makefile
 ABNFC    = $(PYTHON) gen/abnfc.py
 
@@ -160,16 +160,16 @@ check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_cesu
 	$(T)/test_utf7_ref
 	$(T)/test_cesu
 
-# CESU-8 and modified UTF-8 against their reference (tests/ref/ref_cesu8.c),
-# and through the CLI against Python's codecs.
+# CESU-8, modified UTF-8 and WTF-8 against their reference (tests/ref/ref_cesu8.c);
+# they and IMAP's UTF-7 through the CLI against Python's codecs.
 $(T)/test_cesu: tests/unit/test_cesu.c tests/ref/ref_cesu8.c tests/ref/ref_cesu8.h \
                 include/utfdfa.h $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< tests/ref/ref_cesu8.c $(B)/libutfdfa.a -o $@
 
-check-cesu-cli: $(B)/utfdfa
-	$(PYTHON) tests/cli/test_cesu.py $(B)
+check-beyond-cli: $(B)/utfdfa
+	$(PYTHON) tests/cli/test_beyond.py $(B)
 
-CHECKS += check-cesu-cli
+CHECKS += check-beyond-cli
 
 # The library's UTF-7 against the independent reference decoder/encoder.
 $(T)/test_utf7_ref: tests/unit/test_utf7_ref.c tests/ref/ref_utf7.c tests/ref/ref_utf7.h tests/ref/ref_utf7_kinds.h \
@@ -451,7 +451,7 @@ REF_HDRS = tests/ref/ref_utf8.h tests/ref/ref_utf16.h tests/ref/ref_utf32.h
 # the other systems (tests/fuzz/fuzz_variants.c), and one for the UTF-8 fast
 # paths against the plain DFA loop (tests/fuzz/fuzz_fast.c).
 FUZZ_ENCODINGS = utf8 utf16le utf16be utf32le utf32be
-FUZZ_VARIANTS = rfc2279 corrected ucs4le ucs4be utf7 cesu8 mutf8 wtf8
+FUZZ_VARIANTS = rfc2279 corrected ucs4le ucs4be utf7 utf7imap cesu8 mutf8 wtf8
 FUZZ_TARGETS = $(FUZZ_ENCODINGS) $(FUZZ_VARIANTS) $(if $(wildcard src/utf8_fast.c),fast)
 VARIANT_DEPS = tests/fuzz/fuzz_variants.c tests/fuzz/fuzz_common.h tests/ref/ref_utf7.c tests/ref/ref_utf7.h tests/ref/ref_utf7_kinds.h \
   tests/ref/ref_cesu8.c tests/ref/ref_cesu8.h \

@@ -50,6 +50,7 @@ enum utfdfa_encoding {
     UTFDFA_MUTF8,           /* Java's modified UTF-8: CESU-8 with U+0000 as C0 80 */
     UTFDFA_WTF8,            /* WTF-8: UTF-8 that also holds surrogate code points, never a
                                high one followed by a low one */
+    UTFDFA_UTF7_IMAP,       /* IMAP's modified UTF-7 (RFC 3501 section 5.1.3) */
     UTFDFA_NENCODINGS
 };
 

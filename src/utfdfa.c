@@ -15,6 +15,7 @@
 #include "utf8-rfc2279.gen.h"
 #include "utf8.gen.h"
 #include "utf7.gen.h"
+#include "utf7-imap.gen.h"
 #include "cesu-8.gen.h"
 #include "mutf-8.gen.h"
 #include "wtf-8.gen.h"
@@ -65,6 +66,7 @@ struct u7w {
     unsigned shift; /* U7_OPEN | bits left over << 1 (0, 2 or 4) */
     unsigned bits;  /* the bits left over */
     bool set_o;     /* UTFDFA_UTF7_DIRECT_SET_O */
+    bool imap;      /* IMAP's modified UTF-7 (RFC 3501 section 5.1.3) */
 };
 
 struct out {
@@ -76,8 +78,8 @@ struct out {
 };
 
 static const char *const encoding_names[UTFDFA_NENCODINGS] = {
-    "utf-8",    "utf-16le",      "utf-16be",        "utf-32le", "utf-32be",
-    "utf-8-rfc2279", "corrected-utf-8", "ucs-4le", "ucs-4be", "utf-7", "cesu-8", "mutf-8", "wtf-8",
+    "utf-8",   "utf-16le", "utf-16be", "utf-32le", "utf-32be", "utf-8-rfc2279", "corrected-utf-8",
+    "ucs-4le", "ucs-4be",  "utf-7",    "cesu-8",   "mutf-8",   "wtf-8",         "utf-7-imap",
 };
 
 const char *utfdfa_encoding_name(enum utfdfa_encoding enc)
@@ -127,8 +129,10 @@ const char *utfdfa_error_name(enum utfdfa_error_kind kind)
  * base64 alphabet is the grammar's (utf7_digit_byte). Its state (an open
  * run and the bits left over) lives in the encoder or, for transcoding, in
  * the decoder; the writer works on a copy. */
-static inline bool u7_direct(uint32_t cp, bool set_o)
+static inline bool u7_direct(uint32_t cp, bool set_o, bool imap)
 {
+    if (imap) /* "characters with octet values 0x20-0x25 and 0x27-0x7e" */
+        return cp >= 0x20 && cp <= 0x7E && cp != '&';
     static const char set_d_rule_3[] = "'(),-./:? \t\r\n";
     static const char set_o_chars[] = "!\"#$%&*;<=>@[]^_`{|}";
     if (cp == 0 || cp >= 0x80)
@@ -141,11 +145,24 @@ static inline bool u7_direct(uint32_t cp, bool set_o)
 }
 
 /* Close an open run before `next` (or at the end, next == U7_END). */
+/* The shift character, and the digit of a value: "," for "/" in IMAP. */
+static inline uint8_t u7_shift_char(const struct u7w *w)
+{
+    return w->imap ? '&' : '+';
+}
+
+static inline uint8_t u7_digit_byte(const struct u7w *w, unsigned v)
+{
+    return w->imap ? utf7_imap_digit_byte[v] : utf7_digit_byte[v];
+}
+
 static inline size_t u7_close_len(const struct u7w *w, uint32_t next)
 {
     if (!(w->shift & U7_OPEN))
         return 0;
-    bool dash = next == U7_END || next == '-' || (next < 0x80 && utf7_digit[next] != 0xFF);
+    /* IMAP: "There is no implicit shift from BASE64 to US-ASCII". */
+    bool dash = w->imap || next == U7_END || next == '-' ||
+                (next < 0x80 && utf7_digit[next] != 0xFF);
     return (w->shift >> 1 != 0) + dash;
 }
 
@@ -154,7 +171,7 @@ static inline size_t u7_close(struct u7w *w, uint32_t next, uint8_t *p)
     size_t n = u7_close_len(w, next), k = 0;
     unsigned nb = w->shift >> 1;
     if (nb)
-        p[k++] = utf7_digit_byte[(w->bits << (6 - nb)) & 63];
+        p[k++] = u7_digit_byte(w, (w->bits << (6 - nb)) & 63);
     if (k < n)
         p[k++] = '-';
     w->shift = 0;
@@ -165,10 +182,10 @@ static inline size_t u7_close(struct u7w *w, uint32_t next, uint8_t *p)
 /* Bytes cp takes given the writer's state; then write it (if it fits). */
 static inline size_t u7_len(const struct u7w *w, uint32_t cp)
 {
-    if (u7_direct(cp, w->set_o))
+    if (u7_direct(cp, w->set_o, w->imap))
         return u7_close_len(w, cp) + 1;
-    if (cp == '+' && !(w->shift & U7_OPEN))
-        return 2;
+    if (cp == u7_shift_char(w) && (w->imap || !(w->shift & U7_OPEN)))
+        return u7_close_len(w, cp) + 2; /* IMAP: "&" is never base64 ("&-" can say it) */
     unsigned bits = (w->shift >> 1) + (cp < 0x10000 ? 16u : 32u);
     return !(w->shift & U7_OPEN) + bits / 6;
 }
@@ -176,18 +193,19 @@ static inline size_t u7_len(const struct u7w *w, uint32_t cp)
 static inline size_t u7_put(struct u7w *w, uint32_t cp, uint8_t *p)
 {
     size_t k = 0;
-    if (u7_direct(cp, w->set_o)) {
+    if (u7_direct(cp, w->set_o, w->imap)) {
         k = u7_close(w, cp, p);
         p[k++] = (uint8_t)cp;
         return k;
     }
-    if (cp == '+' && !(w->shift & U7_OPEN)) {
-        p[0] = '+';
-        p[1] = '-';
-        return 2;
+    if (cp == u7_shift_char(w) && (w->imap || !(w->shift & U7_OPEN))) {
+        k = u7_close(w, cp, p);
+        p[k++] = u7_shift_char(w);
+        p[k++] = '-';
+        return k;
     }
     if (!(w->shift & U7_OPEN))
-        p[k++] = '+';
+        p[k++] = u7_shift_char(w);
     uint32_t units[2] = {cp, 0};
     size_t nunits = 1;
     if (cp >= 0x10000) {
@@ -202,7 +220,7 @@ static inline size_t u7_put(struct u7w *w, uint32_t cp, uint8_t *p)
         nb += 16;
         while (nb >= 6) {
             nb -= 6;
-            p[k++] = utf7_digit_byte[acc >> nb & 63];
+            p[k++] = u7_digit_byte(w, acc >> nb & 63);
         }
         acc &= (1u << nb) - 1;
     }
@@ -213,15 +231,21 @@ static inline size_t u7_put(struct u7w *w, uint32_t cp, uint8_t *p)
 
 /* The writer state packed into one byte (shift: 4 bits, bits: 4) for the
  * decoder, which keeps it between transcode calls. */
-static inline struct u7w u7_unpack(uint8_t packed, bool set_o)
+static inline struct u7w u7_unpack(uint8_t packed, bool set_o, bool imap)
 {
-    struct u7w w = {packed & 15u, (unsigned)packed >> 4, set_o};
+    struct u7w w = {packed & 15u, (unsigned)packed >> 4, set_o, imap};
     return w;
 }
 
 static inline uint8_t u7_pack(const struct u7w *w)
 {
     return (uint8_t)(w->shift | w->bits << 4);
+}
+
+/* The UTF-7 forms, whose writer keeps state (an open base64 run). */
+static inline bool is_utf7(unsigned enc)
+{
+    return enc == UTFDFA_UTF7 || enc == UTFDFA_UTF7_IMAP;
 }
 
 /* ------------------------------------------------------- what fits where */
@@ -355,6 +379,7 @@ ALWAYS_INLINE size_t bytes_for(unsigned to, uint32_t cp)
     case UTFDFA_UTF16BE:
         return cp < 0x10000 ? 2 : 4;
     case UTFDFA_UTF7: /* at most: "+", six base64 characters (a pair), "-" (sizes only) */
+    case UTFDFA_UTF7_IMAP:
         return 8;
     case UTFDFA_MUTF8:
         if (cp == 0)
@@ -378,7 +403,7 @@ ALWAYS_INLINE size_t units_for(const struct out *o, enum sink sink, unsigned to,
     case SINK_U16:
         return cp < 0x10000 ? 1 : 2;
     default:
-        return to == UTFDFA_UTF7 ? u7_len(&o->w, cp) : bytes_for(to, cp);
+        return is_utf7(to) ? u7_len(&o->w, cp) : bytes_for(to, cp);
     }
 }
 
@@ -478,7 +503,7 @@ ALWAYS_INLINE void put(struct out *o, enum sink sink, unsigned to, uint32_t cp)
         }
         break;
     default:
-        if (to == UTFDFA_UTF7) {
+        if (is_utf7(to)) {
             o->len += u7_put(&o->w, cp, (uint8_t *)o->p + o->len);
             break;
         }
@@ -520,7 +545,7 @@ ALWAYS_INLINE size_t units_after(const struct out *o, enum sink sink, unsigned t
                                  const uint32_t *cps, size_t n)
 {
     size_t need = 0;
-    if (sink == SINK_BYTES && to == UTFDFA_UTF7) {
+    if (sink == SINK_BYTES && is_utf7(to)) {
         struct u7w w = o->w;
         uint8_t scratch[8];
         if (sig)
@@ -1144,23 +1169,32 @@ ALWAYS_INLINE utfdfa_result core_utf32(utfdfa_decoder *d, const uint8_t *src, si
     return finish(d, o, sink, to, last, r, 0, partial, pending, UTFDFA_ERR_TRUNCATED, i, n, err);
 }
 
-/* UTF-7 (RFC 2152), from the tables of grammar/utf7.abnf. The table knows
- * the direct characters, the shift syntax, the base64 bit phase (its marks
- * say where a 16-bit unit completes and how many bits stay over) and which
- * ends of a run are valid. The runtime adds what a table cannot hold:
+/* UTF-7 (RFC 2152), from the tables of grammar/utf7.abnf, and IMAP's
+ * modified UTF-7 (RFC 3501 section 5.1.3), from grammar/utf7-imap.abnf. The
+ * table knows the direct characters, the shift syntax, the base64 bit phase
+ * (its marks say where a 16-bit unit completes and how many bits stay
+ * over) and which ends of a run are valid. The runtime adds what a table
+ * cannot hold:
  *   - pairing the 16-bit units into characters (Rule 2: "Surrogate pairs
  *     ... as a separate 16 bit quantity"); a lone surrogate is an error
  *     covering the base64 characters that carried its bits;
  *   - an error at the end of a run covers its partial unit, not the whole
- *     run (pending counts the characters carrying the current unit's bits),
- *     and a "-" after it still ends the shift ("that character is
- *     absorbed");
- *   - the end of input ends a run like a character outside Set B.
+ *     run (pending counts the characters carrying the current unit's bits;
+ *     with none, the run's last character), and a "-" after it still ends
+ *     the shift ("that character is absorbed");
+ *   - UTF-7: the end of input ends a run like a character outside Set B;
+ *     IMAP: "There is no implicit shift", so it is truncated there;
+ *   - IMAP: "Modified BASE64 MUST NOT be used to represent any printing
+ *     US-ASCII character" (an overlong error of that unit's characters), and
+ *     "null shifts ... are not permitted" (a run right after a run: a
+ *     bad-shift error of its "&", then the run is decoded).
  * partial holds the leftover bits (0-14, bits 0-13) and a pending high
  * surrogate: its low 10 bits (14-23), present (24), 4 characters long
- * (25), and how many bytes back it began (26-29). */
+ * (25), and how many bytes back it began (26-29); IMAP: a run has just
+ * ended (30). */
 #define U7_ACC(p) ((p) & 0x3FFFu)
 #define U7_HAS_HIGH 0x1000000u
+#define U7_AFTER_RUN 0x40000000u
 #define U7_HIGH(p) (0xD800u | ((p) >> 14 & 0x3FFu))
 #define U7_HIGH_LEN(p) (3u + ((p) >> 25 & 1u))
 #define U7_HIGH_BACK(p) ((p) >> 26 & 15u)
@@ -1168,6 +1202,26 @@ ALWAYS_INLINE utfdfa_result core_utf32(utfdfa_decoder *d, const uint8_t *src, si
     ((acc) | ((unit) & 0x3FFu) << 14 | U7_HAS_HIGH | ((len) == 4u) << 25 | (uint32_t)(back) << 26)
 _Static_assert(UTF7_TAG_BEFORE == 0x80, "the runtime's TAG_BEFORE");
 _Static_assert(UTF7_NSTATES * UTF7_NCLASSES <= 0xFFFF, "a state fits the decoder");
+_Static_assert(UTF7_IMAP_NSTATES * UTF7_IMAP_NCLASSES <= 0xFFFF, "a state fits the decoder");
+_Static_assert((int)UTF7_VALUE_LITERAL == (int)UTF7_IMAP_VALUE_LITERAL &&
+                   (int)UTF7_VALUE_EMPTY == (int)UTF7_IMAP_VALUE_EMPTY &&
+                   (int)UTF7_VALUE_SPLIT == (int)UTF7_IMAP_VALUE_SPLIT &&
+                   UTF7_ACCEPT == UTF7_IMAP_ACCEPT,
+               "the generator numbers values alike");
+_Static_assert(UTF7_DIGIT_BITS == UTF7_IMAP_DIGIT_BITS, "base64 both");
+
+/* The tables of one UTF-7 grammar. */
+struct u7g {
+    const uint8_t *cls, *trans, *tag, *tag_value, *digit, *error_class, *error_kind;
+    const uint32_t *tag_number;
+    unsigned nclasses, nerror_classes, reject;
+    bool imap;
+};
+#define U7G(p, P, imap)                                                                     \
+    {p##_class, p##_trans, p##_tag, p##_tag_value, p##_digit, p##_error_class,             \
+     &p##_error_kind[0][0], p##_tag_number, P##_NCLASSES, P##_NERROR_CLASSES, P##_REJECT, imap}
+static const struct u7g u7g_utf7 = U7G(utf7, UTF7, false);
+static const struct u7g u7g_imap = U7G(utf7_imap, UTF7_IMAP, true);
 
 /* A run reads one more byte while a high surrogate waits: one more back. */
 ALWAYS_INLINE uint32_t u7_step_back(uint32_t partial)
@@ -1191,7 +1245,7 @@ ALWAYS_INLINE utfdfa_result u7_lone_high(utfdfa_decoder *d, struct out *o, enum 
 
 ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, size_t *n,
                                       struct out *o, enum sink sink, unsigned to, bool last,
-                                      utfdfa_error *err)
+                                      const struct u7g *g, utfdfa_error *err)
 {
     uint32_t state = d->state, partial = d->partial;
     unsigned pending = PENDING(d->flags);
@@ -1204,26 +1258,40 @@ ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, siz
         if (end && !(last && state != UTF7_ACCEPT))
             break;
         uint8_t b = end ? '.' : src[i];
-        uint32_t cls = utf7_class[b];
-        uint32_t next = utf7_trans[state + cls];
-        unsigned tag = utf7_tag[state + cls];
+        uint32_t cls = g->cls[b];
+        uint32_t next = g->trans[state + cls];
+        unsigned tag = g->tag[state + cls];
         uint64_t here = d->offset + i;
-        bool ends_run = next == UTF7_REJECT || (next == UTF7_ACCEPT &&
-                                                utf7_tag_value[tag & 0x7F] == UTF7_VALUE_EMPTY);
+        bool ends_run = next == g->reject || (next == UTF7_ACCEPT &&
+                                              g->tag_value[tag & 0x7F] == UTF7_VALUE_EMPTY);
         if (ends_run && state != UTF7_ACCEPT && (partial & U7_HAS_HIGH)) {
             /* A high surrogate left alone at the end of its run. */
             r = u7_lone_high(d, o, sink, to, here, &partial, err);
             break;
         }
-        if (next == UTF7_REJECT) {
+        if (g->imap && (partial & U7_AFTER_RUN) && state != UTF7_ACCEPT && !end &&
+            g->digit[b] != 0xFF) {
+            /* "-&" and a run: a null shift. Its "&" is the error; the run
+             * goes on (this byte is stepped again). */
+            if (!fail(d, o, sink, to, here - 1, 1, UTFDFA_ERR_BAD_SHIFT, err)) {
+                r = UTFDFA_OUTPUT_FULL;
+                break;
+            }
+            partial &= ~U7_AFTER_RUN;
+            r = UTFDFA_MALFORMED;
+            break;
+        }
+        if (next == g->reject) {
             enum utfdfa_error_kind kind = (enum utfdfa_error_kind)
-                utf7_error_kind[state / UTF7_NCLASSES][utf7_error_class[b]];
+                g->error_kind[state / g->nclasses * g->nerror_classes + g->error_class[b]];
             bool alone = state == UTF7_ACCEPT; /* a byte that may not be sent directly */
-            bool shift = kind == UTFDFA_ERR_BAD_SHIFT; /* the error is the "+" */
-            if (end && shift)
-                kind = UTFDFA_ERR_TRUNCATED; /* "+" and then nothing */
-            uint64_t at = alone ? here : shift ? here - 1 : here - pending;
-            if (!fail(d, o, sink, to, at, alone || shift ? 1 : pending, kind, err)) {
+            bool shift = kind == UTFDFA_ERR_BAD_SHIFT && pending == 0 &&
+                         state == g->trans[UTF7_ACCEPT + g->cls[g->imap ? '&' : '+']];
+            if (end && (shift || g->imap))
+                kind = UTFDFA_ERR_TRUNCATED; /* the shift character, or a run, and then nothing */
+            unsigned span = pending ? pending : 1; /* the partial unit, else the last character */
+            uint64_t at = alone ? here : here - span;
+            if (!fail(d, o, sink, to, at, alone ? 1 : span, kind, err)) {
                 r = UTFDFA_OUTPUT_FULL;
                 break;
             }
@@ -1236,13 +1304,13 @@ ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, siz
             break;
         }
         if (next == UTF7_ACCEPT) {
-            bool before = tag & UTF7_TAG_BEFORE;
+            bool before = tag & TAG_BEFORE;
             tag &= 0x7F;
-            unsigned value = utf7_tag_value[tag];
+            unsigned value = g->tag_value[tag];
             if (value != UTF7_VALUE_EMPTY) {
-                /* A direct character, or the constant of "+-". */
+                /* A direct character, or the constant of "+-" ("&-"). */
                 bool literal = value == UTF7_VALUE_LITERAL;
-                uint32_t cp = literal ? b : utf7_tag_number[tag];
+                uint32_t cp = literal ? b : g->tag_number[tag];
                 enum delivery dv = deliver(d, o, sink, to, limit, cp, here - !literal,
                                            literal ? 1 : 2, err);
                 if (dv == NO_ROOM) {
@@ -1251,6 +1319,7 @@ ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, siz
                 }
                 i++;
                 state = UTF7_ACCEPT;
+                partial &= ~U7_AFTER_RUN;
                 if (dv == UNFIT) {
                     r = UTFDFA_MALFORMED;
                     break;
@@ -1260,45 +1329,49 @@ ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, siz
             /* A run ended well: "-" is absorbed, anything else read again. */
             i += !before && !end;
             state = UTF7_ACCEPT;
-            partial = 0;
+            partial = g->imap ? U7_AFTER_RUN : 0;
             pending = 0;
             continue;
         }
-        /* Inside a unit: the "+" adds no bits, base64 characters 6 each;
-         * pending counts the characters carrying the current unit's bits. */
+        /* Inside a unit: the shift character adds no bits, base64
+         * characters 6 each; pending counts the characters carrying the
+         * current unit's bits. */
         if (state == UTF7_ACCEPT) {
             state = next;
             i++;
             continue;
         }
-        uint32_t acc = U7_ACC(partial) << UTF7_DIGIT_BITS | utf7_digit[b];
+        partial &= ~U7_AFTER_RUN;
+        uint32_t acc = U7_ACC(partial) << UTF7_DIGIT_BITS | g->digit[b];
         unsigned carried = pending + 1;
-        if (!tag || utf7_tag_value[tag] != UTF7_VALUE_SPLIT) {
+        if (!tag || g->tag_value[tag] != UTF7_VALUE_SPLIT) {
             partial = u7_step_back((partial & ~0x3FFFu) | acc);
             pending = carried;
             state = next;
             i++;
             continue;
         }
-        unsigned keep = utf7_tag_number[tag];
+        unsigned keep = g->tag_number[tag];
         uint32_t unit = acc >> keep, rest = acc & ((1u << keep) - 1);
         unsigned after = keep ? 1 : 0; /* this character also begins the next unit */
         bool high_waits = partial & U7_HAS_HIGH;
         uint64_t unit_at = here + 1 - carried;
-        if (high_waits && !(unit >= 0xDC00 && unit <= 0xDFFF)) {
+        if (high_waits && !is_low(unit)) {
             /* A high surrogate not followed by a low one. */
             r = u7_lone_high(d, o, sink, to, here, &partial, err);
             break;
         }
-        if (unit >= 0xD800 && unit <= 0xDBFF) {
+        if (is_high(unit)) {
             partial = U7_WITH_HIGH(rest, unit, carried, carried);
             pending = after;
             state = next;
             i++;
             continue;
         }
-        if (unit >= 0xDC00 && unit <= 0xDFFF && !high_waits) {
-            if (!fail(d, o, sink, to, unit_at, carried, UTFDFA_ERR_SURROGATE, err)) {
+        bool printable = g->imap && unit >= 0x20 && unit <= 0x7E;
+        if ((is_low(unit) && !high_waits) || printable) {
+            if (!fail(d, o, sink, to, unit_at, carried,
+                      printable ? UTFDFA_ERR_OVERLONG : UTFDFA_ERR_SURROGATE, err)) {
                 r = UTFDFA_OUTPUT_FULL;
                 break;
             }
@@ -1359,7 +1432,9 @@ ALWAYS_INLINE utfdfa_result core(utfdfa_decoder *d, const uint8_t *src, size_t *
     case UTFDFA_UCS4LE:
         return core_utf32(d, src, n, o, sink, to, last, false, true, err);
     case UTFDFA_UTF7:
-        return core_utf7(d, src, n, o, sink, to, last, err);
+        return core_utf7(d, src, n, o, sink, to, last, &u7g_utf7, err);
+    case UTFDFA_UTF7_IMAP:
+        return core_utf7(d, src, n, o, sink, to, last, &u7g_imap, err);
     case UTFDFA_CESU8:
         return core_dfa(d, src, n, o, sink, to, last, &dfa_cesu8, err);
     case UTFDFA_MUTF8:
@@ -1375,7 +1450,7 @@ ALWAYS_INLINE utfdfa_result core(utfdfa_decoder *d, const uint8_t *src, size_t *
  * at all, and an open UTF-7 run closed (always with "-" at the end). */
 ALWAYS_INLINE bool end_output(struct out *o, enum sink sink, unsigned to, bool owe_bom)
 {
-    bool utf7 = sink == SINK_BYTES && to == UTFDFA_UTF7;
+    bool utf7 = sink == SINK_BYTES && is_utf7(to);
     size_t need = units_after(o, sink, to, owe_bom, NULL, 0);
     if (utf7) {
         struct u7w w = o->w;
@@ -1479,6 +1554,7 @@ uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d)
         CONVERT_CASE(SINK, UTFDFA_CESU8, TO)                                               \
         CONVERT_CASE(SINK, UTFDFA_MUTF8, TO)                                               \
         CONVERT_CASE(SINK, UTFDFA_WTF8, TO)                                                \
+        CONVERT_CASE(SINK, UTFDFA_UTF7_IMAP, TO)                                           \
     default:                                                                               \
         r = convert(d, src, src_len, &o, SINK, UTFDFA_UCS4BE, TO, last, err);              \
         break;                                                                             \
@@ -1487,7 +1563,7 @@ uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d)
 utfdfa_result utfdfa_check(utfdfa_decoder *d, const uint8_t *src, size_t *src_len, bool last,
                            utfdfa_error *err)
 {
-    struct out o = {NULL, 0, 0, {0, 0, false}, false};
+    struct out o = {NULL, 0, 0, {0, 0, false, false}, false};
     utfdfa_result r;
     CONVERT_FROM(SINK_NONE, UTFDFA_UTF8)
     return r;
@@ -1496,7 +1572,7 @@ utfdfa_result utfdfa_check(utfdfa_decoder *d, const uint8_t *src, size_t *src_le
 utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
                                   uint32_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
-    struct out o = {dst, *dst_len, 0, {0, 0, false}, false};
+    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
     utfdfa_result r;
     CONVERT_FROM(SINK_U32, UTFDFA_UTF8)
     *dst_len = o.len;
@@ -1506,7 +1582,7 @@ utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src, size_t 
 utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
                                   uint16_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
-    struct out o = {dst, *dst_len, 0, {0, 0, false}, false};
+    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
     utfdfa_result r;
     CONVERT_FROM(SINK_U16, UTFDFA_UTF8)
     *dst_len = o.len;
@@ -1517,7 +1593,7 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
                                size_t *src_len, uint8_t *dst, size_t *dst_len, bool last,
                                utfdfa_error *err)
 {
-    struct out o = {dst, *dst_len, 0, {0, 0, false}, false};
+    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
     utfdfa_result r;
     switch (to) {
     case UTFDFA_UTF8:
@@ -1546,8 +1622,13 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
         break;
     case UTFDFA_UTF7:
         /* The writer's state (an open run) is kept in the decoder. */
-        o.w = u7_unpack(d->writer, d->options & UTFDFA_UTF7_DIRECT_SET_O);
+        o.w = u7_unpack(d->writer, d->options & UTFDFA_UTF7_DIRECT_SET_O, false);
         CONVERT_FROM(SINK_BYTES, UTFDFA_UTF7)
+        d->writer = u7_pack(&o.w);
+        break;
+    case UTFDFA_UTF7_IMAP:
+        o.w = u7_unpack(d->writer, false, true);
+        CONVERT_FROM(SINK_BYTES, UTFDFA_UTF7_IMAP)
         d->writer = u7_pack(&o.w);
         break;
     case UTFDFA_CESU8:
@@ -1605,7 +1686,6 @@ void utfdfa_encoder_set_options(utfdfa_encoder *e, unsigned options)
     e->options = (uint8_t)(options & OPTIONS);
 }
 
-
 utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_len,
                             uint8_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
@@ -1613,8 +1693,9 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     unsigned to = e->to < UTFDFA_NENCODINGS ? e->to : UTFDFA_UTF8;
     unsigned limit = limit_of(to);
-    struct out o = {dst, *dst_len, 0, {0, 0, e->options & UTFDFA_UTF7_DIRECT_SET_O}, false};
-    if (to == UTFDFA_UTF7) {
+    struct out o = {dst, *dst_len, 0, {0, 0, e->options & UTFDFA_UTF7_DIRECT_SET_O, false}, false};
+    if (is_utf7(to)) {
+        o.w.imap = to == UTFDFA_UTF7_IMAP;
         o.w.shift = e->shift;
         o.w.bits = e->bits;
     } else if (to == UTFDFA_WTF8) {
@@ -1693,7 +1774,7 @@ static size_t unit_bytes(enum utfdfa_encoding enc)
 /* The most bytes one character takes in an encoding. */
 static size_t max_char_bytes(enum utfdfa_encoding enc)
 {
-    if (enc == UTFDFA_UTF7)
+    if (is_utf7(enc))
         return bytes_for(UTFDFA_UTF7, 0); /* "+", a pair's 6 base64 characters, "-" */
     return enc == UTFDFA_UTF8_RFC2279 || enc == UTFDFA_CORRECTED_UTF8 ||
                    enc == UTFDFA_CESU8 || enc == UTFDFA_MUTF8
@@ -1721,8 +1802,8 @@ static size_t max_units_in(enum utfdfa_encoding from, size_t src_len)
  * "+/v8" and the digit and "-" that may end its run. */
 static size_t sig_bytes(enum utfdfa_encoding to)
 {
-    struct out o = {NULL, 0, 0, {0, 0, false}, false};
-    return to == UTFDFA_UTF7 ? 6 : sig_units(&o, SINK_BYTES, to);
+    struct out o = {NULL, 0, 0, {0, 0, false, false}, false};
+    return is_utf7(to) ? 6 : sig_units(&o, SINK_BYTES, to);
 }
 
 bool utfdfa_max_encoded_len(enum utfdfa_encoding to, size_t n, size_t *out)
@@ -1745,7 +1826,7 @@ bool utfdfa_max_transcoded_len(enum utfdfa_encoding from, enum utfdfa_encoding t
     size_t in = unit_bytes(from), outu = unit_bytes(to), per;
     if (in == 4)
         per = max_char_bytes(to);
-    else if (to == UTFDFA_UTF7)
+    else if (is_utf7(to))
         per = 4;
     else
         per = outu == 1 ? 3 : outu == 2 ? 2 : 4;

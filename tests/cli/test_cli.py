@@ -45,7 +45,8 @@ KUHN = os.path.join(SHARED, "conformance", "UTF-8-test.txt")
 ENCODINGS = ["utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be"]
 # With the other systems of the specs (issue 4): the original 1-6 byte UTF-8,
 # Corrected UTF-8 and raw 32-bit UCS-4.
-ALL_ENCODINGS = ENCODINGS + ["utf-8-rfc2279", "corrected-utf-8", "ucs-4le", "ucs-4be", "utf-7"]
+ALL_ENCODINGS = ENCODINGS + ["utf-8-rfc2279", "corrected-utf-8", "ucs-4le", "ucs-4be", "utf-7",
+                                 "cesu-8", "mutf-8", "wtf-8", "utf-7-imap"]
 PYNAME = {
     "utf-8": "utf-8",
     "utf-16le": "utf-16-le",

@@ -238,7 +238,7 @@ static void drive(enum utfdfa_errors errors, enum utfdfa_bom bom, unsigned optio
                 /* In UTF-7 one base64 character can carry the bits of two
                  * units (or of a lone surrogate and the padding after it),
                  * so two errors may share that character. */
-                uint64_t shared = FROM == UTFDFA_UTF7 && err_end > 0;
+                uint64_t shared = (FROM == UTFDFA_UTF7 || FROM == UTFDFA_UTF7_IMAP) && err_end > 0;
                 REQUIRE(e.length >= 1 && e.offset + shared >= err_end &&
                             e.offset + e.length <= utfdfa_decoder_offset(&d),
                         "error %llu+%u %s: empty, overlapping (previous ended at %llu) or "

@@ -6,7 +6,7 @@
 OUTDIR/<target>/ gets one file per seed (named by its SHA-1, as libFuzzer
 names its own), for the targets utf8, utf16le, utf16be, utf32le, utf32be
 (fuzz_decode.c) and rfc2279, corrected, ucs4le, ucs4be, utf7, cesu8,
-mutf8, wtf8 (fuzz_variants.c, same header layout).
+mutf8, wtf8, utf7imap (fuzz_variants.c, same header layout).
 Seeds are made at run time, never stored in the repository, from:
   - the test vectors of tests/unit/vectors.h and the hostile inputs of
     tests/unit/test_hostile.c (those of each target's encoding);
@@ -21,6 +21,7 @@ Each seed is 4 header bytes (mode, output kind, chunking, output room:
 see fuzz_decode.c) then the text; every text gets a few headers.
 """
 
+import base64
 import hashlib
 import os
 import random
@@ -136,6 +137,10 @@ def variant_texts(text, rng):
     cesu = "".join(chr(int.from_bytes(units[i:i + 2], "big"))
                    for i in range(0, len(units), 2)).encode("utf-8", "surrogatepass")
     mutf = cesu.replace(b"\x00", b"\xc0\x80")
+    imap = "".join(("&-" if c == "&" else c) if 0x20 <= ord(c) <= 0x7E else
+                   "&" + base64.b64encode(c.encode("utf-16-be")).decode().rstrip("=")
+                   .replace("/", ",") + "-" for c in text).encode("ascii")
+    icut = rng.randrange(len(imap) + 1)
     cecut = rng.randrange(len(cesu) + 1)
     mcut = rng.randrange(len(mutf) + 1)
     return {
@@ -151,6 +156,7 @@ def variant_texts(text, rng):
         "cesu8": [cesu, cesu[:cecut] + rng.choice(CESU_DAMAGE) + cesu[cecut:]],
         "mutf8": [mutf, mutf[:mcut] + rng.choice(CESU_DAMAGE) + mutf[mcut:]],
         "wtf8": [u8, u8[:cut] + rng.choice(CESU_DAMAGE) + u8[cut:]],
+        "utf7imap": [imap, imap[:icut] + rng.choice([b"&", b"&AOk", b"-&AOk-", b"&AGE-", b"\t"]) + imap[icut:]],
     }
 
 
@@ -170,7 +176,7 @@ def main():
     shared = sys.argv[2] if len(sys.argv) == 3 else os.path.join(REPO, "..", "shared")
     rng = random.Random(20261122)
     texts = {t: [] for t in list(TARGETS) + ["rfc2279", "corrected", "ucs4le", "ucs4be", "utf7",
-                                             "cesu8", "mutf8", "wtf8"]}
+                                             "cesu8", "mutf8", "wtf8", "utf7imap"]}
     texts["utf7"] += UTF7_HOSTILE
     texts["corrected"] += [b"\xfe", b"a\xff\x80\x80b", b"\xc0\xaf", b"\xef\xb7\x9d\xed\xb2\xae\x00\x0a",
                            b"\xef\xb7\x9d\xed\xb2\xae\x00", b"\xef\xb7\x9d\xed"]

@@ -6,7 +6,7 @@
  * every code point) through the encoder, byte for byte against the
  * reference encoder, and back.
  * Python's codecs check the same encodings through the CLI in
- * tests/cli/test_cesu.py.
+ * tests/cli/test_beyond.py.
  *
  * Inputs are copied into exact-size heap buffers (AddressSanitizer).
  * Last line: "test_cesu: N passed, M failed".

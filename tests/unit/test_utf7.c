@@ -33,6 +33,9 @@ static void fail(const char *fmt, ...)
 
 #define CHECK(cond, ...) ((cond) ? (void)passed++ : fail(__VA_ARGS__))
 
+/* UTF-7, or IMAP's modified UTF-7 for test_imap(). */
+static enum utfdfa_encoding g_enc = UTFDFA_UTF7;
+
 /* What decoding gave: code points (U+FFFD per error in replace mode) and
  * the errors, in order. */
 struct result {
@@ -51,7 +54,7 @@ static void decode(const uint8_t *s, size_t n, size_t chunk, size_t room, enum u
     if (n)
         memcpy(copy, s, n);
     utfdfa_decoder d;
-    utfdfa_decoder_init(&d, UTFDFA_UTF7, mode, UTFDFA_BOM_KEEP);
+    utfdfa_decoder_init(&d, g_enc, mode, UTFDFA_BOM_KEEP);
     res->ncp = res->nerr = 0;
     size_t at = 0;
     for (;;) {
@@ -110,7 +113,7 @@ static size_t encode(const uint32_t *cp, size_t n, unsigned options, size_t chun
                      size_t cap)
 {
     utfdfa_encoder e;
-    utfdfa_encoder_init(&e, UTFDFA_UTF7, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    utfdfa_encoder_init(&e, g_enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     utfdfa_encoder_set_options(&e, options);
     size_t at = 0, o = 0;
     for (;;) {
@@ -265,6 +268,8 @@ static size_t random_text(uint32_t *cp, size_t max)
 
 static bool allowed_byte(uint8_t b, bool set_o)
 {
+    if (g_enc == UTFDFA_UTF7_IMAP) /* printable US-ASCII only */
+        return b >= 0x20 && b <= 0x7E;
     if ((b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') || (b >= '0' && b <= '9'))
         return true;
     if (b && strchr("'(),-./:? \t\r\n+", b))
@@ -318,7 +323,7 @@ static bool transcode_to_utf7(enum utfdfa_encoding from, enum utfdfa_errors mode
     for (;;) {
         size_t end = chunk && n - at > chunk ? at + chunk : n;
         size_t src = end - at, dst = cap - o < room ? cap - o : room;
-        utfdfa_result r = utfdfa_transcode(&d, UTFDFA_UTF7, in + at, &src, out + o, &dst,
+        utfdfa_result r = utfdfa_transcode(&d, g_enc, in + at, &src, out + o, &dst,
                                            end == n, NULL);
         at += src;
         o += dst;
@@ -416,6 +421,74 @@ static void test_long_run(void)
     free(in);
 }
 
+/* IMAP's modified UTF-7 (RFC 3501 section 5.1.3): its example both ways,
+ * its own rules as errors with exact extents, and the UTF-7 tests again
+ * (round trips, chunks, transcoding) with its alphabet. */
+static void test_imap(void)
+{
+    g_enc = UTFDFA_UTF7_IMAP;
+    static const char example[] = "~peter/mail/&U,BTFw-/&ZeVnLIqe-";
+    uint32_t want[64];
+    size_t nw = from_utf8("~peter/mail/\xE5\x8F\xB0\xE5\x8C\x97/\xE6\x97\xA5\xE6\x9C\xAC"
+                          "\xE8\xAA\x9E", want);
+    static struct result res, chunked;
+    decode((const uint8_t *)example, strlen(example), 0, 0, UTFDFA_STRICT, &res);
+    CHECK(res.nerr == 0 && res.ncp == nw && !memcmp(res.cp, want, nw * sizeof want[0]),
+          "imap: RFC 3501's example decodes");
+    uint8_t out[128];
+    size_t m = encode(want, nw, 0, 0, out, sizeof out);
+    CHECK(m == strlen(example) && !memcmp(out, example, m), "imap: and encodes: %.*s", (int)m,
+          out);
+    static const struct {
+        const char *in;
+        struct {
+            unsigned offset, length;
+            enum utfdfa_error_kind kind;
+        } err[2];
+    } v[] = {
+        {"&AOk-", {{0, 0, 0}}},                            /* U+00E9 */
+        {"&-&AOk-", {{0, 0, 0}}},                          /* "&" then U+00E9 */
+        {"&AOk", {{3, 1, UTFDFA_ERR_TRUNCATED}}},          /* "MUST end in US-ASCII" */
+        {"&AOk.", {{3, 1, UTFDFA_ERR_BAD_SHIFT}}},         /* "no implicit shift" */
+        {"&AOkA6Q.", {{6, 1, UTFDFA_ERR_BAD_SHIFT}}},      /* its partial unit */
+        {"&AOkA6QDp.", {{8, 1, UTFDFA_ERR_BAD_SHIFT}}},    /* at a clean phase: the last digit */
+        {"&AOk-&AOk-", {{5, 1, UTFDFA_ERR_BAD_SHIFT}}},    /* a null shift, "-&" */
+        {"&AGE-", {{1, 3, UTFDFA_ERR_OVERLONG}}},          /* "a" must be direct */
+        {"&ACY-", {{1, 3, UTFDFA_ERR_OVERLONG}}},          /* "&" must be "&-" */
+        {"&AB-x", {{1, 2, UTFDFA_ERR_PARTIAL_UNIT}}},
+        {"&AAB-", {{3, 1, UTFDFA_ERR_NONZERO_PADDING}}},
+        {"&2AE-", {{1, 3, UTFDFA_ERR_SURROGATE}}},
+        {"&.", {{0, 1, UTFDFA_ERR_BAD_SHIFT}}},
+        {"&", {{0, 1, UTFDFA_ERR_TRUNCATED}}},
+        {"a\tb\x7F", {{1, 1, UTFDFA_ERR_INVALID_LEAD}, {3, 1, UTFDFA_ERR_INVALID_LEAD}}},
+        {"&AOk/-", {{3, 1, UTFDFA_ERR_BAD_SHIFT}, {4, 1, UTFDFA_ERR_NONE}}},  /* "/" is no digit */
+    };
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+        const uint8_t *in = (const uint8_t *)v[k].in;
+        size_t n = strlen(v[k].in);
+        decode(in, n, 0, 0, UTFDFA_STRICT, &res);
+        size_t nerr = 0;
+        while (nerr < 2 && v[k].err[nerr].length && v[k].err[nerr].kind)
+            nerr++;
+        bool ok = res.nerr == nerr;
+        for (size_t e = 0; ok && e < nerr; e++)
+            ok = res.err[e].offset == v[k].err[e].offset &&
+                 res.err[e].length == v[k].err[e].length && res.err[e].kind == v[k].err[e].kind;
+        CHECK(ok, "imap %s: %zu errors, first %s at %llu+%u", v[k].in, res.nerr,
+              res.nerr ? utfdfa_error_name(res.err[0].kind) : "-",
+              res.nerr ? (unsigned long long)res.err[0].offset : 0ull,
+              res.nerr ? res.err[0].length : 0u);
+        for (size_t c = 1; c <= n; c++) {
+            decode(in, n, c, 0, UTFDFA_STRICT, &chunked);
+            CHECK(same(&chunked, &res), "imap %s in chunks of %zu", v[k].in, c);
+        }
+    }
+    test_round_trips();
+    test_random_bytes();
+    test_transcode();
+    g_enc = UTFDFA_UTF7;
+}
+
 int main(void)
 {
     test_rfc_examples();
@@ -424,6 +497,7 @@ int main(void)
     test_random_bytes();
     test_transcode();
     test_long_run();
+    test_imap();
     printf("test_utf7: %lu passed, %lu failed\n", passed, failed);
     return failed != 0;
 }

@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
-"""CESU-8, Java's modified UTF-8 and WTF-8 through the CLI, against Python's codecs.
+"""The encodings beyond the specs through the CLI, against Python's codecs:
+CESU-8, Java's modified UTF-8, WTF-8 and IMAP's modified UTF-7.
 
-    python3 tests/cli/test_cesu.py BUILD_DIR        (runs BUILD_DIR/utfdfa)
+    python3 tests/cli/test_beyond.py BUILD_DIR        (runs BUILD_DIR/utfdfa)
 
 Python has no codec of either name, but both are spelled out from its own:
 CESU-8 is the UTF-8 form ("surrogatepass") of each UTF-16 code unit
 (Unicode TR #26), modified UTF-8 the same with U+0000 as C0 80 (Java's
 DataInput), WTF-8 the UTF-8 form of each code point ("surrogatepass") when no
-high surrogate is followed by a low one. Random texts (fixed seed) over ASCII, U+0000, the BMP and the
+high surrogate is followed by a low one; IMAP's modified UTF-7 (RFC 3501
+section 5.1.3) is printable ASCII but "&" as itself, "&" as "&-", and runs
+of anything else as base64 of UTF-16 ("," for "/") between "&" and "-".
+Random texts (fixed seed) over ASCII, U+0000, the BMP and the
 supplementary planes, and the corpus when ../shared is present: encoding
 is byte-identical, decoding gives the text back, and replacing gives one
-U+FFFD per lone surrogate. Last line: "test_cesu: N passed, M failed".
+U+FFFD per lone surrogate. Last line: "test_beyond: N passed, M failed".
 """
 
+import base64
 import os
 import random
 import subprocess
@@ -30,6 +35,26 @@ def cesu(text):
 
 def mutf(text):
     return cesu(text).replace(b"\x00", b"\xc0\x80")
+
+
+def imap_utf7(text):
+    """RFC 3501 section 5.1.3, spelled out with Python's base64 and utf-16."""
+    out, run = [], []
+
+    def close():
+        if run:
+            b64 = base64.b64encode("".join(run).encode("utf-16-be")).decode("ascii")
+            out.append("&" + b64.rstrip("=").replace("/", ",") + "-")
+            run.clear()
+
+    for ch in text:
+        if 0x20 <= ord(ch) <= 0x7E:
+            close()
+            out.append("&-" if ch == "&" else ch)
+        else:
+            run.append(ch)
+    close()
+    return "".join(out).encode("ascii")
 
 
 def main():
@@ -64,9 +89,11 @@ def main():
                     except UnicodeDecodeError:
                         pass
     else:
-        print("test_cesu: %s is absent: random texts only" % CORPUS)
+        print("test_beyond: %s is absent: random texts only" % CORPUS)
     for k, text in enumerate(texts):
-        for name, codec in (("cesu-8", cesu), ("mutf-8", mutf)):
+        for name, codec in (("cesu-8", cesu), ("mutf-8", mutf), ("utf-7-imap", imap_utf7)):
+            if name == "utf-7-imap" and len(text) > 4096:
+                continue  # mailbox names are short; the corpus is for the others
             want = codec(text)
             code, out = run(["-f", "utf-8", "-t", name], text.encode("utf-8"))
             check(code == 0 and out == want, "text %d -> %s as Python spells it" % (k, name))
@@ -105,7 +132,14 @@ def main():
                     "\ud800\udc00".encode("utf-8", "surrogatepass"))
     check(code == 0 and out == b"\0\0\xd8\0\0\0\xff\xfd",
           "wtf-8: a low surrogate after a high one is the error")
-    print("test_cesu: %d passed, %d failed" % (passed, failed))
+    # IMAP: the RFC's example, and what it forbids.
+    code, out = run(["-f", "utf-7-imap"], b"~peter/mail/&U,BTFw-/&ZeVnLIqe-")
+    check(code == 0 and out == "~peter/mail/\u53f0\u5317/\u65e5\u672c\u8a9e".encode("utf-8"),
+          "utf-7-imap: RFC 3501's example")
+    for bad in (b"&AOk", b"&AOk.", b"&AOk-&AOk-", b"&AGE-", b"a\tb"):
+        code, out = run(["-f", "utf-7-imap", "-t", "utf-8"], bad)
+        check(code == 1, "utf-7-imap: %r is refused" % bad)
+    print("test_beyond: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
 
