@@ -154,17 +154,17 @@ $(T)/test_engines: tests/unit/test_engines.c tests/unit/vectors.h $(G)/utf8.lexe
 check-engines: $(T)/test_engines
 	$(T)/test_engines
 
-check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_cesu
+check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_forms
 	$(T)/test_decode $(SHARED)
 	$(T)/test_utf7
 	$(T)/test_utf7_ref
-	$(T)/test_cesu
+	$(T)/test_forms
 
-# CESU-8, modified UTF-8 and WTF-8 against their reference (tests/ref/ref_cesu8.c);
+# CESU-8, modified UTF-8 and WTF-8 against their reference (tests/ref/ref_forms.c);
 # they and IMAP's UTF-7 through the CLI against Python's codecs.
-$(T)/test_cesu: tests/unit/test_cesu.c tests/ref/ref_cesu8.c tests/ref/ref_cesu8.h \
+$(T)/test_forms: tests/unit/test_forms.c tests/ref/ref_forms.c tests/ref/ref_forms.h \
                 include/utfdfa.h $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< tests/ref/ref_cesu8.c $(B)/libutfdfa.a -o $@
+	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< tests/ref/ref_forms.c $(B)/libutfdfa.a -o $@
 
 check-beyond-cli: $(B)/utfdfa
 	$(PYTHON) tests/cli/test_beyond.py $(B)
@@ -454,7 +454,7 @@ FUZZ_ENCODINGS = utf8 utf16le utf16be utf32le utf32be
 FUZZ_VARIANTS = rfc2279 corrected ucs4le ucs4be utf7 utf7imap cesu8 mutf8 wtf8
 FUZZ_TARGETS = $(FUZZ_ENCODINGS) $(FUZZ_VARIANTS) $(if $(wildcard src/utf8_fast.c),fast)
 VARIANT_DEPS = tests/fuzz/fuzz_variants.c tests/fuzz/fuzz_common.h tests/ref/ref_utf7.c tests/ref/ref_utf7.h tests/ref/ref_utf7_kinds.h \
-  tests/ref/ref_cesu8.c tests/ref/ref_cesu8.h \
+  tests/ref/ref_forms.c tests/ref/ref_forms.h \
   $(G)/utf8-rfc2279.lexer.c $(G)/corrected-utf-8.lexer.c
 FB = $(B)/fuzz
 
@@ -484,7 +484,7 @@ $(T)/replay_%: tests/fuzz/fuzz_decode.c tests/fuzz/fuzz_common.h tests/fuzz/repl
 
 $(FUZZ_VARIANTS:%=$(T)/replay_%): $(T)/replay_%: $(VARIANT_DEPS) tests/fuzz/replay_main.c $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -DFUZZ_ENC=$* -I include -I $(G) -I tests/ref tests/fuzz/fuzz_variants.c \
-	  tests/fuzz/replay_main.c tests/ref/ref_utf7.c tests/ref/ref_cesu8.c $(B)/libutfdfa.a -o $@
+	  tests/fuzz/replay_main.c tests/ref/ref_utf7.c tests/ref/ref_forms.c $(B)/libutfdfa.a -o $@
 
 $(T)/replay_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h tests/fuzz/replay_main.c src/utf8_fast.c src/utf8_fast.h $(G)/utf8.gen.h | $(T)
 	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I include -I $(G) -I src $< tests/fuzz/replay_main.c \
@@ -583,7 +583,7 @@ $(FB)/fuzz_%: tests/fuzz/fuzz_decode.c tests/fuzz/fuzz_common.h $(REF_SRCS) $(RE
 
 $(FUZZ_VARIANTS:%=$(FB)/fuzz_%): $(FB)/fuzz_%: $(VARIANT_DEPS:$(G)/%=$(FB)/gen/%) $(FB)/libutfdfa.a
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$* -I include -I $(FB)/gen \
-	  -I tests/ref tests/fuzz/fuzz_variants.c tests/ref/ref_utf7.c tests/ref/ref_cesu8.c \
+	  -I tests/ref tests/fuzz/fuzz_variants.c tests/ref/ref_utf7.c tests/ref/ref_forms.c \
 	  $(FB)/libutfdfa.a -o $@
 
 $(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h src/utf8_fast.c src/utf8_fast.h $(FB)/libutfdfa.a

@@ -5,7 +5,7 @@
  *   1. the library against a second decoder: UTF-7 against the reference of
  *      tests/ref/ref_utf7.c (written from RFC 2152 alone: characters, every
  *      error's offset, length and kind, replacement); CESU-8, modified UTF-8
- *      and WTF-8 against tests/ref/ref_cesu8.c (the same); IMAP's UTF-7 has
+ *      and WTF-8 against tests/ref/ref_forms.c (the same); IMAP's UTF-7 has
  *      no second decoder (its round trips are byte-identical); RFC 2279 and Corrected
  *      UTF-8 against the re2c lexer generated from the same grammar (token
  *      boundaries, values from the bit layout and the grammar's offsets,
@@ -68,7 +68,7 @@
 #elif KIND == 4
 #include "ref_utf7_kinds.h"
 #elif KIND == 5
-#include "ref_cesu8.h"
+#include "ref_forms.h"
 #endif
 
 /* ------------------------------------------------------------ driving */

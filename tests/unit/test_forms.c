@@ -1,22 +1,26 @@
-/* CESU-8, Java's modified UTF-8 and WTF-8 (grammar/cesu-8.abnf, mutf-8.abnf,
- * wtf-8.abnf and the runtime's surrogate rules) against the reference
- * decoders of tests/ref/ref_cesu8.c: every byte string of length 1 to 3,
- * surrogate sequences side by side, random strings over the bytes that
- * matter (fixed seed) whole and in chunks, and every scalar value (WTF-8:
- * every code point) through the encoder, byte for byte against the
- * reference encoder, and back.
+/* The UTF-8 forms beyond RFC 3629 against the reference decoders of
+ * tests/ref/ref_forms.c, written from their specs: the original 1-6 byte
+ * UTF-8 (RFC 2279), Corrected UTF-8, CESU-8, Java's modified UTF-8 and
+ * WTF-8 (the grammars in grammar/ and the runtime's rules). For each: every byte
+ * string of length 1 to 3, the class space beyond (strings of 4 bytes over
+ * one byte of every kind, 5- and 6-byte sequences over the bytes that
+ * decide them), surrogate sequences side by side, random strings over the
+ * bytes that matter (fixed seed) whole and in chunks; and the encoder:
+ * every scalar value (WTF-8: every code point; the 31-bit forms: random
+ * values over their whole range) written, checked by the reference (byte
+ * for byte where it has an encoder) and read back.
  * Python's codecs check the same encodings through the CLI in
  * tests/cli/test_beyond.py.
  *
  * Inputs are copied into exact-size heap buffers (AddressSanitizer).
- * Last line: "test_cesu: N passed, M failed".
+ * Last line: "test_forms: N passed, M failed".
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ref_cesu8.h"
+#include "ref_forms.h"
 #include "utfdfa.h"
 
 static unsigned long passed, failed;
@@ -41,8 +45,24 @@ static enum utfdfa_error_kind kind_of(enum refc_kind k)
     static const enum utfdfa_error_kind map[] = {
         UTFDFA_ERR_NONE,      UTFDFA_ERR_UNEXPECTED_CONTINUATION, UTFDFA_ERR_INVALID_LEAD,
         UTFDFA_ERR_OVERLONG,  UTFDFA_ERR_SURROGATE,               UTFDFA_ERR_TRUNCATED,
-        UTFDFA_ERR_NUL,       UTFDFA_ERR_TOO_LARGE};
+        UTFDFA_ERR_NUL,       UTFDFA_ERR_TOO_LARGE,               UTFDFA_ERR_RESERVED};
     return map[k];
+}
+
+/* The reference decoder of an encoding. */
+static size_t ref_decode(enum utfdfa_encoding enc, const uint8_t *s, size_t n,
+                         struct refc_item *items)
+{
+    switch (enc) {
+    case UTFDFA_WTF8:
+        return refw_decode(s, n, items);
+    case UTFDFA_UTF8_RFC2279:
+        return ref2279_decode(s, n, items);
+    case UTFDFA_CORRECTED_UTF8:
+        return refcorr_decode(s, n, items);
+    default:
+        return refc_decode(s, n, enc == UTFDFA_MUTF8, items);
+    }
 }
 
 /* Many cases under one check: each counts. */
@@ -60,8 +80,7 @@ static bool agrees(enum utfdfa_encoding enc, const uint8_t *s, size_t n, size_t 
 {
     static struct refc_item items[64];
     static uint32_t cps[64];
-    size_t nitems = enc == UTFDFA_WTF8 ? refw_decode(s, n, items)
-                                       : refc_decode(s, n, enc == UTFDFA_MUTF8, items);
+    size_t nitems = ref_decode(enc, s, n, items);
     size_t k = 0;
     utfdfa_decoder d;
     utfdfa_decoder_init(&d, enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
@@ -127,7 +146,7 @@ static void exhaustive(enum utfdfa_encoding enc)
             fail("%s: %s differs from the reference", utfdfa_encoding_name(enc), hex(s, n));
     }
     tally(total, bad, "strings of 1-3 bytes", utfdfa_encoding_name(enc));
-    printf("test_cesu: %s: all %lu byte strings of length 1-3 agree\n",
+    printf("test_forms: %s: all %lu byte strings of length 1-3 agree\n",
            utfdfa_encoding_name(enc), total);
 }
 
@@ -152,6 +171,43 @@ static void pairs(enum utfdfa_encoding enc)
     tally(cases, bad, "surrogate sequences side by side", utfdfa_encoding_name(enc));
 }
 
+/* Beyond 3 bytes: every 4-byte string over one byte of each kind, and 5-
+ * and 6-byte strings from the longer leads over the bytes that decide them. */
+static void class_space(enum utfdfa_encoding enc)
+{
+    static const uint8_t reps[] = {0x00, 0x41, 0x7F, 0x80, 0x83, 0x84, 0x87, 0x88, 0x8F, 0x90,
+                                   0x9F, 0xA0, 0xAF, 0xB0, 0xBD, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
+                                   0xE0, 0xEC, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xF7, 0xF8, 0xFB,
+                                   0xFC, 0xFD, 0xFE, 0xFF};
+    static const uint8_t leads[] = {0xF0, 0xF7, 0xF8, 0xFB, 0xFC, 0xFD, 0xFE};
+    static const uint8_t rest[] = {0x80, 0x83, 0x84, 0x87, 0x88, 0xBF, 0x41, 0xC0, 0xFE};
+    const size_t nr = sizeof reps, nl = sizeof leads, nx = sizeof rest;
+    unsigned long bad = 0, cases = 0;
+    uint8_t s[6];
+    for (size_t v = 0; v < nr * nr * nr * nr; v++, cases++) {
+        for (size_t i = 0, x = v; i < 4; i++, x /= nr)
+            s[i] = reps[x % nr];
+        if (!agrees(enc, s, 4, 0) && bad++ < 5)
+            fail("%s: %s differs from the reference", utfdfa_encoding_name(enc), hex(s, 4));
+    }
+    for (size_t len = 5; len <= 6; len++) {
+        size_t total = nl;
+        for (size_t i = 1; i < len; i++)
+            total *= nx;
+        for (size_t v = 0; v < total; v++, cases++) {
+            size_t x = v;
+            s[0] = leads[x % nl];
+            x /= nl;
+            for (size_t i = 1; i < len; i++, x /= nx)
+                s[i] = rest[x % nx];
+            if (!agrees(enc, s, len, v % 3) && bad++ < 5)
+                fail("%s: %s differs from the reference", utfdfa_encoding_name(enc),
+                     hex(s, len));
+        }
+    }
+    tally(cases, bad, "the class space of 4-6 bytes", utfdfa_encoding_name(enc));
+}
+
 static uint64_t rng = 20261123;
 
 static uint32_t next_random(void)
@@ -166,7 +222,8 @@ static void random_strings(enum utfdfa_encoding enc)
 {
     static const uint8_t alphabet[] = {0x00, 0x41, 0x80, 0x8F, 0x9F, 0xA0, 0xAF, 0xB0,
                                        0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF,
-                                       0xF0, 0xFF, 0xED, 0xED, 0xF4, 0x90, 0xF5, 0xF8};
+                                       0xF0, 0xFF, 0xED, 0xED, 0xF4, 0x90, 0xF5, 0xF8,
+                                       0xFC, 0xFD, 0xFE, 0x84, 0x88, 0xBD};
     uint8_t s[24];
     unsigned long bad = 0;
     for (int t = 0; t < 100000; t++) {
@@ -243,15 +300,57 @@ static void encoder(enum utfdfa_encoding enc)
           "wtf-8: transcoding U+D800 U+DC00 (two calls) writes U+D800 U+FFFD");
 }
 
+/* The 31-bit forms: random values over the whole range (fixed seed), and
+ * every boundary of a sequence length, written by the library and read
+ * back by the reference and by the library. */
+static void wide_encoder(enum utfdfa_encoding enc)
+{
+    bool corr = enc == UTFDFA_CORRECTED_UTF8;
+    uint32_t top = corr ? 0x8421109Fu : 0x7FFFFFFFu;
+    static const uint32_t edges[] = {0x7F, 0x80, 0x9F, 0xA0, 0x7FF, 0x800, 0x89F, 0x8A0, 0xD7FF,
+                                     0xE000, 0xFFFF, 0x10000, 0x1109F, 0x110A0, 0x10FFFF,
+                                     0x110000, 0x1FFFFF, 0x200000, 0x21109F, 0x2110A0,
+                                     0x3FFFFFF, 0x4000000, 0x421109F, 0x42110A0, 0x7FFFFFFF,
+                                     0x8421109F};
+    unsigned long bad = 0, cases = 0;
+    for (unsigned t = 0; t < 300000 + sizeof edges / sizeof edges[0]; t++) {
+        uint32_t cp = t < sizeof edges / sizeof edges[0] ? edges[t] : next_random() * 2654435761u;
+        cp = cp % (top + 1ull);
+        if (cp == 0 || (cp >= 0x80 && cp <= 0x9F && corr) || (cp >= 0xD800 && cp <= 0xDFFF))
+            continue;
+        cases++;
+        uint8_t out[8];
+        utfdfa_encoder e;
+        utfdfa_encoder_init(&e, enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        size_t s = 1, o = sizeof out;
+        utfdfa_result r = utfdfa_encode(&e, &cp, &s, out, &o, true, NULL);
+        struct refc_item items[8];
+        size_t k = ref_decode(enc, out, o, items);
+        bool ok = r == UTFDFA_INPUT_EMPTY && k == 1 && items[0].kind == REFC_OK &&
+                  items[0].cp == cp && agrees(enc, out, o, 0);
+        if (!ok && bad++ < 5)
+            fail("%s: U+%X written as %s", utfdfa_encoding_name(enc), cp, hex(out, o));
+    }
+    tally(cases, bad, "values written and read back by the reference", utfdfa_encoding_name(enc));
+}
+
 int main(void)
 {
     static const enum utfdfa_encoding encs[] = {UTFDFA_CESU8, UTFDFA_MUTF8, UTFDFA_WTF8};
     for (size_t k = 0; k < 3; k++) {
         exhaustive(encs[k]);
+        class_space(encs[k]);
         pairs(encs[k]);
         random_strings(encs[k]);
         encoder(encs[k]);
     }
-    printf("test_cesu: %lu passed, %lu failed\n", passed, failed);
+    static const enum utfdfa_encoding wide[] = {UTFDFA_UTF8_RFC2279, UTFDFA_CORRECTED_UTF8};
+    for (size_t k = 0; k < 2; k++) {
+        exhaustive(wide[k]);
+        class_space(wide[k]);
+        random_strings(wide[k]);
+        wide_encoder(wide[k]);
+    }
+    printf("test_forms: %lu passed, %lu failed\n", passed, failed);
     return failed != 0;
 }

@@ -1,5 +1,5 @@
-/* ref_cesu8.c - see ref_cesu8.h. */
-#include "ref_cesu8.h"
+/* ref_forms.c - see ref_forms.h. */
+#include "ref_forms.h"
 
 static bool tail(uint8_t b)
 {
@@ -212,4 +212,92 @@ size_t refw_encode(uint32_t cp, uint8_t out[4])
     out[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
     out[3] = (uint8_t)(0x80 | (cp & 0x3F));
     return 4;
+}
+
+/* A lead byte's sequence length in the 1-6 byte forms, 0 for none. */
+static size_t form_len(uint8_t b)
+{
+    return b < 0x80 ? 1 : b < 0xC0 ? 0 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : b < 0xF8 ? 4
+           : b < 0xFC ? 5 : b < 0xFE ? 6 : 0;
+}
+
+/* The length of the valid prefix of a len-byte sequence at s[0..n) (its
+ * lead and the tails after it), and its payload when whole. */
+static size_t tails(const uint8_t *s, size_t n, size_t len, uint32_t *payload)
+{
+    size_t i = 1;
+    while (i < len && i < n && tail(s[i]))
+        i++;
+    if (i == len) {
+        uint32_t v = len == 1 ? s[0] : s[0] & (0x7Fu >> len);
+        for (size_t k = 1; k < len; k++)
+            v = v << 6 | (s[k] & 0x3F);
+        *payload = v;
+    }
+    return i;
+}
+
+size_t ref2279_decode(const uint8_t *s, size_t n, struct refc_item *items)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        uint8_t b = s[i];
+        size_t len = form_len(b);
+        struct refc_item it = {0, i, 1, REFC_OK};
+        if (len == 0) {
+            it.kind = b < 0xC0 ? REFC_UNEXPECTED_CONTINUATION : REFC_INVALID_LEAD;
+        } else if (len == 1) {
+            it.cp = b;
+        } else if (b == 0xC0 || b == 0xC1) {
+            it.kind = REFC_OVERLONG;
+        } else if (i + 1 < n && tail(s[i + 1]) &&
+                   ((b == 0xE0 && s[i + 1] < 0xA0) || (b == 0xF0 && s[i + 1] < 0x90) ||
+                    (b == 0xF8 && s[i + 1] < 0x88) || (b == 0xFC && s[i + 1] < 0x84))) {
+            it.kind = REFC_OVERLONG; /* a shorter form exists */
+        } else if (b == 0xED && i + 1 < n && s[i + 1] >= 0xA0 && s[i + 1] <= 0xBF) {
+            it.kind = REFC_SURROGATE;
+        } else {
+            uint32_t v = 0;
+            size_t got = tails(s + i, n - i, len, &v);
+            it.len = got;
+            if (got < len)
+                it.kind = REFC_TRUNCATED;
+            else
+                it.cp = v;
+        }
+        items[k++] = it;
+        i += it.len;
+    }
+    return k;
+}
+
+size_t refcorr_decode(const uint8_t *s, size_t n, struct refc_item *items)
+{
+    static const uint32_t offset[7] = {0, 0, 160, 2208, 69792, 2166944, 69275808};
+    size_t k = 0, i = 0;
+    while (i < n) {
+        uint8_t b = s[i];
+        size_t len = form_len(b);
+        struct refc_item it = {0, i, 1, REFC_OK};
+        if (b >= 0xFE) {
+            while (i + it.len < n && tail(s[i + it.len]))
+                it.len++;
+            it.kind = REFC_RESERVED;
+        } else if (len == 0) {
+            it.kind = REFC_UNEXPECTED_CONTINUATION;
+        } else if (b == 0x00) {
+            it.kind = REFC_NUL;
+        } else {
+            uint32_t v = 0;
+            size_t got = tails(s + i, n - i, len, &v);
+            it.len = got;
+            if (got < len)
+                it.kind = REFC_TRUNCATED;
+            else /* the 3-byte row is split: 0xCF60 and up is the second part */
+                it.cp = v + (len == 3 && v >= 0xCF60 ? 4256 : offset[len]);
+        }
+        items[k++] = it;
+        i += it.len;
+    }
+    return k;
 }

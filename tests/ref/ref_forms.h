@@ -1,7 +1,9 @@
 /*
- * ref_cesu8.h - reference (oracle) decoder and encoder for CESU-8 (Unicode
- * Technical Report #26) and Java's modified UTF-8, plain and slow, written
- * from their definitions for tests/unit/test_cesu.c:
+ * ref_forms.h - reference (oracle) decoders and encoders for the UTF-8 forms
+ * beyond RFC 3629: the original 1-6 byte UTF-8, Corrected UTF-8, WTF-8 (at
+ * the end), CESU-8 (Unicode Technical Report #26) and Java's modified
+ * UTF-8, plain and slow, written
+ * from their definitions for tests/unit/test_forms.c:
  *
  *   - a code unit is 1 to 3 bytes in the UTF-8 bit layout, shortest form,
  *     surrogates D800-DFFF included (Table 3-7 rows up to U+FFFF, with ED
@@ -18,8 +20,8 @@
  * second byte decides OVERLONG for C0/C1 (any byte; for modified UTF-8, C0
  * followed by 81-BF, or C1) and E0 followed by 80-9F.
  */
-#ifndef REF_CESU8_H
-#define REF_CESU8_H
+#ifndef REF_FORMS_H
+#define REF_FORMS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,7 +35,8 @@ enum refc_kind {
     REFC_SURROGATE,
     REFC_TRUNCATED,
     REFC_NUL,
-    REFC_TOO_LARGE
+    REFC_TOO_LARGE,
+    REFC_RESERVED
 };
 
 struct refc_item {
@@ -59,4 +62,22 @@ size_t refw_decode(const uint8_t *s, size_t n, struct refc_item *items);
 /* Generalized UTF-8 of a code point <= 10FFFF (surrogates included). */
 size_t refw_encode(uint32_t cp, uint8_t out[4]);
 
-#endif /* REF_CESU8_H */
+/* The original UTF-8 (RFC 2279bis section 3): 1 to 6 bytes (lead C0-DF 2,
+ * E0-EF 3, F0-F7 4, F8-FB 5, FC-FD 6), values 0 to 7FFFFFFF, shortest form
+ * only (C0-C1; E0 80-9F; F0 80-8F; F8 80-87; FC 80-83 are OVERLONG at the
+ * lead), surrogates excluded as in RFC 3629 (ED A0-BF: SURROGATE at the
+ * lead), FE and FF never (INVALID_LEAD). */
+size_t ref2279_decode(const uint8_t *s, size_t n, struct refc_item *items);
+
+/* Corrected UTF-8 (corrected-utf-8.txt, "Putting it all together"): each
+ * row is a lead-byte range whose payload (the UTF-8 bit layout) is stored
+ * with an offset: 1 byte +0 (00 is a NUL error), 2 bytes +160, 3 bytes
+ * +2208 up to EC BD 9F and +4256 from EC BD A0, 4 bytes +69792, 5 bytes
+ * +2166944, 6 bytes +69275808; every payload of a length is valid, so
+ * there are no overlongs. FE and FF begin a reserved unit "extending until
+ * the next recognized lead byte" (it takes every following 80-BF): a
+ * RESERVED item of that length. (The magic number, recognised only at the
+ * very start, is not modelled: callers keep it out of their inputs.) */
+size_t refcorr_decode(const uint8_t *s, size_t n, struct refc_item *items);
+
+#endif /* REF_FORMS_H */
