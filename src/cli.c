@@ -1,7 +1,7 @@
 /* utfdfa: iconv-like transcoder and validator built on libutfdfa.
  *
- *   utfdfa [-f FROM] [-t TO] [--errors=strict|replace|ignore] [--bom=keep|strip|add]
- *          [-c] [-o OUT] [FILE...]
+ *   utfdfa [-f FROM] [-t TO[//IGNORE|//TRANSLIT]] [--errors=strict|replace|ignore]
+ *          [--bom=keep|strip|add] [-c] [-s] [-o OUT] [FILE...]
  *   utfdfa check [-f FROM] FILE...
  *   utfdfa -l | --help | --version
  *
@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,17 +45,22 @@ static void print_help(void)
            "       utfdfa check [-f FROM] FILE...\n"
            "Transcode FILEs (or standard input) between Unicode encodings, streaming.\n"
            "\n"
-           "  -f, --from=ENC         input encoding (default utf-8)\n"
-           "  -t, --to=ENC           output encoding (default utf-8)\n"
+           "  -f, --from=ENC         input encoding (default utf-8); also --from-code\n"
+           "  -t, --to=ENC           output encoding (default utf-8); also --to-code;\n"
+           "                         ENC//IGNORE is -c, ENC//TRANSLIT --errors=replace\n"
            "      --errors=MODE      strict (stop at the first error, exit 1), replace\n"
            "                         (one U+FFFD per maximal subpart) or ignore\n"
            "  -c                     the same as --errors=ignore (as in iconv)\n"
+           "  -s, --silent           no message for invalid input (the exit status stays)\n"
            "      --utf7-set-o       UTF-7 output: send Set O directly too (RFC 2152 Rule 1)\n"
            "      --bom=MODE         keep, strip or add a byte order mark (corrected-utf-8:\n"
            "                         its magic number); default keep, strip for\n"
            "                         corrected-utf-8 input\n"
            "  -o, --output=FILE      write to FILE instead of standard output\n"
-           "  -l, --list             list the encodings\n"
+           "  -l, --list             list the encodings (names are case-insensitive; iconv's\n"
+           "                         spellings such as UTF8, UCS-4 work too; UTF-16 and\n"
+           "                         UTF-32 read a byte order mark, little-endian without\n"
+           "                         one, and write one, little-endian, as glibc's iconv)\n"
            "      --help             show this help\n"
            "      --version          show the version\n"
            "\n"
@@ -70,6 +76,8 @@ struct output {
     int fd;
     const char *name;
     enum utfdfa_encoding enc; /* what is written: whole characters of it */
+    const uint8_t *owed;      /* written before the first byte of output (a BOM) */
+    size_t owed_len;
 };
 
 /* Write p[0..n), whole characters of out->enc. When a write fails after a
@@ -77,6 +85,12 @@ struct output {
  * character: a regular file is cut back to the last whole one. */
 static int write_all(struct output *out, const uint8_t *p, size_t n)
 {
+    if (out->owed_len && n > 0) {
+        size_t k = out->owed_len;
+        out->owed_len = 0;
+        if (write_all(out, out->owed, k) < 0)
+            return -1;
+    }
     size_t done = 0;
     while (done < n) {
         ssize_t w = write(out->fd, p + done, n - done);
@@ -106,6 +120,9 @@ struct options {
     enum utfdfa_errors errors;
     enum utfdfa_bom bom;
     unsigned encoder_options; /* enum utfdfa_encoder_option */
+    unsigned from_width;      /* UTF-16 or UTF-32 without a byte order: 2 or 4, else 0 */
+    unsigned to_width;
+    bool silent;
 };
 
 static int read_some(int fd, const char *name, uint8_t *buf, size_t cap, size_t *got)
@@ -151,12 +168,13 @@ static void count_lines(struct position *pos, const uint8_t *p, size_t n)
 }
 
 /* One transcoding step. UTF-7 output goes through code points and the
- * encoder, which holds the open base64 run (utfdfa_transcode cannot). */
+ * encoder, so that at an error (where the output stops) the open base64
+ * run is closed and what was written decodes to every character. */
 static utfdfa_result step(utfdfa_decoder *dec, utfdfa_encoder *enc, enum utfdfa_encoding to,
                           const uint8_t *src, size_t *src_len, uint8_t *dst, size_t *dst_len,
                           bool last, utfdfa_error *err)
 {
-    if (to != UTFDFA_UTF7)
+    if (to != UTFDFA_UTF7 && to != UTFDFA_UTF7_IMAP)
         return utfdfa_transcode(dec, to, src, src_len, dst, dst_len, last, err);
     static uint32_t cps[1024];
     size_t per = 0, ncp;
@@ -184,9 +202,31 @@ static int process(int fd, const char *name, const struct options *opt, enum utf
 {
     static uint8_t in[CHUNK];
     static uint8_t buf[4 * CHUNK + 16];
-    enum utfdfa_encoding to = check_mode ? opt->from : opt->to;
+    /* UTF-16 or UTF-32 without a byte order: the file's BOM decides (and is
+     * not text), little-endian without one, as glibc's iconv on this kind
+     * of machine. The BOM may come in pieces: read until it is whole. */
+    size_t have = 0;
+    int eof = 0;
+    enum utfdfa_encoding from = opt->from;
+    if (opt->from_width) {
+        while (have < opt->from_width && !eof) {
+            size_t got;
+            if (read_some(fd, name, in + have, sizeof in - have, &got) < 0)
+                return EXIT_IO;
+            have += got;
+            eof = got == 0;
+        }
+        static const uint8_t be16[2] = {0xFE, 0xFF}, be32[4] = {0, 0, 0xFE, 0xFF};
+        bool big = have >= opt->from_width &&
+                   memcmp(in, opt->from_width == 2 ? be16 : be32, opt->from_width) == 0;
+        from = opt->from_width == 2 ? (big ? UTFDFA_UTF16BE : UTFDFA_UTF16LE)
+                                    : (big ? UTFDFA_UTF32BE : UTFDFA_UTF32LE);
+        if (bom == UTFDFA_BOM_KEEP)
+            bom = UTFDFA_BOM_STRIP;
+    }
+    enum utfdfa_encoding to = check_mode ? from : opt->to;
     utfdfa_decoder dec;
-    utfdfa_decoder_init(&dec, opt->from, opt->errors, bom);
+    utfdfa_decoder_init(&dec, from, opt->errors, bom);
     utfdfa_decoder_set_target(&dec, to);
     utfdfa_encoder enc;
     utfdfa_encoder_init(&enc, to, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
@@ -194,12 +234,15 @@ static int process(int fd, const char *name, const struct options *opt, enum utf
     struct position pos = {.line = 1, .column = 0};
     utfdfa_decoder_init(&pos.dec, to, UTFDFA_REPLACE,
                         bom == UTFDFA_BOM_ADD ? UTFDFA_BOM_STRIP : UTFDFA_BOM_KEEP);
-    int eof = 0;
-    while (!eof) {
-        size_t n;
-        if (read_some(fd, name, in, sizeof in, &n) < 0)
-            return EXIT_IO;
-        eof = n == 0;
+    bool first = true;
+    while (first || !eof) {
+        size_t n = have;
+        if (!(first && (have || eof))) {
+            if (read_some(fd, name, in, sizeof in, &n) < 0)
+                return EXIT_IO;
+            eof = n == 0;
+        }
+        first = false;
         size_t done = 0;
         for (;;) {
             size_t src = n - done, m = sizeof buf;
@@ -210,15 +253,17 @@ static int process(int fd, const char *name, const struct options *opt, enum utf
             if (out && write_all(out, buf, m) < 0)
                 return EXIT_IO;
             if (r == UTFDFA_MALFORMED) {
-                if (check_mode)
+                if (opt->silent)
+                    ;
+                else if (check_mode)
                     fprintf(stderr, "%s:%llu:%llu: invalid %s (%s) at byte offset %llu\n", name,
                             (unsigned long long)pos.line, (unsigned long long)pos.column + 1,
-                            utfdfa_encoding_name(opt->from), utfdfa_error_name(err.kind),
+                            utfdfa_encoding_name(from), utfdfa_error_name(err.kind),
                             (unsigned long long)err.offset);
                 else
                     fprintf(stderr,
                             "%s: %s: invalid %s (%s) at byte offset %llu, line %llu, column %llu\n",
-                            progname, name, utfdfa_encoding_name(opt->from),
+                            progname, name, utfdfa_encoding_name(from),
                             utfdfa_error_name(err.kind), (unsigned long long)err.offset,
                             (unsigned long long)pos.line, (unsigned long long)pos.column + 1);
                 return EXIT_INVALID;
@@ -231,11 +276,42 @@ static int process(int fd, const char *name, const struct options *opt, enum utf
     return 0;
 }
 
-static int parse_encoding(const char *s, enum utfdfa_encoding *e)
+/* An encoding name as iconv takes it: the library's names and aliases,
+ * UTF-16 and UTF-32 without a byte order (*width 2 or 4), and a suffix
+ * after "//": IGNORE (-c) or TRANSLIT (replacement; no transliteration is
+ * done), which only an output encoding may carry (*errors). */
+static void parse_encoding(const char *s, enum utfdfa_encoding *e, unsigned *width,
+                           enum utfdfa_errors *errors)
 {
-    if (!utfdfa_encoding_from_name(s, strlen(s), e))
+    size_t len = strlen(s);
+    const char *suffix = strstr(s, "//");
+    if (suffix) {
+        len = (size_t)(suffix - s);
+        const char *what = suffix + 2;
+        if (!errors && *what)
+            usage_error("'%s': only the output encoding takes a //suffix", s);
+        if (strcasecmp(what, "IGNORE") == 0)
+            *errors = UTFDFA_IGNORE;
+        else if (strcasecmp(what, "TRANSLIT") == 0)
+            *errors = UTFDFA_REPLACE;
+        else if (*what)
+            usage_error("unknown suffix in '%s' (//IGNORE or //TRANSLIT)", s);
+    }
+    *width = 0;
+    static const struct {
+        const char *name;
+        unsigned width;
+        enum utfdfa_encoding enc;
+    } wide[] = {{"utf-16", 2, UTFDFA_UTF16LE}, {"utf16", 2, UTFDFA_UTF16LE},
+                {"utf-32", 4, UTFDFA_UTF32LE}, {"utf32", 4, UTFDFA_UTF32LE}};
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++)
+        if (strlen(wide[k].name) == len && strncasecmp(s, wide[k].name, len) == 0) {
+            *width = wide[k].width;
+            *e = wide[k].enc;
+            return;
+        }
+    if (!utfdfa_encoding_from_name(s, len, e))
         usage_error("unknown encoding '%s' (see 'utfdfa -l')", s);
-    return 0;
 }
 
 /* Options in long form take "--name=value" or "--name value". */
@@ -269,7 +345,7 @@ static int open_input(const char *path)
 
 int main(int argc, char **argv)
 {
-    struct options opt = {UTFDFA_UTF8, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP, 0};
+    struct options opt = {UTFDFA_UTF8, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP, 0, 0, 0, false};
     bool bom_given = false;
     const char *output = NULL;
     const char **files = calloc((size_t)argc + 1, sizeof *files);
@@ -306,11 +382,15 @@ int main(int argc, char **argv)
             free(files);
             return 0;
         } else if ((v = option_value(argc, argv, &i, a, "-f")) ||
-                   (v = option_value(argc, argv, &i, a, "--from"))) {
-            parse_encoding(v, &opt.from);
+                   (v = option_value(argc, argv, &i, a, "--from")) ||
+                   (v = option_value(argc, argv, &i, a, "--from-code"))) {
+            parse_encoding(v, &opt.from, &opt.from_width, NULL);
         } else if (!check_mode && ((v = option_value(argc, argv, &i, a, "-t")) ||
-                                   (v = option_value(argc, argv, &i, a, "--to")))) {
-            parse_encoding(v, &opt.to);
+                                   (v = option_value(argc, argv, &i, a, "--to")) ||
+                                   (v = option_value(argc, argv, &i, a, "--to-code")))) {
+            parse_encoding(v, &opt.to, &opt.to_width, &opt.errors);
+        } else if (strcmp(a, "-s") == 0 || strcmp(a, "--silent") == 0) {
+            opt.silent = true;
         } else if (!check_mode && ((v = option_value(argc, argv, &i, a, "-o")) ||
                                    (v = option_value(argc, argv, &i, a, "--output")))) {
             output = v;
@@ -405,8 +485,14 @@ int main(int argc, char **argv)
     }
 
     /* All inputs make one output stream, so the BOM mode acts once, at its
-     * start (first file); later files' signatures are text. */
+     * start (first file); later files' signatures are text. UTF-16 and
+     * UTF-32 without a byte order begin with a BOM of their own, as glibc's
+     * iconv writes them: before the first character (none for no text),
+     * then the text, a U+FEFF in it included. */
     int status = 0;
+    static const uint8_t le_bom[4] = {0xFF, 0xFE, 0, 0};
+    out.owed = le_bom;
+    out.owed_len = opt.to_width;
     if (nfiles == 0) {
         status = process(STDIN_FILENO, "<stdin>", &opt, opt.bom, &out, 0);
     } else {

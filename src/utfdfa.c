@@ -92,21 +92,58 @@ static int ascii_lower(int c)
     return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
 }
 
+/* Other names of the same encodings, as glibc's iconv spells them (iconv
+ * -l), and the hyphenless forms. Only exact equivalents: glibc's UCS-4 is
+ * big-endian without a byte order mark; UTF-16 and UTF-32 without a byte
+ * order (a BOM decides) are not here: the CLI handles them. */
+static const struct {
+    const char *name;
+    enum utfdfa_encoding enc;
+} aliases[] = {
+    {"utf8", UTFDFA_UTF8},
+    {"iso-10646/utf8", UTFDFA_UTF8},
+    {"iso-10646/utf-8", UTFDFA_UTF8},
+    {"utf16le", UTFDFA_UTF16LE},
+    {"utf16be", UTFDFA_UTF16BE},
+    {"utf32le", UTFDFA_UTF32LE},
+    {"utf32be", UTFDFA_UTF32BE},
+    {"ucs4le", UTFDFA_UCS4LE},
+    {"ucs4be", UTFDFA_UCS4BE},
+    {"ucs-4", UTFDFA_UCS4BE},
+    {"ucs4", UTFDFA_UCS4BE},
+    {"iso-10646/ucs4", UTFDFA_UCS4BE},
+    {"10646-1:1993/ucs4", UTFDFA_UCS4BE},
+    {"csucs4", UTFDFA_UCS4BE},
+    {"utf7", UTFDFA_UTF7},
+    {"utf7-imap", UTFDFA_UTF7_IMAP},
+    {"cesu8", UTFDFA_CESU8},
+    {"mutf8", UTFDFA_MUTF8},
+    {"wtf8", UTFDFA_WTF8},
+};
+
+/* name[0..len) equals `want` (lower case), ignoring ASCII case. */
+static bool same_name(const char *name, size_t len, const char *want)
+{
+    size_t n = strlen(want), i = 0;
+    if (n != len)
+        return false;
+    while (i < n && ascii_lower((unsigned char)name[i]) == want[i])
+        i++;
+    return i == n;
+}
+
 bool utfdfa_encoding_from_name(const char *name, size_t len, enum utfdfa_encoding *enc)
 {
-    for (unsigned e = 0; e < UTFDFA_NENCODINGS; e++) {
-        const char *want = encoding_names[e];
-        size_t n = strlen(want);
-        if (n != len)
-            continue;
-        size_t i = 0;
-        while (i < n && ascii_lower((unsigned char)name[i]) == want[i])
-            i++;
-        if (i == n) {
+    for (unsigned e = 0; e < UTFDFA_NENCODINGS; e++)
+        if (same_name(name, len, encoding_names[e])) {
             *enc = (enum utfdfa_encoding)e;
             return true;
         }
-    }
+    for (size_t k = 0; k < sizeof aliases / sizeof aliases[0]; k++)
+        if (same_name(name, len, aliases[k].name)) {
+            *enc = aliases[k].enc;
+            return true;
+        }
     return false;
 }
 

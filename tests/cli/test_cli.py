@@ -260,7 +260,7 @@ def exit2_usage_errors():
     cases = [
         (["-f", "latin-1"], "latin-1", "unknown input encoding"),
         (["-t", "utf-9"], "utf-9", "unknown output encoding"),
-        (["--from=utf16"], "utf16", "unknown --from= encoding"),
+        (["--from=utf-9"], "utf-9", "unknown --from= encoding"),
         (["--to=ucs-2"], "ucs-2", "unknown --to= encoding"),
         (["--frobnicate"], "--frobnicate", "unknown long option"),
         (["-z"], "-z", "unknown short option"),
@@ -1022,6 +1022,83 @@ def help_version_list():
         for n2 in (name, name.upper()):
             q = run(["-f", n2, "-t", n2], enc("ok\u00e9", name) if name in PYNAME else b"")
             check(q.returncode == 0, "-l name %r accepted by -f/-t" % n2, q.returncode)
+
+
+def iconv(args, inp):
+    return subprocess.run(["iconv"] + list(args), input=inp, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=60)
+
+
+def fed_slowly(args, data, piece):
+    """utfdfa reading `data` from a pipe written `piece` bytes at a time."""
+    p = subprocess.Popen([BIN] + list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(p.stdout.read()), daemon=True)
+    reader.start()
+    try:
+        for i in range(0, len(data), piece):
+            p.stdin.write(data[i:i + piece])
+            p.stdin.flush()
+            time.sleep(0.002)
+        p.stdin.close()
+    except BrokenPipeError:
+        pass  # it stopped reading: an error in the input
+    code = p.wait(timeout=60)
+    reader.join(timeout=60)
+    return code, got[0] if got else b""
+
+
+@test
+def iconv_compatible():
+    """glibc's iconv is the oracle: its names, UTF-16/UTF-32 with a byte
+    order mark, --from-code/--to-code, //IGNORE and //TRANSLIT, -s."""
+    if not shutil.which("iconv"):
+        note("iconv is absent: its comparisons are skipped")
+        return
+    texts = ["", "A", "h\u00e9llo \U0001f600\n", "\ufeffA\u20ac"]
+    # Output names, byte for byte as iconv writes them.
+    for to in ("UTF-16", "utf16", "UTF-32", "UTF32", "UCS-4", "ucs4", "UTF8", "utf-8",
+               "UTF-16LE", "UTF16BE", "UTF32LE", "UTF-7-IMAP", "UCS-4LE", "UCS-4BE"):
+        for t in texts:
+            want = iconv(["-f", "UTF-8", "-t", to], t.encode())
+            got = run(["-f", "UTF-8", "-t", to], t.encode())
+            check(got.returncode == 0 and got.stdout == want.stdout,
+                  "-t %s as iconv writes %r" % (to, t), (short(got.stdout), short(want.stdout)))
+    # UTF-16/UTF-32 input: a BOM decides the byte order and is not text;
+    # without one, iconv's default; the BOM split over pipe writes.
+    for name, width, codecs in (("UTF-16", 2, ("utf-16-le", "utf-16-be")),
+                                ("UTF-32", 4, ("utf-32-le", "utf-32-be"))):
+        for t in texts[1:]:
+            for codec in codecs:
+                body = t.encode(codec)
+                for data in ("\ufeff".encode(codec) + body, body):
+                    want = iconv(["-f", name, "-t", "UTF-8"], data)
+                    got = run(["-f", name, "-t", "UTF-8"], data)
+                    check(got.returncode == want.returncode and got.stdout == want.stdout,
+                          "-f %s %s as iconv reads it" % (name, short(data)),
+                          (short(got.stdout), short(want.stdout)))
+                    code, out = fed_slowly(["--from-code", name, "--to-code=UTF-8"], data, 1)
+                    check(code == want.returncode and out == want.stdout,
+                          "-f %s fed a byte at a time: %s" % (name, short(data)), short(out))
+    # //IGNORE is -c; //TRANSLIT replaces (no transliteration); unknown suffixes are refused.
+    bad = b"a\xffb\xc0\xafc"
+    got = run(["-t", "UTF-8//IGNORE"], bad)
+    check(got.returncode == 0 and got.stdout == run(["-c"], bad).stdout ==
+          iconv(["-c", "-f", "UTF-8", "-t", "UTF-8"], bad).stdout, "//IGNORE is -c, as iconv",
+          short(got.stdout))
+    got = run(["--to-code=utf8//TRANSLIT"], bad)
+    check(got.returncode == 0 and got.stdout == "a\ufffdb\ufffd\ufffdc".encode(),
+          "//TRANSLIT replaces", short(got.stdout))
+    for args in (["-t", "utf-8//BOGUS"], ["-f", "utf-8//IGNORE"]):
+        got = run(args, b"x")
+        check(got.returncode == 2 and got.stdout == b"", "%s refused" % " ".join(args),
+              got.returncode)
+        one_line(got.stderr, USAGE_RE, "%s: one message" % " ".join(args))
+    # -s: no message, the same status.
+    got = run(["-s"], b"a\xff")
+    check(got.returncode == 1 and got.stderr == b"" and got.stdout == b"a", "-s is silent",
+          (got.returncode, text(got.stderr)))
 
 
 @test
