@@ -32,7 +32,7 @@ GENERATED = $(HEADERS) $(DEFS) $(LEXERS) $(JSONS)
         check-ref check-unit check-engines check-examples check-cli deps clean
 .DELETE_ON_ERROR:
 
-LIB_SRCS = src/utfdfa.c
+LIB_SRCS = src/utfdfa.c src/utf8_fast.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
 
 all: generated $(B)/libutfdfa.a $(B)/utfdfa
@@ -93,7 +93,7 @@ dfa: $(PICTURES)
 	else echo "graphviz is not installed: wrote the .dot files only (apt-get install graphviz)"; fi
 
 # ---------------------------------------------------------------- library
-$(B)/obj/%.o: src/%.c include/utfdfa.h $(HEADERS)
+$(B)/obj/%.o: src/%.c src/utf8_fast.h include/utfdfa.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -DUTFDFA_BUILD -I include -I $(G) -c $< -o $@
 

@@ -19,6 +19,7 @@
 #include "cesu-8.gen.h"
 #include "mutf-8.gen.h"
 #include "wtf-8.gen.h"
+#include "utf8_fast.h"
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -1597,11 +1598,90 @@ uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d)
         break;                                                                             \
     }
 
+/* ------------------------------------------------------- UTF-8 fast paths
+ * For a UTF-8 source the fast paths of src/utf8_fast.c go first. Each reads
+ * a prefix and leaves exactly the state, partial value and output the plain
+ * loop would (utf8_fast.h); they stop before an error, a character that
+ * does not fit the output, or the end. The plain loop (convert) then takes
+ * a short window past where they stopped, and the fast path goes on. They
+ * are not used while a BOM mode still acts on the stream's first
+ * character, nor for a target that cannot hold every scalar value
+ * (Corrected UTF-8: C1 controls, U+0000). */
+enum { FAST_WINDOW = 16 };
+
+ALWAYS_INLINE bool fast_ok(const utfdfa_decoder *d, enum sink sink)
+{
+    return FROM(d->config) == UTFDFA_UTF8 &&
+           ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP) &&
+           !(sink == SINK_U32 && d->limit == LIMIT_CORRECTED);
+}
+
+/* The fast path over src[0..n), output at o; what it read. */
+ALWAYS_INLINE size_t fast_step(utfdfa_decoder *d, const uint8_t *src, size_t n, struct out *o,
+                               enum sink sink)
+{
+    uint32_t state = d->state, partial = d->partial;
+    size_t k, written = 0, errors = 0;
+    switch (sink) {
+    case SINK_NONE:
+        k = utfdfa__utf8_scan(src, n, &state);
+        partial = 0; /* unused: validation has no values */
+        break;
+    case SINK_U32:
+        if (ERRORS(d->config) == UTFDFA_REPLACE)
+            k = utfdfa__utf8_decode32_replace(src, n, &state, &partial,
+                                              (uint32_t *)o->p + o->len, o->cap - o->len,
+                                              &written, &errors);
+        else
+            k = utfdfa__utf8_decode32(src, n, &state, &partial, (uint32_t *)o->p + o->len,
+                                      o->cap - o->len, &written);
+        break;
+    default:
+        k = utfdfa__utf8_decode16(src, n, &state, &partial, (uint16_t *)o->p + o->len,
+                                  o->cap - o->len, &written);
+        break;
+    }
+    if (k) {
+        size_t p = utfdfa__utf8_pending(src, k, state);
+        set_pending(d, p == SIZE_MAX ? PENDING(d->flags) + (unsigned)k : (unsigned)p);
+        d->state = (uint16_t)state;
+        d->partial = partial;
+        d->offset += k;
+        o->len += written;
+        if (errors)
+            d->flags |= F_REPLACED;
+    }
+    return k;
+}
+
+/* A public call for a UTF-8 source: fast path, plain window, again. */
+ALWAYS_INLINE utfdfa_result convert_fast(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+                                         struct out *o, enum sink sink, bool last,
+                                         utfdfa_error *err)
+{
+    size_t done = 0, n = *src_len;
+    for (;;) {
+        if (fast_ok(d, sink))
+            done += fast_step(d, src + done, n - done, o, sink);
+        size_t rest = n - done, w = rest < FAST_WINDOW ? rest : FAST_WINDOW;
+        bool wlast = last && w == rest;
+        size_t m = w;
+        utfdfa_result r = convert(d, src + done, &m, o, sink, UTFDFA_UTF8, UTFDFA_UTF8, wlast, err);
+        done += m;
+        if (r != UTFDFA_INPUT_EMPTY || w == rest) {
+            *src_len = done;
+            return r;
+        }
+    }
+}
+
 utfdfa_result utfdfa_check(utfdfa_decoder *d, const uint8_t *src, size_t *src_len, bool last,
                            utfdfa_error *err)
 {
     struct out o = {NULL, 0, 0, {0, 0, false, false}, false};
     utfdfa_result r;
+    if (FROM(d->config) == UTFDFA_UTF8)
+        return convert_fast(d, src, src_len, &o, SINK_NONE, last, err);
     CONVERT_FROM(SINK_NONE, UTFDFA_UTF8)
     return r;
 }
@@ -1611,7 +1691,10 @@ utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src, size_t 
 {
     struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
     utfdfa_result r;
-    CONVERT_FROM(SINK_U32, UTFDFA_UTF8)
+    if (FROM(d->config) == UTFDFA_UTF8)
+        r = convert_fast(d, src, src_len, &o, SINK_U32, last, err);
+    else
+        CONVERT_FROM(SINK_U32, UTFDFA_UTF8)
     *dst_len = o.len;
     return r;
 }
@@ -1621,7 +1704,10 @@ utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *d, const uint8_t *src, size_t 
 {
     struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
     utfdfa_result r;
-    CONVERT_FROM(SINK_U16, UTFDFA_UTF8)
+    if (FROM(d->config) == UTFDFA_UTF8)
+        r = convert_fast(d, src, src_len, &o, SINK_U16, last, err);
+    else
+        CONVERT_FROM(SINK_U16, UTFDFA_UTF8)
     *dst_len = o.len;
     return r;
 }
