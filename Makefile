@@ -143,7 +143,7 @@ $(T)/ref_dump: tests/ref/ref_utf8.c tests/ref/ref_dump.c tests/ref/ref_utf8.h | 
 check-ref: $(T)/ref_dump
 	$(PYTHON) tests/ref/ref_selftest.py $(T)
 
-$(T)/test_decode: tests/unit/test_decode.c tests/unit/vectors.h tests/ref/ref_utf8.c include/utfdfa.h $(B)/libutfdfa.a | $(T)
+$(T)/test_decode: tests/unit/test_decode.c tests/unit/check.h tests/unit/vectors.h tests/ref/ref_utf8.c include/utfdfa.h $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref -I tests/unit $< tests/ref/ref_utf8.c $(B)/libutfdfa.a -o $@
 
 SHARED ?= ../shared
@@ -162,7 +162,7 @@ check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_forms
 
 # CESU-8, modified UTF-8 and WTF-8 against their reference (tests/ref/ref_forms.c);
 # they and IMAP's UTF-7 through the CLI against Python's codecs.
-$(T)/test_forms: tests/unit/test_forms.c tests/ref/ref_forms.c tests/ref/ref_forms.h \
+$(T)/test_forms: tests/unit/test_forms.c tests/unit/check.h tests/ref/ref_forms.c tests/ref/ref_forms.h \
                 include/utfdfa.h $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< tests/ref/ref_forms.c $(B)/libutfdfa.a -o $@
 
@@ -176,7 +176,7 @@ $(T)/test_utf7_ref: tests/unit/test_utf7_ref.c tests/ref/ref_utf7.c tests/ref/re
                     include/utfdfa.h $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< tests/ref/ref_utf7.c $(B)/libutfdfa.a -o $@
 
-$(T)/test_utf7: tests/unit/test_utf7.c include/utfdfa.h $(B)/libutfdfa.a | $(T)
+$(T)/test_utf7: tests/unit/test_utf7.c tests/unit/check.h include/utfdfa.h $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I include $< $(B)/libutfdfa.a -o $@
 
 # Embedding: the example includes only the generated header.
@@ -459,7 +459,7 @@ VARIANT_DEPS = tests/fuzz/fuzz_variants.c tests/fuzz/fuzz_common.h tests/ref/ref
 FB = $(B)/fuzz
 
 # ---- hostile inputs, reference UTF-16/32 decoders
-$(T)/test_hostile: tests/unit/test_hostile.c $(REF_SRCS) $(REF_HDRS) include/utfdfa.h $(B)/libutfdfa.a | $(T)
+$(T)/test_hostile: tests/unit/test_hostile.c tests/unit/check.h $(REF_SRCS) $(REF_HDRS) include/utfdfa.h $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< $(REF_SRCS) $(B)/libutfdfa.a -o $@
 
 check-hostile: $(T)/test_hostile
@@ -626,7 +626,7 @@ bench: $(B)/libutfdfa.a $(HEADERS)
 
 # The fast paths equal the plain per-byte loop: every variant, for UTF-8, for
 # UTF-8 without shift rows and for the other grammars (tests/unit/test_fast.c).
-$(T)/test_fast: tests/unit/test_fast.c tests/unit/vectors.h src/utf8_fast.c src/utf8_fast.h \
+$(T)/test_fast: tests/unit/test_fast.c tests/unit/check.h tests/unit/vectors.h src/utf8_fast.c src/utf8_fast.h \
                 $(HEADERS) | $(T)
 	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I src -I tests/unit \
 	  -c src/utf8_fast.c -o $(T)/utf8_fast_variants.o

@@ -16,22 +16,7 @@
 #include "utfdfa.h"
 #include "vectors.h"
 
-static unsigned long passed, failed;
-
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    failed++;
-    if (failed > 20)
-        return;
-    va_start(ap, fmt);
-    fprintf(stderr, "FAIL: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-}
-
-#define CHECK(cond, ...) ((cond) ? (void)passed++ : fail(__VA_ARGS__))
+#include "check.h"
 
 static uint8_t *dup_exact(const uint8_t *s, size_t n)
 {

@@ -110,22 +110,7 @@ static uint32_t next_state(uint32_t st, uint8_t b)
     return G->trans_size == 1 ? ((const uint8_t *)G->trans)[k] : ((const uint16_t *)G->trans)[k];
 }
 
-static unsigned long passed, failed;
-
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    failed++;
-    if (failed > 20)
-        return;
-    va_start(ap, fmt);
-    fprintf(stderr, "FAIL: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-}
-
-#define CHECK(cond, ...) ((cond) ? (void)passed++ : fail(__VA_ARGS__))
+#include "check.h"
 
 static void *xmalloc(size_t n)
 {

@@ -23,22 +23,7 @@
 #include "ref_forms.h"
 #include "utfdfa.h"
 
-static unsigned long passed, failed;
-
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    failed++;
-    if (failed > 20)
-        return;
-    va_start(ap, fmt);
-    fprintf(stderr, "FAIL: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-}
-
-#define CHECK(cond, ...) ((cond) ? (void)passed++ : fail(__VA_ARGS__))
+#include "check.h"
 
 static enum utfdfa_error_kind kind_of(enum refc_kind k)
 {

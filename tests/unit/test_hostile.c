@@ -29,22 +29,7 @@
 #include "ref_utf8.h"
 #include "utfdfa.h"
 
-static unsigned long passed, failed;
-
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    failed++;
-    if (failed > 40)
-        return;
-    va_start(ap, fmt);
-    fprintf(stderr, "FAIL: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-}
-
-#define CHECK(cond, ...) ((cond) ? (void)passed++ : fail(__VA_ARGS__))
+#include "check.h"
 
 /* The encodings this file knows (the enum may grow with the variants issue). */
 static const enum utfdfa_encoding encodings[] = {UTFDFA_UTF8, UTFDFA_UTF16LE, UTFDFA_UTF16BE,

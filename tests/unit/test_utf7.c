@@ -16,22 +16,7 @@
 
 #include "utfdfa.h"
 
-static unsigned long passed, failed;
-
-static void fail(const char *fmt, ...)
-{
-    va_list ap;
-    failed++;
-    if (failed > 20)
-        return;
-    va_start(ap, fmt);
-    fprintf(stderr, "FAIL: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-}
-
-#define CHECK(cond, ...) ((cond) ? (void)passed++ : fail(__VA_ARGS__))
+#include "check.h"
 
 /* UTF-7, or IMAP's modified UTF-7 for test_imap(). */
 static enum utfdfa_encoding g_enc = UTFDFA_UTF7;
