@@ -154,11 +154,17 @@ $(T)/test_engines: tests/unit/test_engines.c tests/unit/vectors.h $(G)/utf8.lexe
 check-engines: $(T)/test_engines
 	$(T)/test_engines
 
-check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_forms
+check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_forms $(T)/test_imap_iconv
 	$(T)/test_decode $(SHARED)
 	$(T)/test_utf7
 	$(T)/test_utf7_ref
 	$(T)/test_forms
+	$(T)/test_imap_iconv
+
+# IMAP's UTF-7 against glibc's (iconv(3)); a note and a pass without it.
+$(T)/test_imap_iconv: tests/unit/test_imap_iconv.c tests/unit/check.h include/utfdfa.h \
+                      $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include $< $(B)/libutfdfa.a -o $@
 
 # CESU-8, modified UTF-8 and WTF-8 against their reference (tests/ref/ref_forms.c);
 # they and IMAP's UTF-7 through the CLI against Python's codecs.

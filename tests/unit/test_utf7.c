@@ -441,6 +441,8 @@ static void test_imap(void)
         {"&AGE-", {{1, 3, UTFDFA_ERR_OVERLONG}}},          /* "a" must be direct */
         {"&ACY-", {{1, 3, UTFDFA_ERR_OVERLONG}}},          /* "&" must be "&-" */
         {"&AB-x", {{1, 2, UTFDFA_ERR_PARTIAL_UNIT}}},
+        {"&A-", {{1, 1, UTFDFA_ERR_PARTIAL_UNIT}}},        /* no unit: "A" ends nothing */
+        {"&AOkA6QDpA-", {{9, 1, UTFDFA_ERR_PARTIAL_UNIT}}},
         {"&AAB-", {{3, 1, UTFDFA_ERR_NONZERO_PADDING}}},
         {"&2AE-", {{1, 3, UTFDFA_ERR_SURROGATE}}},
         {"&.", {{0, 1, UTFDFA_ERR_BAD_SHIFT}}},
