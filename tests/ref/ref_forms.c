@@ -280,7 +280,8 @@ size_t refcorr_decode(const uint8_t *s, size_t n, struct refc_item *items)
         size_t len = form_len(b);
         struct refc_item it = {0, i, 1, REFC_OK};
         if (b >= 0xFE) {
-            while (i + it.len < n && tail(s[i + it.len]))
+            /* up to the next recognized lead byte (00-7F, C0-FD) */
+            while (i + it.len < n && (tail(s[i + it.len]) || s[i + it.len] >= 0xFE))
                 it.len++;
             it.kind = REFC_RESERVED;
         } else if (len == 0) {

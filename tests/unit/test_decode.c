@@ -933,8 +933,9 @@ static void corrected(void)
     CHECK(bad == 0, "corrected: %lu round-trip or uniqueness failures", bad);
     CHECK(values == 0x1109F - 0x8A0 + 1 - 0x800, "corrected: %lu 3-byte values (want %u)", values,
           0x1109F - 0x8A0 + 1 - 0x800);
-    /* Reserved units: FE or FF and every 80-BF after them, up to the next
-     * lead byte ("extending until the next recognized lead byte"). Valid for
+    /* Reserved units: FE or FF and every 80-BF, FE and FF after them, up to
+     * the next lead byte ("extending until the next recognized lead byte":
+     * 00-7F or C0-FD; FE and FF are reserved, not recognized). Valid for
      * check, passed through to corrected-utf-8 unchanged, an error (one
      * U+FFFD when replacing) into anything else. At the start, the end, one
      * after another, and longer than any character. */
@@ -975,6 +976,25 @@ static void corrected(void)
         static const uint32_t afbf[] = {'A', 0xFFFD, 'B', 0xFFFD};
         CHECK(r.len == sizeof afbf && memcmp(r.out, afbf, sizeof afbf) == 0,
               "corrected -> UTF-32 replace: one U+FFFD per reserved unit");
+        result_free(&r);
+    }
+    /* FE and FF go on a reserved unit: FE FF 80 FE is one unit, ended by C0. */
+    static const uint8_t res_run[] = {0xFE, 0xFF, 0x80, 0xFE, 0xC0, 0xAF, 0xFF, 0xFF};
+    for (size_t chunk = 0; chunk <= 3; chunk++) {
+        struct result r;
+        to32.errors = UTFDFA_STRICT;
+        run(&to32, res_run, sizeof res_run, chunk, 8, &r);
+        static const uint32_t cf[] = {0xCF};
+        CHECK(r.nerr == 2 && r.err[0].offset == 0 && r.err[0].length == 4 &&
+                  r.err[0].kind == UTFDFA_ERR_RESERVED && r.err[1].offset == 6 &&
+                  r.err[1].length == 2 && r.len == 4 && memcmp(r.out, cf, 4) == 0,
+              "corrected -> UTF-32: FE FF 80 FE is one reserved unit (chunks of %zu)", chunk);
+        result_free(&r);
+        to32.errors = UTFDFA_REPLACE;
+        run(&to32, res_run, sizeof res_run, chunk, 8, &r);
+        static const uint32_t fcf[] = {0xFFFD, 0xCF, 0xFFFD};
+        CHECK(r.len == sizeof fcf && memcmp(r.out, fcf, sizeof fcf) == 0,
+              "corrected -> UTF-32 replace: FE FF 80 FE | C0 AF | FF FF (chunks of %zu)", chunk);
         result_free(&r);
     }
     /* A reserved unit of 100 001 bytes: its exact length, fed in pieces. */
