@@ -53,6 +53,9 @@ static void print_help(void)
            "  -c                     the same as --errors=ignore (as in iconv)\n"
            "  -s, --silent           no message for invalid input (the exit status stays)\n"
            "      --utf7-set-o       UTF-7 output: send Set O directly too (RFC 2152 Rule 1)\n"
+           "      --corrected-pua    corrected-utf-8: write C1 controls and surrogates as the\n"
+           "                         private-use U+F0080-U+F009F and U+FD800-U+FDFFF, and\n"
+           "                         read those back as them\n"
            "      --bom=MODE         keep, strip or add a byte order mark (corrected-utf-8:\n"
            "                         its magic number); default keep, strip for\n"
            "                         corrected-utf-8 input\n"
@@ -228,6 +231,7 @@ static int process(int fd, const char *name, const struct options *opt, enum utf
     utfdfa_decoder dec;
     utfdfa_decoder_init(&dec, from, opt->errors, bom);
     utfdfa_decoder_set_target(&dec, to);
+    utfdfa_decoder_set_options(&dec, opt->encoder_options); /* also how corrected-utf-8 input reads */
     utfdfa_encoder enc;
     utfdfa_encoder_init(&enc, to, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     utfdfa_encoder_set_options(&enc, opt->encoder_options);
@@ -405,6 +409,8 @@ int main(int argc, char **argv)
                 usage_error("unknown error mode '%s' (strict, replace or ignore)", v);
         } else if (!check_mode && strcmp(a, "--utf7-set-o") == 0) {
             opt.encoder_options |= UTFDFA_UTF7_DIRECT_SET_O;
+        } else if (!check_mode && strcmp(a, "--corrected-pua") == 0) {
+            opt.encoder_options |= UTFDFA_CORRECTED_PUA;
         } else if (!check_mode && strcmp(a, "-c") == 0) {
             opt.errors = UTFDFA_IGNORE;
         } else if (!check_mode && (v = option_value(argc, argv, &i, a, "--bom"))) {

@@ -1128,6 +1128,23 @@ def variant_encodings():
     one_line(p.stderr, re.escape("utfdfa: <stdin>: invalid utf-8 (unencodable) at byte offset 1, "
                                  "line 1, column 2"), "to corrected: C1 control")
     check(p.returncode == 1, "to corrected: C1 control exits 1", p.returncode)
+    # --corrected-pua: the spec's private-use mapping, both ways. Read without
+    # the option, what was written is the private-use image itself.
+    p = run(["-t", "corrected-utf-8", "--corrected-pua"], "x\u0085y".encode())
+    q = run(["-f", "corrected-utf-8"], p.stdout)
+    r = run(["-f", "corrected-utf-8", "--corrected-pua"], p.stdout)
+    check(p.returncode == 0 and q.stdout == "x\U000f0085y".encode()
+          and r.returncode == 0 and r.stdout == "x\u0085y".encode(),
+          "--corrected-pua: U+0085 written as U+F0085 and read back",
+          (p.returncode, p.stdout, q.stdout, r.stdout))
+    p = run(["-f", "wtf-8", "-t", "corrected-utf-8", "--corrected-pua"], b"a\xed\xa0\x80")
+    q = run(["-f", "corrected-utf-8", "-t", "wtf-8", "--corrected-pua"], p.stdout)
+    check(p.returncode == 0 and q.returncode == 0 and q.stdout == b"a\xed\xa0\x80"
+          and run(["-f", "corrected-utf-8"], p.stdout).stdout == "a\U000fd800".encode(),
+          "--corrected-pua: a lone surrogate as U+FD800 and back", (p.stdout, q.stdout))
+    p = run(["-t", "corrected-utf-8", "--corrected-pua"], "\U000f0085".encode())
+    check(p.returncode == 1 and b"(unencodable)" in p.stderr,
+          "--corrected-pua: the image itself is unencodable (the mapping is exact)", p.stderr)
     p = run(["check", "-f", "corrected-utf-8", "-"], b"ab\x00")
     one_line(p.stderr, re.escape("<stdin>:1:3: invalid corrected-utf-8 (nul) at byte offset 2"),
              "corrected: 00 is an error")
