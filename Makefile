@@ -537,27 +537,39 @@ check-ref-utf7: $(T)/ref_utf7_test
 CHECKS += check-ref-utf7
 
 # ---- sanitizers: the same rules, rebuilt into build/sanitize by a sub-make
-# test_decode's exhaustive part is skipped (UTFDFA_QUICK=1: minutes under
-# ASan; it runs in make check); re2c_cross only checks the grammar. The CLI
+# Every C suite, the examples and the CLI suites, built with ASan+UBSan.
+# Two parts are lighter there: test_decode's exhaustive part (UTFDFA_QUICK=1)
+# and test_fast's length-3 strings (TEST_FAST_QUICK=1) take minutes under
+# ASan and run in make check; re2c_cross only checks the grammar. The CLI
 # suites run with LeakSanitizer off: a leak at exit would turn every exit
 # status into 23; leaks are valgrind's job (check-valgrind, --leak-check=full).
+# With make -j2 (as .ci/run) the sanitized suites and valgrind run side by side.
 SANITIZE_FLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-SANITIZE_CHECKS = check-unit check-engines check-examples check-hostile check-ref-wide check-fuzz-replay
+SANITIZE_CHECKS = check-unit check-engines check-examples check-example-fd check-example-re2c \
+                  check-hostile check-ref-wide check-ref-utf7 check-fuzz-replay check-fast \
+                  check-cli check-beyond-cli check-faults
 SB = $(B)/sanitize
 
-check-sanitize: | $(B)/.faults-tools-ok
-	UTFDFA_QUICK=1 $(MAKE) --no-print-directory B=$(SB) CFLAGS='$(SANITIZE_FLAGS)' \
-	  $(SANITIZE_CHECKS) $(SB)/utfdfa
-	ASAN_OPTIONS=detect_leaks=0 $(PYTHON) tests/cli/test_cli.py $(SB)
-	ASAN_OPTIONS=detect_leaks=0 $(PYTHON) tests/cli/test_faults.py $(SB)
-	@$(MAKE) --no-print-directory check-valgrind
+.PHONY: check-sanitize-suites
+check-sanitize: check-sanitize-suites check-valgrind
 	@echo "check-sanitize: all passed"
 
-# valgrind: the plain build (valgrind cannot run ASan binaries).
+check-sanitize-suites: | $(B)/.faults-tools-ok
+	UTFDFA_QUICK=1 TEST_FAST_QUICK=1 $(MAKE) --no-print-directory B=$(SB) CFLAGS='$(SANITIZE_FLAGS)' \
+	  $(SANITIZE_CHECKS)
+
+check-cli check-beyond-cli check-faults: export ASAN_OPTIONS = detect_leaks=0
+
+# valgrind: the plain build (valgrind cannot run ASan binaries): the hostile
+# suite, the CLI's representative commands under faults (every decoder,
+# encoder, error mode and exit path), and the CLI suite with the first two
+# invocations of each of its tests under valgrind (valgrind's start-up is a
+# second; every invocation would take most of an hour).
 check-valgrind: $(B)/utfdfa $(T)/test_hostile | $(B)/.faults-tools-ok
 	$(call need_tools,valgrind:valgrind)
 	valgrind -q --error-exitcode=99 --leak-check=full $(T)/test_hostile
 	$(PYTHON) tests/cli/test_faults.py $(B) --valgrind
+	TEST_CLI_VALGRIND=2 $(PYTHON) tests/cli/test_cli.py $(B)
 
 # ---- libFuzzer (clang): the library rebuilt with coverage and ASan+UBSan
 FUZZ_CC      ?= clang
@@ -596,22 +608,28 @@ $(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h src/utf8_fast.c
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DUTFDFA_FAST_VARIANTS -I include -I $(FB)/gen -I src \
 	  $< src/utf8_fast.c -o $@
 
+# The fuzz build's generated files come from the sub-make above.
+$(filter $(FB)/gen/%,$(VARIANT_DEPS:$(G)/%=$(FB)/gen/%)): $(FB)/libutfdfa.a ;
+
 fuzz-build: $(FUZZ_TARGETS:%=$(FB)/fuzz_%)
 
 # New inputs accumulate in build/fuzz/corpus/; a crash leaves its input in
-# build/fuzz/artifacts/TARGET/ and the log's end is printed.
-fuzz: fuzz-build $(FB)/seeds/.stamp
-	@for e in $(FUZZ_TARGETS); do \
-	  s=$$e; [ $$e = fast ] && s=utf8; \
-	  mkdir -p $(FB)/corpus/$$e $(FB)/artifacts/$$e; \
-	  $(FB)/fuzz_$$e -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -timeout=30 \
-	    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FB)/artifacts/$$e/ \
-	    $(FB)/corpus/$$e $(FB)/seeds/$$s > $(FB)/fuzz_$$e.log 2>&1 \
-	    || { tail -n 40 $(FB)/fuzz_$$e.log; \
-	         echo "fuzz_$$e: 0 passed, 1 failed (input saved in $(FB)/artifacts/$$e/)"; exit 1; }; \
-	  runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FB)/fuzz_$$e.log); \
-	  echo "fuzz_$$e: $$runs passed, 0 failed ($(FUZZ_SECONDS) s, $$(ls $(FB)/corpus/$$e | wc -l) corpus inputs)"; \
-	done
+# build/fuzz/artifacts/TARGET/ and the log's end is printed. One target per
+# job: make -j2 fuzz runs two at a time.
+FUZZ_RUNS = $(FUZZ_TARGETS:%=fuzz-run-%)
+.PHONY: $(FUZZ_RUNS)
+fuzz: $(FUZZ_RUNS)
+
+$(FUZZ_RUNS): fuzz-run-%: $(FB)/fuzz_% $(FB)/seeds/.stamp
+	@e=$*; s=$$e; [ $$e = fast ] && s=utf8; \
+	mkdir -p $(FB)/corpus/$$e $(FB)/artifacts/$$e; \
+	$(FB)/fuzz_$$e -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -timeout=30 \
+	  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FB)/artifacts/$$e/ \
+	  $(FB)/corpus/$$e $(FB)/seeds/$$s > $(FB)/fuzz_$$e.log 2>&1 \
+	  || { tail -n 40 $(FB)/fuzz_$$e.log; \
+	       echo "fuzz_$$e: 0 passed, 1 failed (input saved in $(FB)/artifacts/$$e/)"; exit 1; }; \
+	runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FB)/fuzz_$$e.log); \
+	echo "fuzz_$$e: $$runs passed, 0 failed ($(FUZZ_SECONDS) s, $$(ls $(FB)/corpus/$$e | wc -l) corpus inputs)"
 
 # ===================================================== benchmark (issue 5)
 # make bench   utfdfa, its fast paths (src/utf8_fast.c), in-project baselines

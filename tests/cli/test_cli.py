@@ -70,6 +70,8 @@ class Registry:
         self.passed = 0
         self.failed = 0
         self.current = None
+        self.valgrind_left = 0  # invocations of this test still to run under valgrind
+        self.valgrind_runs = 0
 
     def test(self, fn):
         self.tests.append(fn)
@@ -93,6 +95,7 @@ class Registry:
     def run_all(self):
         for fn in self.tests:
             self.current = fn.__name__
+            self.valgrind_left = VALGRIND_PER_TEST
             t0 = time.monotonic()
             try:
                 fn()
@@ -113,8 +116,22 @@ note = R.note
 
 # ------------------------------------------------------------------ helpers
 
+# TEST_CLI_VALGRIND=N runs the first N invocations of every test under
+# valgrind (make check-valgrind): each test's own checks then also see
+# valgrind's exit status 99 for a memory error or a leak. Its start-up costs
+# about a second, so not every invocation of every test.
+VALGRIND_PER_TEST = int(os.environ.get("TEST_CLI_VALGRIND", "0"))
+VALGRIND = ["valgrind", "-q", "--error-exitcode=99", "--leak-check=full"]
+
+
 def run(args, inp=b"", timeout=60, cwd=None):
-    return subprocess.run([BIN] + list(args), input=inp, stdout=subprocess.PIPE,
+    argv = [BIN] + list(args)
+    if R.valgrind_left > 0:
+        R.valgrind_left -= 1
+        R.valgrind_runs += 1
+        argv = VALGRIND + argv
+        timeout *= 20
+    return subprocess.run(argv, input=inp, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=timeout, cwd=cwd)
 
 
@@ -1233,6 +1250,8 @@ def main():
                 except (OSError, NotImplementedError):
                     pass
         shutil.rmtree(TMP, ignore_errors=True)
+    if VALGRIND_PER_TEST:
+        print("info: %d invocations under valgrind" % R.valgrind_runs)
     print("info: %.1f s" % (time.monotonic() - t0))
     print("test_cli: %d passed, %d failed" % (R.passed, R.failed))
     return 1 if R.failed else 0
