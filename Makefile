@@ -23,10 +23,12 @@ ABNFC    = $(PYTHON) gen/abnfc.py
 
 HEADERS  = $(GRAMMARS:%=$(G)/%.gen.h)
 DEFS     = $(GRAMMARS:%=$(G)/%.defs.re)
+LEXER_RES = $(GRAMMARS:%=$(G)/%.lexer.re)
 LEXERS   = $(GRAMMARS:%=$(G)/%.lexer.c)
 JSONS    = $(GRAMMARS:%=$(G)/%.json)
 PICTURES = $(GRAMMARS:%=$(B)/%.dot) $(GRAMMARS:%=$(B)/%.mmd)
-GENERATED = $(HEADERS) $(DEFS) $(LEXERS) $(JSONS)
+# The lexer sources are outputs too (issue 2), not intermediates make may delete.
+GENERATED = $(HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
 
 .PHONY: all generated dfa check check-gen check-re2c check-repro check-readme \
         check-ref check-unit check-engines check-examples check-cli deps clean

@@ -807,6 +807,35 @@ class TestCommandLine(Case):
                               if e != "stats" else "grammar/utf8.abnf: start UTF8-octets", r.stdout)
 
 
+# ------------------------------------------------------------ Makefile
+
+class TestMakefile(Case):
+
+    # Issue 2 names build/gen/NAME.lexer.re an output, but make deleted it as
+    # an intermediate file once NAME.lexer.c was made from it.
+    def test_lexer_sources_are_not_intermediate(self):
+        make = shutil.which("make")
+        if not make:
+            self.skipTest("no make")
+        b = os.path.join(TMP, "mk")
+        env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+        r = subprocess.run([make, "-n", "-C", ROOT, f"B={b}", f"{b}/gen/utf8.lexer.c"],
+                           capture_output=True, text=True, env=env, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("--emit re2c-lexer", r.stdout)  # the lexer source is made ...
+        removed = [line for line in r.stdout.splitlines()
+                   if line.startswith("rm ") and "lexer.re" in line]
+        self.assertEqual(removed, [], "make deletes the lexer source as an intermediate")  # ... and kept
+
+    def test_built_lexer_sources_are_in_place(self):
+        built = [g for g in ("utf8", "utf7") if os.path.exists(os.path.join(ROOT, "build", "gen", g + ".lexer.c"))]
+        if not built:
+            self.skipTest("nothing built (make)")
+        for g in built:
+            self.assertTrue(os.path.exists(os.path.join(ROOT, "build", "gen", g + ".lexer.re")),
+                            f"build/gen/{g}.lexer.re is missing after make")
+
+
 # ------------------------------------------------- decoder annotations
 
 class TestDecoder(Case):
