@@ -8,8 +8,11 @@ annotations a grammar may carry in its comments.
 """
 
 import argparse
+import errno
 import os
 import re
+import signal
+import stat
 import sys
 import tempfile
 
@@ -37,6 +40,40 @@ def write_atomic(path, text):
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def write_fd(fd, data):
+    """All of data to fd, unbuffered, so a failure shows here and not at exit."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def write_output(path, text):
+    """Write text to -o PATH ('-': standard output).
+
+    A new path or a regular file gets the temporary file and rename (no
+    truncated file on failure); a symbolic link is followed, so the link stays
+    and its target is replaced (with a temporary file beside the target).
+    Anything else (a character device such as /dev/stdout or /dev/full, a
+    fifo, a socket) is opened and written in place: renaming over it would
+    replace the node itself. OSError propagates to the caller."""
+    if path == "-":
+        write_fd(sys.stdout.fileno() if sys.stdout else 1, text.encode("utf-8"))
+        return
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    if st is None or stat.S_ISREG(st.st_mode):
+        write_atomic(real, text)
+        return
+    fd = os.open(real, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0))
+    try:
+        write_fd(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
 
 
 def tool_version():
@@ -113,16 +150,20 @@ def main(argv=None):
     except RecursionError:
         print(f"{ap.prog}: {source}: grammar nests too deeply", file=sys.stderr)
         return 1
-    if args.output:
-        try:
-            write_atomic(args.output, text)
-        except OSError as e:
-            print(f"{ap.prog}: {args.output}: {e.strerror}", file=sys.stderr)
-            return 1
-    else:
-        sys.stdout.write(text)
+    out = args.output or "-"
+    try:
+        write_output(out, text)
+    except OSError as e:
+        if out == "-" and e.errno == errno.EPIPE:
+            return 1  # the reader went away (SIGPIPE is ignored): nothing to say
+        where = "standard output" if out == "-" else out
+        print(f"{ap.prog}: {where}: {e.strerror or e}", file=sys.stderr)
+        return 1
     return 0
 
 
 if __name__ == "__main__":
+    # A closed pipe ends us quietly, as it does cat or grep (Python ignores SIGPIPE).
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main())

@@ -26,6 +26,8 @@ import random
 import re
 import shlex
 import shutil
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -776,6 +778,100 @@ class TestCommandLine(Case):
         r = run_cli("grammar/utf8.abnf", "-o", os.path.join(TMP, "no-such-dir", "x.h"))
         self.assertCliError(r, "abnfc: ")
         self.assertIn("No such file or directory", r.stderr)
+
+    # -o through a symbolic link writes the link's target (atomically, beside
+    # the target) and leaves the link a link; it used to become a regular file.
+    def test_output_through_symlink(self):
+        d = os.path.join(TMP, "symlink")
+        os.makedirs(os.path.join(d, "real"))
+        target = os.path.join(d, "real", "utf8.h")
+        with open(target, "w") as f:
+            f.write("old\n")
+        link = os.path.join(d, "link.h")
+        os.symlink(os.path.join("real", "utf8.h"), link)
+        r = run_cli("grammar/utf8.abnf", "--emit", "c", "-o", link)
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""))
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(os.readlink(link), os.path.join("real", "utf8.h"))
+        with open(target, encoding="utf-8") as f:
+            self.assertEqual(f.read(), run_cli("grammar/utf8.abnf", "--emit", "c").stdout)
+        # A dangling link: its target is created.
+        dangling = os.path.join(d, "dangling.h")
+        os.symlink(os.path.join("real", "new.h"), dangling)
+        r = run_cli("grammar/utf8.abnf", "-o", dangling)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertTrue(os.path.islink(dangling))
+        with open(os.path.join(d, "real", "new.h")) as f:
+            self.assertIn("9 states", f.read())
+        for folder in (d, os.path.join(d, "real")):
+            self.assertEqual([f for f in os.listdir(folder) if f.startswith(".tmp-")], [])
+
+    # A device is written in place, never renamed over: as root, -o /dev/full
+    # used to replace the device node with a regular file.
+    def test_output_to_device(self):
+        try:
+            before = os.stat("/dev/full")
+        except OSError:
+            self.skipTest("no /dev/full")
+        if not stat.S_ISCHR(before.st_mode):
+            self.skipTest("/dev/full is not a character device here")
+        r = run_cli("grammar/utf8.abnf", "--emit", "c", "-o", "/dev/full")
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (1, "", "abnfc: /dev/full: No space left on device\n"))
+        after = os.stat("/dev/full")
+        self.assertTrue(stat.S_ISCHR(after.st_mode), "/dev/full is no longer a character device")
+        self.assertEqual(after.st_rdev, before.st_rdev)
+        self.assertEqual([f for f in os.listdir("/dev") if f.startswith(".tmp-")], [])
+
+    def test_output_to_fifo(self):
+        if not hasattr(os, "mkfifo"):
+            self.skipTest("no fifos")
+        fifo = os.path.join(TMP, "out.fifo")
+        os.mkfifo(fifo)
+        reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
+        try:
+            r = run_cli("grammar/utf8.abnf", "--emit", "json", "-o", fifo)
+            self.assertEqual((r.returncode, r.stderr), (0, ""))
+            out, _ = reader.communicate(timeout=30)
+        finally:
+            reader.kill()
+            reader.wait()
+        self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the fifo was replaced")
+        self.assertEqual(json.loads(out)["start"], "UTF8-octets")
+
+    def test_output_dash_is_standard_output(self):
+        r = run_cli("grammar/utf8.abnf", "--emit", "c", "-o", "-")
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertEqual(r.stdout, run_cli("grammar/utf8.abnf", "--emit", "c").stdout)
+        self.assertFalse(os.path.exists(os.path.join(ROOT, "-")))
+
+    # Standard output that cannot be written: one line, no traceback, exit 1.
+    def test_standard_output_errors(self):
+        if os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode):
+            with open("/dev/full", "w") as full:
+                r = subprocess.run([sys.executable, ABNFC, "grammar/utf8.abnf", "--emit", "c"],
+                                   cwd=ROOT, stdout=full, stderr=subprocess.PIPE, text=True)
+            self.assertEqual((r.returncode, r.stderr),
+                             (1, "abnfc: standard output: No space left on device\n"))
+        r = subprocess.run(f"exec {shlex.quote(sys.executable)} {shlex.quote(ABNFC)} "
+                           "grammar/utf8.abnf >&-", shell=True, cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stderr), (1, "abnfc: standard output: Bad file descriptor\n"))
+
+    # A reader that went away ends the generator quietly, as it does cat.
+    def test_closed_pipe_is_quiet(self):
+        rd, wr = os.pipe()
+        os.close(rd)  # no reader at all: the first write fails
+        try:
+            r = subprocess.run([sys.executable, ABNFC, "grammar/utf8.abnf", "--emit", "json"],
+                               cwd=ROOT, stdout=wr, stderr=subprocess.PIPE, text=True, timeout=60)
+        finally:
+            os.close(wr)
+        self.assertEqual(r.stderr, "")
+        self.assertEqual(r.returncode, -signal.SIGPIPE)
+        r = subprocess.run(f"{shlex.quote(sys.executable)} {shlex.quote(ABNFC)} grammar/utf8.abnf "
+                           "--emit c | head -n 1", shell=True, cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertTrue(r.stdout.startswith("/* generated by gen/abnfc.py"), r.stdout)
 
     def test_undefined_start_option(self):
         r = run_cli("grammar/utf8.abnf", "--start", "nope")
