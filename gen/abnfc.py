@@ -142,7 +142,9 @@ def main(argv=None):
                        f"classes, {d.nerror_classes} error classes, "
                        f"{len(d.kind_names) - 1} error kinds" if comp.unit else "") + "\n")
     except abnf.AbnfError as e:
-        print(f"{ap.prog}: {e}", file=sys.stderr)
+        # A positioned error is FILE:LINE:COL: message, as compilers write it;
+        # one about a whole file or an option is PROG: FILE: message.
+        print(str(e) if e.line else f"{ap.prog}: {e}", file=sys.stderr)
         return 1
     except ValueError as e:  # a grammar the emitters cannot express
         print(f"{ap.prog}: {source}: {e}", file=sys.stderr)

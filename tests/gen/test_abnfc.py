@@ -692,13 +692,14 @@ class TestBadGrammars(Case):
             self.assertEqual(r.stdout, "")
             lines = r.stderr.splitlines()
             self.assertEqual(len(lines), 1, r.stderr)
-            self.assertTrue(lines[0].startswith(f"abnfc: {rel}:{line}:{col}: "), lines[0])
+            # FILE:LINE:COL: message, as compilers write it: no program name in front.
+            self.assertTrue(lines[0].startswith(f"{rel}:{line}:{col}: "), lines[0])
             self.assertIn(frag, lines[0])
             # Exactly the API's message, and no output file left behind.
             with self.assertRaises(abnf.AbnfError) as cm:
                 compiler.compile_grammar(path)
             e = cm.exception
-            self.assertEqual(lines[0], f"abnfc: {rel}:{e.line}:{e.col}: {e.message}")
+            self.assertEqual(lines[0], f"{rel}:{e.line}:{e.col}: {e.message}")
             self.assertFalse(os.path.exists(os.path.join(TMP, "bad-out-" + name)))
 
         api.__doc__ = f"bad/{name} via compile_grammar"
@@ -766,7 +767,7 @@ class TestCommandLine(Case):
             f.write("old\n")
         bad = write_grammar('a = b\n')
         r = run_cli(bad, "--emit", "c", "-o", out)
-        self.assertCliError(r, f"abnfc: {bad}:1:5: rule 'b' is not defined")
+        self.assertCliError(r, f"{bad}:1:5: rule 'b' is not defined")
         with open(out) as f:
             self.assertEqual(f.read(), "old\n")
 
@@ -778,6 +779,21 @@ class TestCommandLine(Case):
         r = run_cli("grammar/utf8.abnf", "-o", os.path.join(TMP, "no-such-dir", "x.h"))
         self.assertCliError(r, "abnfc: ")
         self.assertIn("No such file or directory", r.stderr)
+
+    # Positioned errors are FILE:LINE:COL: message (issue 2, README, utfdfa-gen(1));
+    # only errors without a position (usage, I/O, a whole file) start PROG: .
+    def test_error_formats(self):
+        bad = write_grammar('a = "x" b\n')
+        r = run_cli(bad)
+        self.assertEqual(r.stderr, f"{bad}:1:9: rule 'b' is not defined\n")
+        r = run_cli("no/such/grammar.abnf")
+        self.assertTrue(r.stderr.startswith("abnfc: no/such/grammar.abnf: "), r.stderr)
+        env = dict(os.environ, UTFDFA_GEN_PROG="utfdfa-gen")
+        r = subprocess.run([sys.executable, ABNFC, bad], capture_output=True, text=True, env=env)
+        self.assertEqual(r.stderr, f"{bad}:1:9: rule 'b' is not defined\n")
+        r = subprocess.run([sys.executable, ABNFC, "grammar/utf8.abnf", "-o", TMP], cwd=ROOT,
+                           capture_output=True, text=True, env=env)
+        self.assertEqual((r.returncode, r.stderr), (1, f"utfdfa-gen: {TMP}: Is a directory\n"))
 
     # -o through a symbolic link writes the link's target (atomically, beside
     # the target) and leaves the link a link; it used to become a regular file.
@@ -885,7 +901,7 @@ class TestCommandLine(Case):
     def test_deep_grammars_never_crash(self):
         parens = write_grammar("a = " + "(" * 2000 + '"x"' + ")" * 2000 + "\n")
         r = run_cli(parens)
-        self.assertCliError(r, f"abnfc: {parens}:1:105: groups and options nest more than 100 deep")
+        self.assertCliError(r, f"{parens}:1:105: groups and options nest more than 100 deep")
         chain = write_grammar("".join(f"r{i} = r{i + 1}\n" for i in range(3000)) + 'r3000 = "x"\n')
         r = run_cli(chain)
         self.assertCliError(r, f"abnfc: {chain}")
@@ -1037,7 +1053,7 @@ class TestDecoder(Case):
         r = run_cli(path)
         self.assertNotIn("Traceback", r.stderr)
         self.assertEqual(r.returncode, 1, r.stderr)
-        self.assertTrue(r.stderr.startswith(f"abnfc: {path}:"), r.stderr)
+        self.assertTrue(r.stderr.startswith(f"{path}:2:16: "), r.stderr)
         self.assertIn("'invalid'", r.stderr)
         self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
         self.assertAbnfError(lambda: compiler.compile_grammar(path), 2, 16, "'invalid'")
