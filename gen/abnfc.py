@@ -106,7 +106,8 @@ def main(argv=None):
                     help="tag unit completions with the alternative (default: @tags)")
     ap.add_argument("--emit", choices=EMITTERS, default="stats",
                     help="what to write (default: stats, a one-line summary)")
-    ap.add_argument("--prefix", help="C/re2c symbol prefix (default: grammar file name)")
+    ap.add_argument("--prefix", help="C symbol prefix (default: grammar file name); also "
+                                     "PREFIX_ before every re2c definition name")
     ap.add_argument("--source", help="grammar path to name in the banner (default: as given)")
     ap.add_argument("--defs", help="file name the re2c lexer !includes "
                                    "(default: PREFIX.defs.re)")
@@ -119,15 +120,19 @@ def main(argv=None):
     prefix = "".join(ch if ch.isalnum() else "_" for ch in prefix)
     if not prefix or prefix[0].isdigit():
         prefix = "g_" + prefix
+    # re2c definitions are namespaced only when asked: without --prefix they keep
+    # the rule names (UTF8_char), which installed lexers !include by name.
+    defs_prefix = prefix if args.prefix else None
     source = args.source or args.grammar
     try:
         comp = compiler.compile_grammar(args.grammar, args.start, args.unit, args.tags)
         if args.emit == "c":
             text = emit.emit_c(comp, source, prefix)
         elif args.emit == "re2c":
-            text = emit.emit_re2c_defs(comp, source)
+            text = emit.emit_re2c_defs(comp, source, defs_prefix)
         elif args.emit == "re2c-lexer":
-            text = emit.emit_re2c_lexer(comp, source, prefix, args.defs or f"{prefix}.defs.re")
+            text = emit.emit_re2c_lexer(comp, source, prefix, args.defs or f"{prefix}.defs.re",
+                                        defs_prefix)
         elif args.emit == "dot":
             text = emit.emit_dot(comp, source)
         elif args.emit == "mermaid":

@@ -1804,6 +1804,97 @@ class TestEmitters(Case):
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
 
+    # Issue 7: --prefix namespaces the re2c definitions too (re2c has one
+    # namespace of definitions per lexer); without it the names stay as they are.
+    def test_re2c_defs_prefix(self):
+        comp = compile_text('x = 1*DIGIT "-" y-z\ny-Z = DIGIT ALPHA\n')
+        plain = emit.emit_re2c_defs(comp, "p.abnf")
+        self.assertIn("\nDIGIT = [\\x30-\\x39]; //", plain)
+        self.assertIn("\nx = DIGIT+ '-' y_Z; //", plain)
+        text = emit.emit_re2c_defs(comp, "p.abnf", "g1")
+        defs = re.findall(r"(?m)^([A-Za-z][A-Za-z0-9_]*) = (.*); // ", text)
+        self.assertEqual(sorted(n for n, _ in defs), ["g1_ALPHA", "g1_DIGIT", "g1_x", "g1_y_Z"])
+        self.assertIn("\ng1_x = g1_DIGIT+ '-' g1_y_Z; //", text)
+        self.assertIn("\ng1_y_Z = g1_DIGIT g1_ALPHA; //", text)
+        for _, body in defs:
+            bare = re.sub(r"'[^']*'|\"[^\"]*\"|\[[^\]]*\]", " ", body)
+            for ident in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bare):
+                self.assertTrue(ident.startswith("g1_"), f"{ident} is not namespaced")
+        # The lexer names the definitions the way they were emitted.
+        lexer = emit.emit_re2c_lexer(self.comp, "s", "u8", "u8.defs.re", "u8")
+        self.assertIn("        u8_UTF8_char { ", lexer)
+        self.assertNotIn(" UTF8_", lexer)
+        lexer = emit.emit_re2c_lexer(self.comp, "s", "u8", "u8.defs.re")
+        self.assertIn("        UTF8_char { ", lexer)
+
+    def _re2c_c(self, d, name):
+        r = subprocess.run([RE2C, "-W", "-Werror", "--no-generation-date", "--no-version", "-i",
+                            "-I", d, os.path.join(d, name + ".re"), "-o", os.path.join(d, name + ".c")],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(d, name + ".c")) as f:
+            return f.read()
+
+    # Issue 7's reproducer: two grammars, both using DIGIT, emitted with
+    # --prefix g1 / --prefix g2 and !included in one re2c lexer. Without the
+    # prefix on definitions re2c stops: name 'DIGIT' is already defined.
+    def test_two_prefixed_defs_share_one_re2c_lexer(self):
+        self.need_cc(also_re2c=True)
+        d = os.path.join(TMP, "issue7-re2c")
+        os.makedirs(d)
+        for g, text in (("g1", "x = 1*DIGIT\n"), ("g2", "y = DIGIT ALPHA\n")):
+            with open(os.path.join(d, g + ".abnf"), "w") as f:
+                f.write(text)
+            r = run_cli(g + ".abnf", "--emit", "re2c", "--prefix", g, "-o", g + ".defs.re", cwd=d)
+            self.assertEqual((r.returncode, r.stderr), (0, ""))
+        with open(os.path.join(d, "both.re"), "w") as f:
+            f.write("\n".join([
+                "#include <stdio.h>", "#include <string.h>",
+                "static int which(const char *s)", "{",
+                "    const unsigned char *cur = (const unsigned char *)s, *lim = cur + strlen(s), *mar = cur;",
+                "    (void)mar;", "    /*!re2c",
+                "        re2c:api = custom;", "        re2c:api:style = free-form;",
+                '        re2c:define:YYCTYPE = "unsigned char";',
+                '        re2c:define:YYPEEK = "(cur < lim ? *cur : 0)";',
+                '        re2c:define:YYSKIP = "++cur;";',
+                '        re2c:define:YYBACKUP = "mar = cur;";',
+                '        re2c:define:YYRESTORE = "cur = mar;";',
+                '        re2c:define:YYLESSTHAN = "(size_t)(lim - cur) < @@{len}";',
+                '        re2c:define:YYFILL = "0";', "        re2c:eof = 0;",
+                '        !include "g1.defs.re";', '        !include "g2.defs.re";',
+                "        g1_x { return cur == lim ? 1 : 0; }",
+                "        g2_y { return cur == lim ? 2 : 0; }",
+                "        * { return 0; }", "        $ { return 0; }", "    */", "}",
+                "int main(void)", "{",
+                '    static const char *in[] = { "123", "7a", "7", "a", "7ab", "12a" };',
+                "    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)",
+                '        printf("%s=%d\\n", in[i], which(in[i]));',
+                "    return 0;", "}", ""]))
+        out = self.build_run(d, {"both.c": self._re2c_c(d, "both")})
+        self.assertEqual(out.split(), ["123=1", "7a=2", "7=1", "a=0", "7ab=0", "12a=0"])
+
+    # A prefixed re2c lexer !includes definitions emitted with the same prefix.
+    def test_prefixed_re2c_lexer(self):
+        self.need_cc(also_re2c=True)
+        d = os.path.join(TMP, "prefixed-lexer")
+        os.makedirs(d)
+        for kind, out in (("re2c", "u8.defs.re"), ("re2c-lexer", "u8.re")):
+            r = run_cli(UTF8, "--emit", kind, "--prefix", "u8", "--defs", "u8.defs.re", "-o", out, cwd=d)
+            self.assertEqual((r.returncode, r.stderr), (0, ""))
+        with open(os.path.join(d, "u8.defs.re")) as f:
+            self.assertIn("\nu8_UTF8_char = ", f.read())
+        main = "\n".join([
+            "#include <stdio.h>", '#include "u8.c"', "int main(void)", "{",
+            '    static const unsigned char in[] = "a\\xC3\\xA9\\xE2\\x82\\xFF";',
+            "    size_t at = 0, len; unsigned tag; int t;",
+            "    while ((t = u8_lex(in + at, sizeof in - 1 - at, &len, &tag)) != U8_LEX_END) {",
+            '        printf("%d:%zu ", t, len);', "        at += len;", "    }",
+            '    printf("\\n");', "    return 0;", "}", ""])
+        self._re2c_c(d, "u8")  # u8.c, included by main.c
+        out = self.build_run(d, {"main.c": main})
+        # a, é, a maximal subpart E2 82, then a stray FF.
+        self.assertEqual(out.split(), ["1:1", "1:2", "2:2", "2:1"])
+
     def test_emitters_are_deterministic(self):
         other = compiler.compile_grammar(UTF8)
         for fn in (lambda c: emit.emit_c(c, "s", "p"), lambda c: emit.emit_re2c_defs(c, "s"),

@@ -192,6 +192,10 @@ for enc in ("utf-16-le", "utf-32-be"):
     utfdfa-gen ipv4.abnf --start IPv4address --emit re2c -o ipv4.defs.re &&
         grep -q '^IPv4address = dec_octet' ipv4.defs.re && grep -q '^dec_octet = ' ipv4.defs.re
     verdict $? "--emit re2c"
+    utfdfa-gen ipv4.abnf --start IPv4address --emit re2c --prefix ip -o ip.defs.re &&
+        grep -q '^ip_IPv4address = ip_dec_octet' ip.defs.re && grep -q '^ip_dec_octet = ' ip.defs.re &&
+        ! grep -q '^dec_octet' ip.defs.re
+    verdict $? "--emit re2c --prefix ip: every definition is ip_NAME (issue 7)"
     utfdfa-gen ipv4.abnf --start IPv4address --emit dot -o ipv4.dot && grep -q '^digraph' ipv4.dot
     verdict $? "--emit dot"
     utfdfa-gen ipv4.abnf --start IPv4address --emit mermaid -o ipv4.mmd && grep -q '^flowchart' ipv4.mmd
