@@ -241,7 +241,7 @@ PAREN       := (
 API_FUNCS   := $(shell sed -n 's/^UTFDFA_API [^$(PAREN)]*[ *]\(utfdfa_[a-z0-9_]*\)[$(PAREN)].*/\1/p' include/utfdfa.h)
 # Man pages carry this date, not the build's, so their output is reproducible.
 # Change it when the pages change.
-MAN_DATE     = 2026-11-22
+MAN_DATE     = 2026-11-24
 MAN_PAGES    = $(B)/man/utfdfa.1 $(B)/man/utfdfa-gen.1 $(B)/man/utfdfa.3
 GEN_PY       = $(wildcard gen/*.py)
 ALL_GRAMMARS = $(wildcard grammar/*.abnf)
