@@ -61,15 +61,16 @@ def write_output(path, text):
     if path == "-":
         write_fd(sys.stdout.fileno() if sys.stdout else 1, text.encode("utf-8"))
         return
-    real = os.path.realpath(path)
     try:
-        st = os.stat(real)
+        st = os.stat(path)  # what the path names, through any links
     except FileNotFoundError:
-        st = None
+        st = None  # (a dangling link: its target is created)
     if st is None or stat.S_ISREG(st.st_mode):
-        write_atomic(real, text)
+        write_atomic(os.path.realpath(path), text)
         return
-    fd = os.open(real, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0))
+    # Opened by the name given, not the resolved one: /dev/stdout resolves to
+    # /proc/self/fd/1, and that to 'pipe:[...]' when it is a pipe.
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0))
     try:
         write_fd(fd, text.encode("utf-8"))
     finally:

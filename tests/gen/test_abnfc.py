@@ -872,6 +872,15 @@ class TestCommandLine(Case):
         self.assertEqual(r.stdout, run_cli("grammar/utf8.abnf", "--emit", "c").stdout)
         self.assertFalse(os.path.exists(os.path.join(ROOT, "-")))
 
+    # /dev/stdout is a link to /proc/self/fd/1, itself a link to 'pipe:[N]' when
+    # standard output is a pipe (as here): it is written as the pipe it is.
+    def test_output_to_dev_stdout_pipe(self):
+        if not os.path.exists("/dev/stdout"):
+            self.skipTest("no /dev/stdout")
+        r = run_cli("grammar/utf8.abnf", "--emit", "c", "-o", "/dev/stdout")
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertEqual(r.stdout, run_cli("grammar/utf8.abnf", "--emit", "c").stdout)
+
     # Standard output that cannot be written: one line, no traceback, exit 1.
     def test_standard_output_errors(self):
         if os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode):
