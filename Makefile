@@ -23,10 +23,12 @@ ABNFC    = $(PYTHON) gen/abnfc.py
 
 HEADERS  = $(GRAMMARS:%=$(G)/%.gen.h)
 DEFS     = $(GRAMMARS:%=$(G)/%.defs.re)
+LEXER_RES = $(GRAMMARS:%=$(G)/%.lexer.re)
 LEXERS   = $(GRAMMARS:%=$(G)/%.lexer.c)
 JSONS    = $(GRAMMARS:%=$(G)/%.json)
 PICTURES = $(GRAMMARS:%=$(B)/%.dot) $(GRAMMARS:%=$(B)/%.mmd)
-GENERATED = $(HEADERS) $(DEFS) $(LEXERS) $(JSONS)
+# The lexer sources are outputs too (issue 2), not intermediates make may delete.
+GENERATED = $(HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
 
 .PHONY: all generated dfa check check-gen check-re2c check-repro check-readme \
         check-ref check-unit check-engines check-examples check-cli deps clean
@@ -239,7 +241,7 @@ PAREN       := (
 API_FUNCS   := $(shell sed -n 's/^UTFDFA_API [^$(PAREN)]*[ *]\(utfdfa_[a-z0-9_]*\)[$(PAREN)].*/\1/p' include/utfdfa.h)
 # Man pages carry this date, not the build's, so their output is reproducible.
 # Change it when the pages change.
-MAN_DATE     = 2026-11-22
+MAN_DATE     = 2026-11-24
 MAN_PAGES    = $(B)/man/utfdfa.1 $(B)/man/utfdfa-gen.1 $(B)/man/utfdfa.3
 GEN_PY       = $(wildcard gen/*.py)
 ALL_GRAMMARS = $(wildcard grammar/*.abnf)

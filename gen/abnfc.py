@@ -8,8 +8,11 @@ annotations a grammar may carry in its comments.
 """
 
 import argparse
+import errno
 import os
 import re
+import signal
+import stat
 import sys
 import tempfile
 
@@ -37,6 +40,41 @@ def write_atomic(path, text):
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def write_fd(fd, data):
+    """All of data to fd, unbuffered, so a failure shows here and not at exit."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def write_output(path, text):
+    """Write text to -o PATH ('-': standard output).
+
+    A new path or a regular file gets the temporary file and rename (no
+    truncated file on failure); a symbolic link is followed, so the link stays
+    and its target is replaced (with a temporary file beside the target).
+    Anything else (a character device such as /dev/stdout or /dev/full, a
+    fifo, a socket) is opened and written in place: renaming over it would
+    replace the node itself. OSError propagates to the caller."""
+    if path == "-":
+        write_fd(sys.stdout.fileno() if sys.stdout else 1, text.encode("utf-8"))
+        return
+    try:
+        st = os.stat(path)  # what the path names, through any links
+    except FileNotFoundError:
+        st = None  # (a dangling link: its target is created)
+    if st is None or stat.S_ISREG(st.st_mode):
+        write_atomic(os.path.realpath(path), text)
+        return
+    # Opened by the name given, not the resolved one: /dev/stdout resolves to
+    # /proc/self/fd/1, and that to 'pipe:[...]' when it is a pipe.
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0))
+    try:
+        write_fd(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
 
 
 def tool_version():
@@ -69,7 +107,8 @@ def main(argv=None):
                     help="tag unit completions with the alternative (default: @tags)")
     ap.add_argument("--emit", choices=EMITTERS, default="stats",
                     help="what to write (default: stats, a one-line summary)")
-    ap.add_argument("--prefix", help="C/re2c symbol prefix (default: grammar file name)")
+    ap.add_argument("--prefix", help="C symbol prefix (default: grammar file name); also "
+                                     "PREFIX_ before every re2c definition name")
     ap.add_argument("--source", help="grammar path to name in the banner (default: as given)")
     ap.add_argument("--defs", help="file name the re2c lexer !includes "
                                    "(default: PREFIX.defs.re)")
@@ -82,15 +121,19 @@ def main(argv=None):
     prefix = "".join(ch if ch.isalnum() else "_" for ch in prefix)
     if not prefix or prefix[0].isdigit():
         prefix = "g_" + prefix
+    # re2c definitions are namespaced only when asked: without --prefix they keep
+    # the rule names (UTF8_char), which installed lexers !include by name.
+    defs_prefix = prefix if args.prefix else None
     source = args.source or args.grammar
     try:
         comp = compiler.compile_grammar(args.grammar, args.start, args.unit, args.tags)
         if args.emit == "c":
             text = emit.emit_c(comp, source, prefix)
         elif args.emit == "re2c":
-            text = emit.emit_re2c_defs(comp, source)
+            text = emit.emit_re2c_defs(comp, source, defs_prefix)
         elif args.emit == "re2c-lexer":
-            text = emit.emit_re2c_lexer(comp, source, prefix, args.defs or f"{prefix}.defs.re")
+            text = emit.emit_re2c_lexer(comp, source, prefix, args.defs or f"{prefix}.defs.re",
+                                        defs_prefix)
         elif args.emit == "dot":
             text = emit.emit_dot(comp, source)
         elif args.emit == "mermaid":
@@ -105,7 +148,9 @@ def main(argv=None):
                        f"classes, {d.nerror_classes} error classes, "
                        f"{len(d.kind_names) - 1} error kinds" if comp.unit else "") + "\n")
     except abnf.AbnfError as e:
-        print(f"{ap.prog}: {e}", file=sys.stderr)
+        # A positioned error is FILE:LINE:COL: message, as compilers write it;
+        # one about a whole file or an option is PROG: FILE: message.
+        print(str(e) if e.line else f"{ap.prog}: {e}", file=sys.stderr)
         return 1
     except ValueError as e:  # a grammar the emitters cannot express
         print(f"{ap.prog}: {source}: {e}", file=sys.stderr)
@@ -113,16 +158,20 @@ def main(argv=None):
     except RecursionError:
         print(f"{ap.prog}: {source}: grammar nests too deeply", file=sys.stderr)
         return 1
-    if args.output:
-        try:
-            write_atomic(args.output, text)
-        except OSError as e:
-            print(f"{ap.prog}: {args.output}: {e.strerror}", file=sys.stderr)
-            return 1
-    else:
-        sys.stdout.write(text)
+    out = args.output or "-"
+    try:
+        write_output(out, text)
+    except OSError as e:
+        if out == "-" and e.errno == errno.EPIPE:
+            return 1  # the reader went away (SIGPIPE is ignored): nothing to say
+        where = "standard output" if out == "-" else out
+        print(f"{ap.prog}: {where}: {e.strerror or e}", file=sys.stderr)
+        return 1
     return 0
 
 
 if __name__ == "__main__":
+    # A closed pipe ends us quietly, as it does cat or grep (Python ignores SIGPIPE).
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main())

@@ -318,8 +318,12 @@ def _emit_values(out, comp, P, p):
 
 # ---------------------------------------------------------------- re2c
 
-def re2c_name(name):
-    return name.replace("-", "_")
+def re2c_name(name, prefix=None):
+    """The re2c definition name of an ABNF rule: '-' spelled '_', and PREFIX_
+    in front with --prefix, so several grammars' definitions can share one
+    re2c lexer (re2c has a single namespace of definitions)."""
+    name = name.replace("-", "_")
+    return f"{prefix}_{name}" if prefix else name
 
 
 def _re2c_set(mask):
@@ -335,13 +339,14 @@ def _re2c_string(text, quote):
 
 def re2c_expr(e, top=True, names=None):
     """re2c for an expression; `names` maps case-folded rule names to their
-    defined spelling (ABNF names are case-insensitive, re2c's are not)."""
+    re2c definition names (ABNF names are case-insensitive, re2c's are not;
+    see _names)."""
     if isinstance(e, Bytes):
         return _re2c_set(e.mask)
     if isinstance(e, Text):
         return _re2c_string(e.text, '"' if e.case_sensitive else "'")
     if isinstance(e, Ref):
-        return re2c_name((names or {}).get(e.name.lower(), e.name))
+        return (names or {}).get(e.name.lower()) or re2c_name(e.name)
     if isinstance(e, Seq):
         if not e.items:
             return '""'
@@ -423,31 +428,35 @@ def re2c_rules(grammar):
     return out, skipped
 
 
-def emit_re2c_defs(comp, source):
+def emit_re2c_defs(comp, source, prefix=None):
+    """Named re2c definitions; with a prefix every name is PREFIX_NAME."""
     g = comp.grammar
     keys, skipped = re2c_rules(g)
+    names = _names(g, prefix)
     out = [f"/* {banner(source)}.",
            " *",
            " * re2c named definitions, one per ABNF rule (and per RFC 5234 core rule",
            " * used), '-' spelled '_'. Terminals are bytes: use them in a lexer that",
            " * reads bytes (re2c's default encoding, not -8/-u), and !include this file",
-           " * inside a /*!re2c block. */", ""]
+           " * inside a /*!re2c block." + (f" Every name starts with {prefix}_ (--prefix {prefix})."
+                                           if prefix else "") + " */", ""]
     for key in keys:
         rule = g.rules[key]
         origin = "RFC 5234 Appendix B" if rule.core else f"{source}:{rule.pos.line}"
-        out.append(f"{re2c_name(rule.name)} = {re2c_expr(rule.body, True, _names(g))}; "
+        out.append(f"{names[key]} = {re2c_expr(rule.body, True, names)}; "
                    f"// {origin}")
     for key in sorted(skipped, key=lambda k: g.order.index(k) if k in g.order else 0):
-        out.append(f"// {re2c_name(g.rules[key].name)}: not a re2c definition: {skipped[key]}")
+        out.append(f"// {names[key]}: not a re2c definition: {skipped[key]}")
     out.append("")
     return "\n".join(out)
 
 
-def _names(g):
-    return {k: r.name for k, r in g.rules.items()}
+def _names(g, prefix=None):
+    """Case-folded rule name -> its re2c definition name."""
+    return {k: re2c_name(r.name, prefix) for k, r in g.rules.items()}
 
 
-def _prefix_expr(e, g, stack=()):
+def _prefix_expr(e, g, names, stack=()):
     """re2c expression for the non-empty prefixes of e's language (whole words included)."""
     if isinstance(e, (Bytes,)):
         return _re2c_set(e.mask)
@@ -459,28 +468,28 @@ def _prefix_expr(e, g, stack=()):
         key = e.name.lower()
         if key in stack:
             raise ValueError(f"rule {e.name} is recursive: no re2c prefix expression")
-        return _prefix_expr(g.rules[key].body, g, stack + (key,))
+        return _prefix_expr(g.rules[key].body, g, names, stack + (key,))
     if isinstance(e, Seq):
         if not e.items:
             return None
         alts = []
         for i, item in enumerate(e.items):
-            pre = _prefix_expr(item, g, stack)
+            pre = _prefix_expr(item, g, names, stack)
             if pre is None:
                 continue
-            head = " ".join(re2c_expr(x, False, _names(g)) for x in e.items[:i])
+            head = " ".join(re2c_expr(x, False, names) for x in e.items[:i])
             alts.append(f"{head} {pre}" if head else pre)
         return "(" + " | ".join(alts) + ")" if alts else None
     if isinstance(e, Alt):
-        alts = [a for a in (_prefix_expr(i, g, stack) for i in e.items) if a]
+        alts = [a for a in (_prefix_expr(i, g, names, stack) for i in e.items) if a]
         return "(" + " | ".join(alts) + ")" if alts else None
     if isinstance(e, Rep):
         if e.hi == 0:
             return None
-        pre = _prefix_expr(e.item, g, stack)
+        pre = _prefix_expr(e.item, g, names, stack)
         if pre is None:
             return None
-        inner = re2c_expr(e.item, False, _names(g))
+        inner = re2c_expr(e.item, False, names)
         atomic = inner.isidentifier() or (inner.startswith("[") and inner.endswith("]")
                                           and inner.count("[") == 1)
         inner = inner if atomic else f"({inner})"
@@ -489,12 +498,13 @@ def _prefix_expr(e, g, stack=()):
     raise TypeError(e)
 
 
-def emit_re2c_lexer(comp, source, prefix, defs_name):
+def emit_re2c_lexer(comp, source, prefix, defs_name, defs_prefix=None):
     """A whole-buffer lexer with maximal-subpart errors, for `re2c -W -Werror -i`.
 
     Longest match decides: a whole unit wins over its prefixes (listed first,
     so it also wins ties); the longest proper prefix of a unit is one maximal
-    subpart; any other byte is an error of length one.
+    subpart; any other byte is an error of length one. `defs_prefix` is the
+    prefix the included definitions were emitted with (emit_re2c_defs).
     """
     if not comp.unit:
         raise ValueError("--emit re2c-lexer needs a unit rule (@unit or --unit)")
@@ -503,7 +513,8 @@ def emit_re2c_lexer(comp, source, prefix, defs_name):
     P, p = prefix.upper(), prefix.lower()
     alts = unit.body.items if isinstance(unit.body, Alt) else (unit.body,)
     tagged = len(comp.dfa.tag_names) > 1
-    prefixes = _prefix_expr(unit.body, g, (unit.name.lower(),))
+    names = _names(g, defs_prefix)
+    prefixes = _prefix_expr(unit.body, g, names, (unit.name.lower(),))
     out = [f"/* {banner(source)}.",
            " *",
            f" * {p}_lex(): the next token of in[0..n): a whole {comp.unit} ({P}_LEX_UNIT),",
@@ -537,10 +548,10 @@ def emit_re2c_lexer(comp, source, prefix, defs_name):
            ]
     if tagged:
         for i, a in enumerate(alts, 1):
-            out.append(f"        {re2c_expr(a, False, _names(g))} {{ *tag = {i}; *len = (size_t)(cur - in);"
+            out.append(f"        {re2c_expr(a, False, names)} {{ *tag = {i}; *len = (size_t)(cur - in);"
                        f" return {P}_LEX_UNIT; }}")
     else:
-        out.append(f"        {re2c_name(unit.name)} {{ *len = (size_t)(cur - in);"
+        out.append(f"        {names[unit.name.lower()]} {{ *len = (size_t)(cur - in);"
                    f" return {P}_LEX_UNIT; }}")
     out += [f"        {prefixes} {{ *len = (size_t)(cur - in); return {P}_LEX_ERROR; }}",
             f"        * {{ *len = (size_t)(cur - in); return {P}_LEX_ERROR; }}",

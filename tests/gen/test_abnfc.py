@@ -26,6 +26,8 @@ import random
 import re
 import shlex
 import shutil
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -478,6 +480,17 @@ class TestConstructs(Case):
         self.assertGrammarError(text, 2, 5, "prose-val <prose> cannot be compiled", rule="b")
         self.assertGrammarError(text, 4, 5, "rule 'undefined-rule' is not defined", rule="d")
 
+    # Minimisation is Hopcroft's refinement, O(k n log n) work: Moore's,
+    # before it, took n rounds of O(n) on a chain of n states, and this grammar
+    # took minutes (4 s at 1*1000). Processor time, so a busy machine is fair.
+    def test_long_repetition_compiles_fast(self):
+        t0 = time.process_time()
+        d = lang('a = 1*4000( "x" / "y" )\n')
+        took = time.process_time() - t0
+        self.assertEqual(d.nstates, 4002)
+        self.assertLanguage(d, accept=["x", "xy" * 2000], reject=["", "x" * 4001, "z"])
+        self.assertLess(took, 30, f"1*4000 took {took:.1f} s of processor time")
+
     def test_prose_text_kept(self):
         g = grammar('a = <some words, with "quotes">')
         self.assertEqual(g.rules["a"].body, abnf.Prose('some words, with "quotes"', None))
@@ -690,13 +703,14 @@ class TestBadGrammars(Case):
             self.assertEqual(r.stdout, "")
             lines = r.stderr.splitlines()
             self.assertEqual(len(lines), 1, r.stderr)
-            self.assertTrue(lines[0].startswith(f"abnfc: {rel}:{line}:{col}: "), lines[0])
+            # FILE:LINE:COL: message, as compilers write it: no program name in front.
+            self.assertTrue(lines[0].startswith(f"{rel}:{line}:{col}: "), lines[0])
             self.assertIn(frag, lines[0])
             # Exactly the API's message, and no output file left behind.
             with self.assertRaises(abnf.AbnfError) as cm:
                 compiler.compile_grammar(path)
             e = cm.exception
-            self.assertEqual(lines[0], f"abnfc: {rel}:{e.line}:{e.col}: {e.message}")
+            self.assertEqual(lines[0], f"{rel}:{e.line}:{e.col}: {e.message}")
             self.assertFalse(os.path.exists(os.path.join(TMP, "bad-out-" + name)))
 
         api.__doc__ = f"bad/{name} via compile_grammar"
@@ -764,7 +778,7 @@ class TestCommandLine(Case):
             f.write("old\n")
         bad = write_grammar('a = b\n')
         r = run_cli(bad, "--emit", "c", "-o", out)
-        self.assertCliError(r, f"abnfc: {bad}:1:5: rule 'b' is not defined")
+        self.assertCliError(r, f"{bad}:1:5: rule 'b' is not defined")
         with open(out) as f:
             self.assertEqual(f.read(), "old\n")
 
@@ -776,6 +790,124 @@ class TestCommandLine(Case):
         r = run_cli("grammar/utf8.abnf", "-o", os.path.join(TMP, "no-such-dir", "x.h"))
         self.assertCliError(r, "abnfc: ")
         self.assertIn("No such file or directory", r.stderr)
+
+    # Positioned errors are FILE:LINE:COL: message (issue 2, README, utfdfa-gen(1));
+    # only errors without a position (usage, I/O, a whole file) start PROG: .
+    def test_error_formats(self):
+        bad = write_grammar('a = "x" b\n')
+        r = run_cli(bad)
+        self.assertEqual(r.stderr, f"{bad}:1:9: rule 'b' is not defined\n")
+        r = run_cli("no/such/grammar.abnf")
+        self.assertTrue(r.stderr.startswith("abnfc: no/such/grammar.abnf: "), r.stderr)
+        env = dict(os.environ, UTFDFA_GEN_PROG="utfdfa-gen")
+        r = subprocess.run([sys.executable, ABNFC, bad], capture_output=True, text=True, env=env)
+        self.assertEqual(r.stderr, f"{bad}:1:9: rule 'b' is not defined\n")
+        r = subprocess.run([sys.executable, ABNFC, "grammar/utf8.abnf", "-o", TMP], cwd=ROOT,
+                           capture_output=True, text=True, env=env)
+        self.assertEqual((r.returncode, r.stderr), (1, f"utfdfa-gen: {TMP}: Is a directory\n"))
+
+    # -o through a symbolic link writes the link's target (atomically, beside
+    # the target) and leaves the link a link; it used to become a regular file.
+    def test_output_through_symlink(self):
+        d = os.path.join(TMP, "symlink")
+        os.makedirs(os.path.join(d, "real"))
+        target = os.path.join(d, "real", "utf8.h")
+        with open(target, "w") as f:
+            f.write("old\n")
+        link = os.path.join(d, "link.h")
+        os.symlink(os.path.join("real", "utf8.h"), link)
+        r = run_cli("grammar/utf8.abnf", "--emit", "c", "-o", link)
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""))
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(os.readlink(link), os.path.join("real", "utf8.h"))
+        with open(target, encoding="utf-8") as f:
+            self.assertEqual(f.read(), run_cli("grammar/utf8.abnf", "--emit", "c").stdout)
+        # A dangling link: its target is created.
+        dangling = os.path.join(d, "dangling.h")
+        os.symlink(os.path.join("real", "new.h"), dangling)
+        r = run_cli("grammar/utf8.abnf", "-o", dangling)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertTrue(os.path.islink(dangling))
+        with open(os.path.join(d, "real", "new.h")) as f:
+            self.assertIn("9 states", f.read())
+        for folder in (d, os.path.join(d, "real")):
+            self.assertEqual([f for f in os.listdir(folder) if f.startswith(".tmp-")], [])
+
+    # A device is written in place, never renamed over: as root, -o /dev/full
+    # used to replace the device node with a regular file.
+    def test_output_to_device(self):
+        try:
+            before = os.stat("/dev/full")
+        except OSError:
+            self.skipTest("no /dev/full")
+        if not stat.S_ISCHR(before.st_mode):
+            self.skipTest("/dev/full is not a character device here")
+        r = run_cli("grammar/utf8.abnf", "--emit", "c", "-o", "/dev/full")
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (1, "", "abnfc: /dev/full: No space left on device\n"))
+        after = os.stat("/dev/full")
+        self.assertTrue(stat.S_ISCHR(after.st_mode), "/dev/full is no longer a character device")
+        self.assertEqual(after.st_rdev, before.st_rdev)
+        self.assertEqual([f for f in os.listdir("/dev") if f.startswith(".tmp-")], [])
+
+    def test_output_to_fifo(self):
+        if not hasattr(os, "mkfifo"):
+            self.skipTest("no fifos")
+        fifo = os.path.join(TMP, "out.fifo")
+        os.mkfifo(fifo)
+        reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
+        try:
+            r = run_cli("grammar/utf8.abnf", "--emit", "json", "-o", fifo)
+            self.assertEqual((r.returncode, r.stderr), (0, ""))
+            out, _ = reader.communicate(timeout=30)
+        finally:
+            reader.kill()
+            reader.wait()
+        self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode), "the fifo was replaced")
+        self.assertEqual(json.loads(out)["start"], "UTF8-octets")
+
+    def test_output_dash_is_standard_output(self):
+        r = run_cli("grammar/utf8.abnf", "--emit", "c", "-o", "-")
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertEqual(r.stdout, run_cli("grammar/utf8.abnf", "--emit", "c").stdout)
+        self.assertFalse(os.path.exists(os.path.join(ROOT, "-")))
+
+    # /dev/stdout is a link to /proc/self/fd/1, itself a link to 'pipe:[N]' when
+    # standard output is a pipe (as here): it is written as the pipe it is.
+    def test_output_to_dev_stdout_pipe(self):
+        if not os.path.exists("/dev/stdout"):
+            self.skipTest("no /dev/stdout")
+        r = run_cli("grammar/utf8.abnf", "--emit", "c", "-o", "/dev/stdout")
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertEqual(r.stdout, run_cli("grammar/utf8.abnf", "--emit", "c").stdout)
+
+    # Standard output that cannot be written: one line, no traceback, exit 1.
+    def test_standard_output_errors(self):
+        if os.path.exists("/dev/full") and stat.S_ISCHR(os.stat("/dev/full").st_mode):
+            with open("/dev/full", "w") as full:
+                r = subprocess.run([sys.executable, ABNFC, "grammar/utf8.abnf", "--emit", "c"],
+                                   cwd=ROOT, stdout=full, stderr=subprocess.PIPE, text=True)
+            self.assertEqual((r.returncode, r.stderr),
+                             (1, "abnfc: standard output: No space left on device\n"))
+        r = subprocess.run(f"exec {shlex.quote(sys.executable)} {shlex.quote(ABNFC)} "
+                           "grammar/utf8.abnf >&-", shell=True, cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stderr), (1, "abnfc: standard output: Bad file descriptor\n"))
+
+    # A reader that went away ends the generator quietly, as it does cat.
+    def test_closed_pipe_is_quiet(self):
+        rd, wr = os.pipe()
+        os.close(rd)  # no reader at all: the first write fails
+        try:
+            r = subprocess.run([sys.executable, ABNFC, "grammar/utf8.abnf", "--emit", "json"],
+                               cwd=ROOT, stdout=wr, stderr=subprocess.PIPE, text=True, timeout=60)
+        finally:
+            os.close(wr)
+        self.assertEqual(r.stderr, "")
+        self.assertEqual(r.returncode, -signal.SIGPIPE)
+        r = subprocess.run(f"{shlex.quote(sys.executable)} {shlex.quote(ABNFC)} grammar/utf8.abnf "
+                           "--emit c | head -n 1", shell=True, cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertTrue(r.stdout.startswith("/* generated by gen/abnfc.py"), r.stdout)
 
     def test_undefined_start_option(self):
         r = run_cli("grammar/utf8.abnf", "--start", "nope")
@@ -789,7 +921,7 @@ class TestCommandLine(Case):
     def test_deep_grammars_never_crash(self):
         parens = write_grammar("a = " + "(" * 2000 + '"x"' + ")" * 2000 + "\n")
         r = run_cli(parens)
-        self.assertCliError(r, f"abnfc: {parens}:1:105: groups and options nest more than 100 deep")
+        self.assertCliError(r, f"{parens}:1:105: groups and options nest more than 100 deep")
         chain = write_grammar("".join(f"r{i} = r{i + 1}\n" for i in range(3000)) + 'r3000 = "x"\n')
         r = run_cli(chain)
         self.assertCliError(r, f"abnfc: {chain}")
@@ -805,6 +937,35 @@ class TestCommandLine(Case):
                 self.assertTrue(r.stdout.endswith("\n"))
                 self.assertIn("generated by gen/abnfc.py from grammar/utf8.abnf"
                               if e != "stats" else "grammar/utf8.abnf: start UTF8-octets", r.stdout)
+
+
+# ------------------------------------------------------------ Makefile
+
+class TestMakefile(Case):
+
+    # Issue 2 names build/gen/NAME.lexer.re an output, but make deleted it as
+    # an intermediate file once NAME.lexer.c was made from it.
+    def test_lexer_sources_are_not_intermediate(self):
+        make = shutil.which("make")
+        if not make:
+            self.skipTest("no make")
+        b = os.path.join(TMP, "mk")
+        env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+        r = subprocess.run([make, "-n", "-C", ROOT, f"B={b}", f"{b}/gen/utf8.lexer.c"],
+                           capture_output=True, text=True, env=env, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("--emit re2c-lexer", r.stdout)  # the lexer source is made ...
+        removed = [line for line in r.stdout.splitlines()
+                   if line.startswith("rm ") and "lexer.re" in line]
+        self.assertEqual(removed, [], "make deletes the lexer source as an intermediate")  # ... and kept
+
+    def test_built_lexer_sources_are_in_place(self):
+        built = [g for g in ("utf8", "utf7") if os.path.exists(os.path.join(ROOT, "build", "gen", g + ".lexer.c"))]
+        if not built:
+            self.skipTest("nothing built (make)")
+        for g in built:
+            self.assertTrue(os.path.exists(os.path.join(ROOT, "build", "gen", g + ".lexer.re")),
+                            f"build/gen/{g}.lexer.re is missing after make")
 
 
 # ------------------------------------------------- decoder annotations
@@ -912,7 +1073,7 @@ class TestDecoder(Case):
         r = run_cli(path)
         self.assertNotIn("Traceback", r.stderr)
         self.assertEqual(r.returncode, 1, r.stderr)
-        self.assertTrue(r.stderr.startswith(f"abnfc: {path}:"), r.stderr)
+        self.assertTrue(r.stderr.startswith(f"{path}:2:16: "), r.stderr)
         self.assertIn("'invalid'", r.stderr)
         self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
         self.assertAbnfError(lambda: compiler.compile_grammar(path), 2, 16, "'invalid'")
@@ -1662,6 +1823,97 @@ class TestEmitters(Case):
         r = subprocess.run([RE2C, "-i", "-I", d, os.path.join(d, "n.re"), "-o", os.path.join(d, "n.c")],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
+
+    # Issue 7: --prefix namespaces the re2c definitions too (re2c has one
+    # namespace of definitions per lexer); without it the names stay as they are.
+    def test_re2c_defs_prefix(self):
+        comp = compile_text('x = 1*DIGIT "-" y-z\ny-Z = DIGIT ALPHA\n')
+        plain = emit.emit_re2c_defs(comp, "p.abnf")
+        self.assertIn("\nDIGIT = [\\x30-\\x39]; //", plain)
+        self.assertIn("\nx = DIGIT+ '-' y_Z; //", plain)
+        text = emit.emit_re2c_defs(comp, "p.abnf", "g1")
+        defs = re.findall(r"(?m)^([A-Za-z][A-Za-z0-9_]*) = (.*); // ", text)
+        self.assertEqual(sorted(n for n, _ in defs), ["g1_ALPHA", "g1_DIGIT", "g1_x", "g1_y_Z"])
+        self.assertIn("\ng1_x = g1_DIGIT+ '-' g1_y_Z; //", text)
+        self.assertIn("\ng1_y_Z = g1_DIGIT g1_ALPHA; //", text)
+        for _, body in defs:
+            bare = re.sub(r"'[^']*'|\"[^\"]*\"|\[[^\]]*\]", " ", body)
+            for ident in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bare):
+                self.assertTrue(ident.startswith("g1_"), f"{ident} is not namespaced")
+        # The lexer names the definitions the way they were emitted.
+        lexer = emit.emit_re2c_lexer(self.comp, "s", "u8", "u8.defs.re", "u8")
+        self.assertIn("        u8_UTF8_char { ", lexer)
+        self.assertNotIn(" UTF8_", lexer)
+        lexer = emit.emit_re2c_lexer(self.comp, "s", "u8", "u8.defs.re")
+        self.assertIn("        UTF8_char { ", lexer)
+
+    def _re2c_c(self, d, name):
+        r = subprocess.run([RE2C, "-W", "-Werror", "--no-generation-date", "--no-version", "-i",
+                            "-I", d, os.path.join(d, name + ".re"), "-o", os.path.join(d, name + ".c")],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(d, name + ".c")) as f:
+            return f.read()
+
+    # Issue 7's reproducer: two grammars, both using DIGIT, emitted with
+    # --prefix g1 / --prefix g2 and !included in one re2c lexer. Without the
+    # prefix on definitions re2c stops: name 'DIGIT' is already defined.
+    def test_two_prefixed_defs_share_one_re2c_lexer(self):
+        self.need_cc(also_re2c=True)
+        d = os.path.join(TMP, "issue7-re2c")
+        os.makedirs(d)
+        for g, text in (("g1", "x = 1*DIGIT\n"), ("g2", "y = DIGIT ALPHA\n")):
+            with open(os.path.join(d, g + ".abnf"), "w") as f:
+                f.write(text)
+            r = run_cli(g + ".abnf", "--emit", "re2c", "--prefix", g, "-o", g + ".defs.re", cwd=d)
+            self.assertEqual((r.returncode, r.stderr), (0, ""))
+        with open(os.path.join(d, "both.re"), "w") as f:
+            f.write("\n".join([
+                "#include <stdio.h>", "#include <string.h>",
+                "static int which(const char *s)", "{",
+                "    const unsigned char *cur = (const unsigned char *)s, *lim = cur + strlen(s), *mar = cur;",
+                "    (void)mar;", "    /*!re2c",
+                "        re2c:api = custom;", "        re2c:api:style = free-form;",
+                '        re2c:define:YYCTYPE = "unsigned char";',
+                '        re2c:define:YYPEEK = "(cur < lim ? *cur : 0)";',
+                '        re2c:define:YYSKIP = "++cur;";',
+                '        re2c:define:YYBACKUP = "mar = cur;";',
+                '        re2c:define:YYRESTORE = "cur = mar;";',
+                '        re2c:define:YYLESSTHAN = "(size_t)(lim - cur) < @@{len}";',
+                '        re2c:define:YYFILL = "0";', "        re2c:eof = 0;",
+                '        !include "g1.defs.re";', '        !include "g2.defs.re";',
+                "        g1_x { return cur == lim ? 1 : 0; }",
+                "        g2_y { return cur == lim ? 2 : 0; }",
+                "        * { return 0; }", "        $ { return 0; }", "    */", "}",
+                "int main(void)", "{",
+                '    static const char *in[] = { "123", "7a", "7", "a", "7ab", "12a" };',
+                "    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++)",
+                '        printf("%s=%d\\n", in[i], which(in[i]));',
+                "    return 0;", "}", ""]))
+        out = self.build_run(d, {"both.c": self._re2c_c(d, "both")})
+        self.assertEqual(out.split(), ["123=1", "7a=2", "7=1", "a=0", "7ab=0", "12a=0"])
+
+    # A prefixed re2c lexer !includes definitions emitted with the same prefix.
+    def test_prefixed_re2c_lexer(self):
+        self.need_cc(also_re2c=True)
+        d = os.path.join(TMP, "prefixed-lexer")
+        os.makedirs(d)
+        for kind, out in (("re2c", "u8.defs.re"), ("re2c-lexer", "u8.re")):
+            r = run_cli(UTF8, "--emit", kind, "--prefix", "u8", "--defs", "u8.defs.re", "-o", out, cwd=d)
+            self.assertEqual((r.returncode, r.stderr), (0, ""))
+        with open(os.path.join(d, "u8.defs.re")) as f:
+            self.assertIn("\nu8_UTF8_char = ", f.read())
+        main = "\n".join([
+            "#include <stdio.h>", '#include "u8.c"', "int main(void)", "{",
+            '    static const unsigned char in[] = "a\\xC3\\xA9\\xE2\\x82\\xFF";',
+            "    size_t at = 0, len; unsigned tag; int t;",
+            "    while ((t = u8_lex(in + at, sizeof in - 1 - at, &len, &tag)) != U8_LEX_END) {",
+            '        printf("%d:%zu ", t, len);', "        at += len;", "    }",
+            '    printf("\\n");', "    return 0;", "}", ""])
+        self._re2c_c(d, "u8")  # u8.c, included by main.c
+        out = self.build_run(d, {"main.c": main})
+        # a, é, a maximal subpart E2 82, then a stray FF.
+        self.assertEqual(out.split(), ["1:1", "1:2", "2:2", "2:1"])
 
     def test_emitters_are_deterministic(self):
         other = compiler.compile_grammar(UTF8)
