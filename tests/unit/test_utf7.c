@@ -373,7 +373,7 @@ static void test_random_bytes(void)
 }
 
 /* A 1 MB unterminated run fed one byte at a time: every call reads its byte
- * and keeps nothing but the decoder's 24 bytes, so time is linear. */
+ * and keeps nothing but the decoder's 16 bytes, so time is linear. */
 static void test_long_run(void)
 {
     size_t n = 1 << 20;
