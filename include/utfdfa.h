@@ -101,19 +101,25 @@ typedef struct utfdfa_error {
     enum utfdfa_error_kind kind;
 } utfdfa_error;
 
-/* Decoder state: 24 bytes, all zero = a fresh strict UTF-8 decoder that keeps a BOM.
- * Treat the fields as private. */
+/* Decoder state: 16 bytes, all zero = a fresh strict UTF-8 decoder that keeps a BOM.
+ * Treat the fields as private: src/utfdfa.c packs them (its accessors). */
 typedef struct utfdfa_decoder {
     uint64_t offset;  /* stream offset of the next byte */
     uint32_t partial; /* value of the sequence in progress */
-    uint16_t state;   /* automaton state */
-    uint8_t flags;    /* bytes pending (3 bits), started, replaced, BOM mode (2 bits) */
-    uint8_t config;   /* source encoding (4 bits), error mode (2 bits) */
+    uint8_t flags;    /* bytes pending (3 bits), started, replaced, BOM mode (2 bits),
+                         no magic number */
+    uint8_t config;   /* source encoding (4 bits), error mode (2 bits), options (2 bits:
+                         enum utfdfa_encoder_option, for utfdfa_transcode's output) */
     uint8_t writer;   /* utfdfa_transcode's writer: UTF-7's open run and its bits left
                          over; WTF-8's "a high surrogate was written last" */
-    uint8_t limit;    /* utfdfa_decoder_set_target: what decode_utf32 may return */
-    uint8_t options;  /* enum utfdfa_encoder_option, for utfdfa_transcode's output */
+    uint8_t state_limit; /* automaton state number, not pre-multiplied (5 bits);
+                            utfdfa_decoder_set_target: what decode_utf32 may return (3 bits) */
 } utfdfa_decoder;
+#if defined(__cplusplus) && __cplusplus >= 201103L
+static_assert(sizeof(utfdfa_decoder) <= 16, "the decoder state is at most 16 bytes");
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(sizeof(utfdfa_decoder) <= 16, "the decoder state is at most 16 bytes");
+#endif
 
 /* Encoder state (code points -> bytes): all zero = strict UTF-8, BOM kept. */
 typedef struct utfdfa_encoder {

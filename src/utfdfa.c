@@ -43,19 +43,66 @@ _Static_assert((int)UTF7_ERROR_BAD_SHIFT == (int)UTFDFA_ERR_BAD_SHIFT, "kinds");
 _Static_assert((int)UTF7_ERROR_PARTIAL_UNIT == (int)UTFDFA_ERR_PARTIAL_UNIT, "kinds");
 _Static_assert((int)UTF7_ERROR_NONZERO_PADDING == (int)UTFDFA_ERR_NONZERO_PADDING, "kinds");
 _Static_assert((int)UTF7_NERROR_KINDS == (int)UTFDFA_NERROR_KINDS, "kinds");
-_Static_assert(sizeof(utfdfa_decoder) <= 24, "the decoder state is at most 24 bytes");
+_Static_assert(sizeof(utfdfa_decoder) <= 16, "the decoder state is at most 16 bytes");
 
 enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
 
-/* flags: pending:3 | started:1 | replaced:1 | bom:2 */
+/* The decoder's fields (include/utfdfa.h) are read and written only here
+ * and through the accessors below; all zero is a fresh decoder.
+ * flags: pending:3 | started:1 | replaced:1 | bom:2 | nomagic:1 */
 #define PENDING(f) ((unsigned)(f) & 7u)
 #define F_STARTED 0x08u
 #define F_REPLACED 0x10u
 #define F_NOMAGIC 0x80u /* the stream is known not to begin with a magic number */
 #define BOM_MODE(f) (((unsigned)(f) >> 5) & 3u)
-/* config: from:4 | errors:2 */
+/* config: from:4 | errors:2 | options:2 */
 #define FROM(c) ((unsigned)(c) & 15u)
 #define ERRORS(c) (((unsigned)(c) >> 4) & 3u)
+_Static_assert(UTFDFA_NENCODINGS <= 16, "an encoding fits config's 4 bits");
+
+ALWAYS_INLINE unsigned options_of(const utfdfa_decoder *d)
+{
+    return (unsigned)d->config >> 6;
+}
+
+static inline void set_options(utfdfa_decoder *d, unsigned options)
+{
+    d->config = (uint8_t)((d->config & 0x3Fu) | (options & 3u) << 6);
+}
+
+/* state_limit: state:5 | limit:3. The automaton state is kept as its
+ * number: a core multiplies it by its table's class count on entry and
+ * divides on return (by a constant once inlined), once per call, never
+ * per byte. */
+#define STATE_BITS 5
+#define STATE_MASK ((1u << STATE_BITS) - 1u)
+_Static_assert(UTF8_NSTATES <= 1u << STATE_BITS && UTF8_RFC2279_NSTATES <= 1u << STATE_BITS &&
+                   CORRECTED_UTF_8_NSTATES <= 1u << STATE_BITS &&
+                   CESU_8_NSTATES <= 1u << STATE_BITS && MUTF_8_NSTATES <= 1u << STATE_BITS &&
+                   WTF_8_NSTATES <= 1u << STATE_BITS && UTF7_NSTATES <= 1u << STATE_BITS &&
+                   UTF7_IMAP_NSTATES <= 1u << STATE_BITS,
+               "every state number fits the decoder's 5 bits");
+
+/* The pre-multiplied state of a table with nclasses classes. */
+ALWAYS_INLINE uint32_t state_of(const utfdfa_decoder *d, uint32_t nclasses)
+{
+    return (d->state_limit & STATE_MASK) * nclasses;
+}
+
+ALWAYS_INLINE void set_state(utfdfa_decoder *d, uint32_t state, uint32_t nclasses)
+{
+    d->state_limit = (uint8_t)((d->state_limit & ~STATE_MASK) | state / nclasses);
+}
+
+ALWAYS_INLINE unsigned limit_field(const utfdfa_decoder *d)
+{
+    return (unsigned)d->state_limit >> STATE_BITS;
+}
+
+static inline void set_limit_field(utfdfa_decoder *d, unsigned limit)
+{
+    d->state_limit = (uint8_t)((d->state_limit & STATE_MASK) | limit << STATE_BITS);
+}
 
 /* Where decoded characters go. */
 enum sink { SINK_NONE, SINK_U32, SINK_U16, SINK_BYTES };
@@ -291,6 +338,7 @@ static inline bool is_utf7(unsigned enc)
 /* What an output can hold, from the narrowest rule to none. */
 enum limit { LIMIT_NONE = 0, LIMIT_UNICODE = 1, LIMIT_RFC2279 = 2, LIMIT_CORRECTED = 3,
              LIMIT_WTF8 = 4 };
+_Static_assert(LIMIT_WTF8 < 1u << (8 - STATE_BITS), "a limit fits the decoder's 3 bits");
 
 static inline unsigned limit_of(unsigned to)
 {
@@ -354,6 +402,7 @@ ALWAYS_INLINE enum utfdfa_error_kind wtf8_write(bool after_high, uint32_t cp)
  * codepoints"): each moves by PUA_SHIFT into plane 15. */
 enum { PUA_SHIFT = 0xF0000 };
 #define OPTIONS (UTFDFA_UTF7_DIRECT_SET_O | UTFDFA_CORRECTED_PUA)
+_Static_assert(OPTIONS <= 3, "the options fit the decoder's 2 bits");
 
 static inline bool pua_source(uint32_t cp)
 {
@@ -693,11 +742,13 @@ ALWAYS_INLINE bool fail(utfdfa_decoder *d, struct out *o, enum sink sink, unsign
 }
 
 /* The end of a core: at the end of the input whatever is pending is one
- * error (reported only when `last`); then the state goes back to d. */
+ * error (reported only when `last`); then the state (pre-multiplied by
+ * nclasses) goes back to d. */
 ALWAYS_INLINE utfdfa_result finish(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
-                                   bool last, utfdfa_result r, uint32_t state, uint32_t partial,
-                                   unsigned pending, enum utfdfa_error_kind kind, size_t used,
-                                   size_t *n, utfdfa_error *err)
+                                   bool last, utfdfa_result r, uint32_t state, uint32_t nclasses,
+                                   uint32_t partial, unsigned pending,
+                                   enum utfdfa_error_kind kind, size_t used, size_t *n,
+                                   utfdfa_error *err)
 {
     if (r == UTFDFA_INPUT_EMPTY && last && pending) {
         if (fail(d, o, sink, to, d->offset + used - pending, pending, kind, err)) {
@@ -708,7 +759,7 @@ ALWAYS_INLINE utfdfa_result finish(utfdfa_decoder *d, struct out *o, enum sink s
             r = UTFDFA_OUTPUT_FULL;
         }
     }
-    d->state = (uint16_t)state;
+    set_state(d, state, nclasses);
     d->partial = partial;
     set_pending(d, pending);
     d->offset += used;
@@ -725,7 +776,8 @@ ALWAYS_INLINE enum delivery deliver(utfdfa_decoder *d, struct out *o, enum sink 
                                     utfdfa_error *err)
 {
     enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
-    if (sink == SINK_BYTES && to == UTFDFA_CORRECTED_UTF8 && (d->options & UTFDFA_CORRECTED_PUA))
+    if (sink == SINK_BYTES && to == UTFDFA_CORRECTED_UTF8 &&
+        (options_of(d) & UTFDFA_CORRECTED_PUA))
         kind = pua_write(&cp);
     if (sink == SINK_BYTES && to == UTFDFA_WTF8)
         kind = wtf8_write(o->after_high, cp);
@@ -810,7 +862,7 @@ ALWAYS_INLINE unsigned sink_limit(const utfdfa_decoder *d, enum sink sink, unsig
     case SINK_NONE:
         return LIMIT_NONE;
     case SINK_U32:
-        return d->limit;
+        return limit_field(d);
     case SINK_U16:
         return LIMIT_UNICODE;
     default:
@@ -840,7 +892,7 @@ ALWAYS_INLINE enum delivery complete(utfdfa_decoder *d, struct out *o, enum sink
     }
     if (t->offset)
         value += t->offset[tag];
-    if (t->self == UTFDFA_CORRECTED_UTF8 && (d->options & UTFDFA_CORRECTED_PUA) &&
+    if (t->self == UTFDFA_CORRECTED_UTF8 && (options_of(d) & UTFDFA_CORRECTED_PUA) &&
         pua_image(value))
         value -= PUA_SHIFT;
     if (t->magic && !(d->flags & F_NOMAGIC))
@@ -919,7 +971,7 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
                                      const struct dfa *t, utfdfa_error *err)
 {
     bool pairs = t->pairing != PAIRS_NONE, join = t->pairing == PAIRS_JOIN;
-    uint32_t state = d->state, cp = pairs ? d->partial & 0xFFFF : d->partial;
+    uint32_t state = state_of(d, t->nclasses), cp = pairs ? d->partial & 0xFFFF : d->partial;
     uint32_t hold = pairs ? d->partial >> 16 : 0; /* JOIN: a held high surrogate; WTF8: 1
                                                       after a high surrogate */
     unsigned pending = PENDING(d->flags);
@@ -1078,8 +1130,8 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
             r = UTFDFA_OUTPUT_FULL;
         }
     }
-    return finish(d, o, sink, to, last, r, state, cp | hold << 16, pending, UTFDFA_ERR_TRUNCATED,
-                  i, n, err);
+    return finish(d, o, sink, to, last, r, state, t->nclasses, cp | hold << 16, pending,
+                  UTFDFA_ERR_TRUNCATED, i, n, err);
 }
 
 /* UTF-16: partial holds the pending byte (bits 0-7) and a pending high
@@ -1163,7 +1215,7 @@ ALWAYS_INLINE utfdfa_result core_utf16(utfdfa_decoder *d, const uint8_t *src, si
         }
     }
     /* WHATWG: whatever is pending at the end is one error. */
-    return finish(d, o, sink, to, last, r, 0, partial, pending,
+    return finish(d, o, sink, to, last, r, 0, 1, partial, pending,
                   pending == 2 ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_TRUNCATED, i, n, err);
 }
 
@@ -1204,7 +1256,8 @@ ALWAYS_INLINE utfdfa_result core_utf32(utfdfa_decoder *d, const uint8_t *src, si
             break;
         }
     }
-    return finish(d, o, sink, to, last, r, 0, partial, pending, UTFDFA_ERR_TRUNCATED, i, n, err);
+    return finish(d, o, sink, to, last, r, 0, 1, partial, pending, UTFDFA_ERR_TRUNCATED, i, n,
+                  err);
 }
 
 /* UTF-7 (RFC 2152), from the tables of grammar/utf7.abnf, and IMAP's
@@ -1239,8 +1292,6 @@ ALWAYS_INLINE utfdfa_result core_utf32(utfdfa_decoder *d, const uint8_t *src, si
 #define U7_WITH_HIGH(acc, unit, len, back)                                                 \
     ((acc) | ((unit) & 0x3FFu) << 14 | U7_HAS_HIGH | ((len) == 4u) << 25 | (uint32_t)(back) << 26)
 _Static_assert(UTF7_TAG_BEFORE == 0x80, "the runtime's TAG_BEFORE");
-_Static_assert(UTF7_NSTATES * UTF7_NCLASSES <= 0xFFFF, "a state fits the decoder");
-_Static_assert(UTF7_IMAP_NSTATES * UTF7_IMAP_NCLASSES <= 0xFFFF, "a state fits the decoder");
 _Static_assert((int)UTF7_VALUE_LITERAL == (int)UTF7_IMAP_VALUE_LITERAL &&
                    (int)UTF7_VALUE_EMPTY == (int)UTF7_IMAP_VALUE_EMPTY &&
                    (int)UTF7_VALUE_SPLIT == (int)UTF7_IMAP_VALUE_SPLIT &&
@@ -1285,7 +1336,7 @@ ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, siz
                                       struct out *o, enum sink sink, unsigned to, bool last,
                                       const struct u7g *g, utfdfa_error *err)
 {
-    uint32_t state = d->state, partial = d->partial;
+    uint32_t state = state_of(d, g->nclasses), partial = d->partial;
     unsigned pending = PENDING(d->flags);
     unsigned limit = sink_limit(d, sink, to);
     size_t i = 0, len = *n;
@@ -1440,7 +1491,7 @@ ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, siz
             break;
         }
     }
-    d->state = (uint16_t)state;
+    set_state(d, state, g->nclasses);
     d->partial = partial;
     set_pending(d, pending);
     d->offset += i;
@@ -1554,12 +1605,12 @@ void utfdfa_decoder_init(utfdfa_decoder *d, enum utfdfa_encoding from, enum utfd
 
 void utfdfa_decoder_set_target(utfdfa_decoder *d, enum utfdfa_encoding to)
 {
-    d->limit = (uint8_t)limit_of(to);
+    set_limit_field(d, limit_of(to));
 }
 
 void utfdfa_decoder_set_options(utfdfa_decoder *d, unsigned options)
 {
-    d->options = (uint8_t)(options & OPTIONS);
+    set_options(d, options & OPTIONS);
 }
 
 bool utfdfa_decoder_replaced(const utfdfa_decoder *d)
@@ -1613,14 +1664,14 @@ ALWAYS_INLINE bool fast_ok(const utfdfa_decoder *d, enum sink sink)
 {
     return FROM(d->config) == UTFDFA_UTF8 &&
            ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP) &&
-           !(sink == SINK_U32 && d->limit == LIMIT_CORRECTED);
+           !(sink == SINK_U32 && limit_field(d) == LIMIT_CORRECTED);
 }
 
 /* The fast path over src[0..n), output at o; what it read. */
 ALWAYS_INLINE size_t fast_step(utfdfa_decoder *d, const uint8_t *src, size_t n, struct out *o,
                                enum sink sink)
 {
-    uint32_t state = d->state, partial = d->partial;
+    uint32_t state = state_of(d, UTF8_NCLASSES), partial = d->partial;
     size_t k, written = 0, errors = 0;
     switch (sink) {
     case SINK_NONE:
@@ -1644,7 +1695,7 @@ ALWAYS_INLINE size_t fast_step(utfdfa_decoder *d, const uint8_t *src, size_t n, 
     if (k) {
         size_t p = utfdfa__utf8_pending(src, k, state);
         set_pending(d, p == SIZE_MAX ? PENDING(d->flags) + (unsigned)k : (unsigned)p);
-        d->state = (uint16_t)state;
+        set_state(d, state, UTF8_NCLASSES);
         d->partial = partial;
         d->offset += k;
         o->len += written;
@@ -1745,7 +1796,7 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
         break;
     case UTFDFA_UTF7:
         /* The writer's state (an open run) is kept in the decoder. */
-        o.w = u7_unpack(d->writer, d->options & UTFDFA_UTF7_DIRECT_SET_O, false);
+        o.w = u7_unpack(d->writer, options_of(d) & UTFDFA_UTF7_DIRECT_SET_O, false);
         CONVERT_FROM(SINK_BYTES, UTFDFA_UTF7)
         d->writer = u7_pack(&o.w);
         break;

@@ -1383,7 +1383,7 @@ static void names(void)
     CHECK(utfdfa_encoding_from_name("utf-8xyz", 5, &e) && e == UTFDFA_UTF8,
           "name lookup uses (ptr, len), not NUL");
     CHECK(strcmp(utfdfa_error_name(UTFDFA_ERR_TOO_LARGE), "too-large") == 0, "error names");
-    CHECK(sizeof(utfdfa_decoder) <= 24, "decoder state is at most 24 bytes");
+    CHECK(sizeof(utfdfa_decoder) <= 16, "decoder state is at most 16 bytes");
     utfdfa_decoder zero;
     memset(&zero, 0, sizeof zero);
     static const uint8_t x[] = {0xC3, 0xA9};
@@ -1394,10 +1394,68 @@ static void names(void)
           "a zeroed decoder is a fresh UTF-8 decoder");
 }
 
+/* The decoder packs its state number, limit, options and flags into shared
+ * bytes: setting the target and the options between the bytes of a
+ * sequence leaves the sequence alone (the deepest state of the largest
+ * table, Corrected UTF-8's after FC 80 80 80 80, included), and stepping
+ * the automaton leaves the target alone. */
+static void packed_state(void)
+{
+    static const struct {
+        enum utfdfa_encoding from;
+        uint8_t in[8];
+        size_t n;
+    } cases[] = {
+        {UTFDFA_CORRECTED_UTF8, {0xFC, 0x80, 0x80, 0x80, 0x80, 0x80}, 6},
+        {UTFDFA_UTF8_RFC2279, {0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF}, 6},
+        {UTFDFA_UTF8, {0xF4, 0x8F, 0xBF, 0xBF}, 4},
+        {UTFDFA_UTF7, {'+', '2', 'D', '3', 'e', 'A', 'A', '-'}, 8}, /* U+1F600 */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        utfdfa_decoder d;
+        utfdfa_decoder_init(&d, cases[c].from, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        uint32_t whole[4], split[4];
+        size_t sl = cases[c].n, wl = 4, got = 0;
+        utfdfa_result r = utfdfa_decode_utf32(&d, cases[c].in, &sl, whole, &wl, true, NULL);
+        CHECK(r == UTFDFA_INPUT_EMPTY && wl == 1, "packed state %zu: one character", c);
+        utfdfa_decoder_init(&d, cases[c].from, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        for (size_t i = 0; i < cases[c].n; i++) {
+            bool last = i + 1 == cases[c].n;
+            /* The widest limit and options in between; none at the end, as above. */
+            utfdfa_decoder_set_target(&d, last ? UTFDFA_UCS4LE : UTFDFA_WTF8);
+            utfdfa_decoder_set_options(&d, last ? 0 : UTFDFA_UTF7_DIRECT_SET_O |
+                                                          UTFDFA_CORRECTED_PUA);
+            size_t one = 1, ol = 4 - got;
+            r = utfdfa_decode_utf32(&d, cases[c].in + i, &one, split + got, &ol, last, NULL);
+            CHECK(r == UTFDFA_INPUT_EMPTY && one == 1, "packed state %zu: byte %zu", c, i);
+            got += ol;
+        }
+        CHECK(got == 1 && split[0] == whole[0] && utfdfa_decoder_offset(&d) == cases[c].n &&
+                  !utfdfa_decoder_replaced(&d),
+              "packed state %zu: split as whole", c);
+    }
+    /* U+200000 in RFC 2279 UTF-8 byte by byte, the target set first: still
+     * too large for UTF-16 when it completes. */
+    static const uint8_t big[] = {0xF8, 0x88, 0x80, 0x80, 0x80};
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UTF8_RFC2279, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    utfdfa_decoder_set_target(&d, UTFDFA_UTF16LE);
+    utfdfa_result r = UTFDFA_INPUT_EMPTY;
+    utfdfa_error e = {0, 0, UTFDFA_ERR_NONE};
+    for (size_t i = 0; i < sizeof big && r == UTFDFA_INPUT_EMPTY; i++) {
+        uint32_t cp;
+        size_t one = 1, ol = 1;
+        r = utfdfa_decode_utf32(&d, big + i, &one, &cp, &ol, i + 1 == sizeof big, &e);
+    }
+    CHECK(r == UTFDFA_MALFORMED && e.offset == 0 && e.kind == UTFDFA_ERR_TOO_LARGE,
+          "packed state: the target survives the steps");
+}
+
 int main(int argc, char **argv)
 {
     const char *shared = argc > 1 ? argv[1] : "../shared";
     names();
+    packed_state();
     vectors_against_reference();
     unicode_example();
     bom_rules();
