@@ -30,8 +30,10 @@
  * ACCEPT to `state` without rejecting or passing through ACCEPT, or
  * SIZE_MAX when no suffix of at most 16 bytes does (the character began
  * before src: the count is the caller's previous one plus k). It relies on
- * a character's later bytes never starting one, true of every grammar here
- * (tests/unit/test_fast.c checks it on each).
+ * a character's later bytes never starting one: true of RFC 3629 and RFC
+ * 2279, not of Corrected UTF-8 (its reserved units go on over FE and FF).
+ * The runtime calls it for UTF-8 only; tests/unit/test_fast.c checks the
+ * property on each grammar and compares the count where it holds.
  *
  * The functions are written only in terms of the generated tables, so the
  * same code serves any grammar gen/abnfc.py compiles with payload masks (with

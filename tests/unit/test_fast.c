@@ -283,11 +283,31 @@ static size_t plain_pending(const uint8_t *src, size_t k)
     return pending;
 }
 
+/* What utfdfa__P_pending relies on: no byte both starts a unit (does not
+ * reject from ACCEPT) and goes on with one (does not reject from some other
+ * live state). Corrected UTF-8's reserved units break it (FE and FF start
+ * one and go on with one), so its pending count is not checked; the runtime
+ * calls _pending only for UTF-8, where main() requires it. */
+static bool later_bytes_never_start(void)
+{
+    for (unsigned b = 0; b < 256; b++) {
+        if (next_state(G->accept, (uint8_t)b) == G->reject)
+            continue;
+        for (uint32_t s = 0; s < G->nstates * G->nclasses; s += G->nclasses)
+            if (s != G->accept && s != G->reject && next_state(s, (uint8_t)b) != G->reject)
+                return false;
+    }
+    return true;
+}
+static bool pending_defined;
+
 /* utfdfa__P_pending after a fast call over src[0..k) (from ACCEPT, and from
  * the state after src[0] with one byte pending), against the plain count. */
 static void check_pending(size_t (*pending_fn)(const uint8_t *, size_t, uint32_t),
                           const uint8_t *src, size_t k)
 {
+    if (!pending_defined)
+        return;
     for (size_t from = 0; from < 2 && from <= k; from++) {
         uint32_t st = G->accept;
         if (from && (st = next_state(G->accept, src[0])) == G->reject)
@@ -809,6 +829,13 @@ int main(int argc, char **argv)
         variants = G->variants;
         for (nvariants = 0; variants[nvariants].name; nvariants++)
             ;
+        pending_defined = later_bytes_never_start();
+        if (gi == 0)
+            CHECK(pending_defined, "utf8: a byte both starts a unit and goes on with one");
+        else if (!pending_defined)
+            printf("test_fast: %s: a byte both starts a unit and goes on with one: its "
+                   "pending count is not checked (the runtime uses it for UTF-8 only)\n",
+                   G->name);
         if (gi == 0) {
             /* UTF-8 itself, everything; the defaults are the header's functions. */
             CHECK(variants[0].scan == utfdfa__utf8_scan &&
