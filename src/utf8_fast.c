@@ -1013,46 +1013,57 @@ FAST_INLINE size_t LOC(_rep_exact)(const uint8_t *src, size_t i, size_t end, uin
         nerr += cut_ + bad_;                                                                \
     } while (0)
 
-#if SHIFT
-/* With shift rows, the whole replacing step becomes table data: rows of a
- * DFA without REJECT (a rejected byte leads where it leads from ACCEPT, or
- * to ACCEPT when it rejects there too) and rows of flags per state (bit 0:
- * a U+FFFD for the subpart cut short; bit 1: a U+FFFD for the byte itself;
- * bit 2: the byte is stepped from ACCEPT, so v starts afresh). Built from
- * P_shift_row on the stack, 4 KiB, for long inputs only. */
+#if SHIFT && CON(_NSTATES) <= 9
+#define REP_TABLED 1
+/* With shift rows (and at most 9 states), the whole replacing step becomes
+ * table data: rows of a DFA without REJECT (a rejected byte leads where it
+ * leads from ACCEPT, or to ACCEPT when it rejects there too), with a state's
+ * field 7 bits wide instead of the generator's 6, so that each field has a
+ * flag above its 6-bit value, which a shift count (& 63) ignores:
+ *   next[b]:  the next state (7 * its number) | a U+FFFD for the byte itself << 6
+ *   shift[b]: the value's shift (32 when the byte is stepped from ACCEPT, so
+ *             the value starts afresh; 6 else) | a U+FFFD for the subpart
+ *             cut short before the byte << 6
+ * and the payload of each byte. Built from P_shift_row, P_class and
+ * P_payload_mask on the stack, 6 KiB, for long inputs only. Per byte: three
+ * shifts of rows, the value, two stores, the index advanced twice. */
 struct LOC(_rep_tables) {
-    uint64_t next[256], flags[256];
+    uint64_t next[256], shift[256], pay[256];
 };
 
 FAST_INLINE void LOC(_rep_build)(struct LOC(_rep_tables) *t)
 {
     for (int b = 0; b < 256; b++) {
-        uint64_t r = ROW[b], from_acc = r & 63, nx = 0, fl = 0;
+        uint64_t r = ROW[b], from_acc = r & 63, nx = 0, sh = 0;
         uint64_t acc_bad = from_acc == S_REJ, acc_next = acc_bad ? S_ACC : from_acc;
         for (uint64_t k = 0; k < CON(_NSTATES); k++) {
-            uint64_t at = k * SW, next = (r >> at) & 63, rej = next == S_REJ;
-            nx |= (rej ? acc_next : next) << at;
-            fl |= ((rej & (k != 0)) | (rej & acc_bad) << 1 | (uint64_t)(rej | (k == 0)) << 2) << at;
+            uint64_t next = (r >> (k * SW)) & 63, rej = next == S_REJ;
+            uint64_t to = (rej ? acc_next : next) / SW * 7;
+            nx |= (to | (rej & acc_bad) << 6) << (k * 7);
+            sh |= ((rej | (k == 0) ? 32u : 6u) | (rej & (k != 0)) << 6) << (k * 7);
         }
         t->next[b] = nx;
-        t->flags[b] = fl;
+        t->shift[b] = sh;
+        t->pay[b] = LOC(_payload)((uint8_t)b);
     }
 }
 
+/* s7: the state as 7 times its number (and flags above). */
 #define RSTEP_T(k)                                                                          \
     do {                                                                                    \
         uint8_t b_ = p[k];                                                                  \
-        uint64_t f_ = t->flags[b_] >> (s & 63);                                             \
-        s = t->next[b_] >> (s & 63);                                                        \
-        v = v << (6 | (f_ & 4) << 3) | LOC(_payload)(b_);                                   \
-        size_t cut_ = f_ & 1;                                                               \
-        uint32_t bad_ = (uint32_t)(f_ >> 1) & 1;                                            \
+        uint64_t f_ = t->shift[b_] >> (s7 & 63);                                            \
+        s7 = t->next[b_] >> (s7 & 63);                                                      \
+        v = v << (f_ & 63) | t->pay[b_];                                                    \
+        size_t cut_ = (f_ >> 6) & 1, bad_ = (s7 >> 6) & 1;                                  \
         d32[o] = 0xFFFD;                                                                    \
         o += cut_;                                                                          \
-        d32[o] = ((uint32_t)v & (bad_ - 1)) | (0xFFFDu & -bad_);                            \
-        o += ACC01(s);                                                                      \
+        d32[o] = bad_ ? 0xFFFDu : (uint32_t)v;                                              \
+        o += (size_t)((uint64_t)1 >> (s7 & 63));                                            \
         nerr += cut_ + bad_;                                                                \
     } while (0)
+#else
+#define REP_TABLED 0
 #endif
 
 FAST_INLINE size_t LOC(_rep_engine)(const uint8_t *src, size_t n, uint32_t *state,
@@ -1064,7 +1075,7 @@ FAST_INLINE size_t LOC(_rep_engine)(const uint8_t *src, size_t n, uint32_t *stat
     uint32_t cp = *partial;
     size_t o = 0, nerr = 0, i = 0;
     bool dirty = false;
-#if SHIFT
+#if REP_TABLED
     struct LOC(_rep_tables) tables, *t = &tables;
     bool tabled = n >= REP_TABLES_MIN;
     if (tabled)
@@ -1097,9 +1108,11 @@ FAST_INLINE size_t LOC(_rep_engine)(const uint8_t *src, size_t n, uint32_t *stat
             v = cp;
         }
         size_t nerr0 = nerr;
-#if SHIFT
+#if REP_TABLED
         if (tabled) {
+            uint64_t s7 = ST(s) / SW * 7;
             DSTEP16(RSTEP_T);
+            s = (s7 & 63) / 7 * SW;
         } else
 #endif
         {
@@ -1380,6 +1393,7 @@ const struct utfdfa__fast_variant FN(_fast_variants)[] = {
 #undef REP_VARIANT
 #undef RSTEP
 #undef RSTEP_T
+#undef REP_TABLED
 #undef AP1
 #undef AP2
 #undef AP4
