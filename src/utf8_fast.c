@@ -91,10 +91,8 @@ enum { LANE_MIN = 256, LANE_MAX = 2048, DENSE = 4, RESYNC_MAX = 16 };
 /* Bytes of input that pay for building the replacing decoder's tables. */
 enum { REP_TABLES_MIN = 4096 };
 /* Bytes of input that pay for copying the lane decoder's table (2 KiB). */
-enum { DEC_LANES_MIN = 1024 };
-#ifndef DEC_LANE_MAX
-#define DEC_LANE_MAX 2048
-#endif
+/* And its lanes: DEC_LANE_MIN to DEC_LANE_MAX bytes each. */
+enum { DEC_LANES_MIN = 1024, DEC_LANE_MIN = 256, DEC_LANE_MAX = 2048 };
 
 /* How the ASCII fast path looks at bytes. */
 enum fast_ascii { FAST_ASCII_NONE, FAST_ASCII_WORD, FAST_ASCII_SSE2, FAST_ASCII_AVX2 };
@@ -854,12 +852,9 @@ FAST_INLINE size_t LOC(_dec_engine)(const uint8_t *src, size_t n, uint32_t *stat
      * not again before `calm` after a window that was not valid. */
     const bool use_lanes = lanes > 1 && !u16 && n >= DEC_LANES_MIN;
     struct LOC(_dec_tables) tables, *dt = &tables;
+    bool built = false; /* the tables, copied when the lanes first run */
     unsigned dense = 0;
     size_t calm = 0;
-    if (use_lanes) {
-        memcpy(dt->pay, (const uint64_t[256]){DT256(DPAY)}, sizeof dt->pay);
-        memcpy(dt->sh, (const uint8_t[256]){DT256(DSH)}, sizeof dt->sh);
-    }
     /* A block of 16 bytes writes at most 16 UTF-32 units; in UTF-16 at
      * most 17 (its first byte may complete a pair carried in from the
      * block before, and the rest take at least one byte a unit) and,
@@ -874,11 +869,16 @@ FAST_INLINE size_t LOC(_dec_engine)(const uint8_t *src, size_t n, uint32_t *stat
             continue;
         }
         if (use_lanes && (!ascii || dense >= DENSE) && i >= calm &&
-            n - i >= (size_t)lanes * LANE_MIN + RESYNC_MAX &&
-            cap - o >= (size_t)lanes * LANE_MIN + RESYNC_MAX) {
+            n - i >= (size_t)lanes * DEC_LANE_MIN + RESYNC_MAX &&
+            cap - o >= (size_t)lanes * DEC_LANE_MIN + RESYNC_MAX) {
             size_t w = (n - i - RESYNC_MAX) / (size_t)lanes, wo = (cap - o - RESYNC_MAX) / (size_t)lanes;
             w = w < wo ? w : wo;
             w = w < DEC_LANE_MAX ? w : DEC_LANE_MAX;
+            if (!built) {
+                memcpy(dt->pay, (const uint64_t[256]){DT256(DPAY)}, sizeof dt->pay);
+                memcpy(dt->sh, (const uint8_t[256]){DT256(DSH)}, sizeof dt->sh);
+                built = true;
+            }
             if (lanefn(src, &i, &s, &cp, d32, &o, dt, w))
                 continue;
             calm = i + (size_t)lanes * w;
@@ -1062,13 +1062,53 @@ FAST_INLINE void LOC(_rep_build)(struct LOC(_rep_tables) *t)
         o += (size_t)((uint64_t)1 >> (s7 & 63));                                            \
         nerr += cut_ + bad_;                                                                \
     } while (0)
+
+/* Blocks of replacing steps from block i on, in the 7-bit numbering, until
+ * a block without errors (then the caller's clean path goes on) or the end
+ * or the room runs short; at least one block. */
+FAST_INLINE void LOC(_rep_run)(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps,
+                               uint32_t *pcp, uint32_t *d32, size_t cap, size_t *po,
+                               size_t *perr, const struct LOC(_rep_tables) *t)
+{
+    size_t i = *pi, o = *po, nerr = *perr;
+    uint64_t s7 = ST(*ps) / SW * 7, v = *pcp;
+    while (n - i >= 16 && cap - o > 32) {
+        const uint8_t *p = src + i;
+        size_t nerr0 = nerr;
+        DSTEP16(RSTEP_T);
+        i += 16;
+        if (nerr == nerr0)
+            break;
+    }
+    *ps = (s7 & 63) / 7 * SW;
+    *pcp = (s7 & 63) == 0 ? 0 : (uint32_t)v;
+    *pi = i;
+    *po = o;
+    *perr = nerr;
+}
+typedef void (*LOC(_rep_run_fn))(const uint8_t *, size_t, size_t *, uint64_t *, uint32_t *,
+                                 uint32_t *, size_t, size_t *, size_t *,
+                                 const struct LOC(_rep_tables) *);
+#define REP_RUN_FN(name, target)                                                            \
+    target FAST_UNUSED FAST_NOINLINE static void LOC(FAST_CAT(name, _run))(                 \
+        const uint8_t *src, size_t n, size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d32, \
+        size_t cap, size_t *po, size_t *perr, const struct LOC(_rep_tables) *t)             \
+    {                                                                                       \
+        LOC(_rep_run)(src, n, pi, ps, pcp, d32, cap, po, perr, t);                          \
+    }
+#define REP_RUN_ARG(name) , LOC(FAST_CAT(name, _run))
+#define REP_RUN_PARAM , LOC(_rep_run_fn) runfn
 #else
 #define REP_TABLED 0
+#define REP_RUN_FN(name, target)
+#define REP_RUN_ARG(name)
+#define REP_RUN_PARAM
 #endif
 
 FAST_INLINE size_t LOC(_rep_engine)(const uint8_t *src, size_t n, uint32_t *state,
                                     uint32_t *partial, uint32_t *d32, size_t cap,
-                                    size_t *written, size_t *errors, const int amode)
+                                    size_t *written, size_t *errors,
+                                    const int amode REP_RUN_PARAM)
 {
     const bool ascii = amode != FAST_ASCII_NONE && LOC(_ascii_identity)();
     uint64_t s = LOC(_to_state)(*state);
@@ -1107,17 +1147,16 @@ FAST_INLINE size_t LOC(_rep_engine)(const uint8_t *src, size_t n, uint32_t *stat
             o = o0;
             v = cp;
         }
-        size_t nerr0 = nerr;
 #if REP_TABLED
         if (tabled) {
-            uint64_t s7 = ST(s) / SW * 7;
-            DSTEP16(RSTEP_T);
-            s = (s7 & 63) / 7 * SW;
-        } else
-#endif
-        {
-            DSTEP16(RSTEP);
+            /* In a function of its own: its registers are all its own. */
+            runfn(src, n, &i, &s, &cp, d32, cap, &o, &nerr, t);
+            dirty = false; /* it stopped after a block without errors, or at the end */
+            continue;
         }
+#endif
+        size_t nerr0 = nerr;
+        DSTEP16(RSTEP);
         dirty = nerr != nerr0;
         cp = IS_ACC(s) ? 0 : (uint32_t)v;
         i += 16;
@@ -1209,11 +1248,13 @@ DEC_VARIANT(_dec_branchy, T_BASE, FAST_ASCII_NONE, false)
 DEC_VARIANT(_dec_free, T_BASE, FAST_ASCII_NONE, true)
 DEC_VARIANT(_dec_free_word, T_BASE, FAST_ASCII_WORD, true)
 DEC_VARIANT_L(_dec_l2_word, T_BASE, FAST_ASCII_WORD, true, 2)
+REP_RUN_FN(_rep_word, T_BASE)
 FAST_UNUSED static size_t LOC(_rep_word)(const uint8_t *src, size_t n, uint32_t *state,
                                          uint32_t *partial, uint32_t *dst, size_t cap,
                                          size_t *written, size_t *errors)
 {
-    return LOC(_rep_engine)(src, n, state, partial, dst, cap, written, errors, FAST_ASCII_WORD);
+    return LOC(_rep_engine)(src, n, state, partial, dst, cap, written, errors,
+                            FAST_ASCII_WORD REP_RUN_ARG(_rep_word));
 }
 #if FAST_X86
 /* Without BMI2 the shift goes through %cl (two uops): four lanes beat two. */
@@ -1236,11 +1277,13 @@ DEC_VARIANT_L(_dec_b_l2_avx2, T_AVX2, FAST_ASCII_AVX2, true, 2)
 DEC_VARIANT_L(_dec_b_l3_avx2, T_AVX2, FAST_ASCII_AVX2, true, 3)
 
 #define REP_VARIANT(name, target, amode)                                                    \
+    REP_RUN_FN(name, target)                                                                \
     target FAST_UNUSED static size_t LOC(name)(const uint8_t *src, size_t n, uint32_t *state, \
                                                uint32_t *partial, uint32_t *dst, size_t cap,  \
                                                size_t *written, size_t *errors)               \
     {                                                                                       \
-        return LOC(_rep_engine)(src, n, state, partial, dst, cap, written, errors, amode);  \
+        return LOC(_rep_engine)(src, n, state, partial, dst, cap, written, errors,          \
+                                amode REP_RUN_ARG(name));                                   \
     }
 REP_VARIANT(_rep_b_sse2, T_BMI2, FAST_ASCII_SSE2)
 REP_VARIANT(_rep_b_avx2, T_AVX2, FAST_ASCII_AVX2)
@@ -1394,6 +1437,9 @@ const struct utfdfa__fast_variant FN(_fast_variants)[] = {
 #undef RSTEP
 #undef RSTEP_T
 #undef REP_TABLED
+#undef REP_RUN_FN
+#undef REP_RUN_ARG
+#undef REP_RUN_PARAM
 #undef AP1
 #undef AP2
 #undef AP4
