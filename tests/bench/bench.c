@@ -15,6 +15,17 @@
  * lasts about BENCH_SAMPLE_MS; the median of BENCH_REPS (>= 15) samples is
  * reported in GB/s of input (encode: of UTF-8 output, the corpus bytes).
  *
+ * UTF-7 (utf7dec, utf7enc; valid corpora): each corpus's UTF-7 form is
+ * written once by utfdfa's encoder (default options: Set O in base64) and
+ * checked against tests/ref/ref_utf7.c (its decoder gives back the corpus's
+ * code points; its encoder, with the same direct set, the same bytes).
+ * utf7dec decodes that form to UTF-32 (GB/s of UTF-7 input); utf7enc encodes
+ * the code points to UTF-7 (GB/s of UTF-7 output, counted as the length of
+ * utfdfa's form for every engine). A peer's UTF-7 bytes may legitimately
+ * differ from ours (RFC 2152 leaves the direct set and where a run ends
+ * open): then they must decode, with utfdfa's decoder, to the same code
+ * points.
+ *
  * Usage: bench [SHARED_DIR]     environment: BENCH_REPS (default 15),
  *   BENCH_SAMPLE_MS (default 2), BENCH_OPS (e.g. "validate,decode32"),
  *   BENCH_ENGINES (substring filter on engine names; utfdfa and memcpy stay),
@@ -31,6 +42,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "ref_utf7.h"
 #include "ref_utf8.h"
 #include "utf8.gen.h"
 #include "utf8_fast.h"
@@ -42,6 +54,7 @@
 
 static const char *const op_names[NOPS] = {
     "validate", "decode32", "decode16", "replace", "stream4k", "stream64", "encode",
+    "utf7dec",  "utf7enc",
 };
 static const char *const op_titles[NOPS] = {
     "Validate",
@@ -51,6 +64,8 @@ static const char *const op_titles[NOPS] = {
     "Streaming decode to UTF-32, 4 KiB chunks",
     "Streaming decode to UTF-32, 64-byte chunks",
     "Encode UTF-32 to UTF-8",
+    "Decode UTF-7 to UTF-32",
+    "Encode UTF-32 to UTF-7",
 };
 
 /* ------------------------------------------------------------- corpora */
@@ -66,6 +81,9 @@ struct corpus {
     size_t ncps;
     uint32_t *rcps;    /* decoding with replacement */
     size_t nrcps;
+    uint8_t *u7;       /* UTF-7 form by utfdfa's encoder, checked against tests/ref
+                          (valid corpora, when a UTF-7 op is wanted; else NULL) */
+    size_t nu7;
 };
 
 #define MAX_CORPORA 32
@@ -243,6 +261,55 @@ static size_t u16_to_cps(const uint16_t *p, size_t n, uint32_t *out)
     return o;
 }
 
+static int check_failures;
+
+/* The corpus's UTF-7 form: utfdfa_encode (UTF-7, default options), then
+ * checked against the reference: ref7_decode must give back the corpus's
+ * code points and ref7_encode (Set O not direct, as utfdfa's default) the
+ * same bytes. On a disagreement c->u7 stays NULL (the UTF-7 ops skip the
+ * corpus) and the run fails. */
+static void make_utf7(struct corpus *c)
+{
+    if (!c->valid)
+        return;
+    size_t cap = 0, n = c->ncps, m;
+    if (!utfdfa_max_encoded_len(UTFDFA_UTF7, c->ncps, &cap)) {
+        fprintf(stderr, "utf7: no bound for %s\n", c->name);
+        exit(2);
+    }
+    uint8_t *u7 = xmalloc(cap), *ref = xmalloc(ref7_encode_bound(c->ncps));
+    uint32_t *back = xmalloc((cap + 1) * sizeof *back);
+    utfdfa_encoder e;
+    utfdfa_encoder_init(&e, UTFDFA_UTF7, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    utfdfa_error err;
+    m = cap;
+    char why[256] = "";
+    size_t nback = 0, nref;
+    struct ref7_error rerr;
+    if (utfdfa_encode(&e, c->cps, &n, u7, &m, true, &err) != UTFDFA_INPUT_EMPTY || n != c->ncps)
+        snprintf(why, sizeof why, "utfdfa_encode stopped at code point %zu", n);
+    else if (!ref7_decode(u7, m, back, &nback, &rerr))
+        snprintf(why, sizeof why, "ref7_decode: %s at byte %zu of %zu", ref7_kind_name(rerr.kind),
+                 rerr.offset, m);
+    else if (nback != c->ncps || memcmp(back, c->cps, nback * sizeof *back) != 0)
+        snprintf(why, sizeof why, "ref7_decode gives %zu code points (hash %016llx), want %zu (hash %016llx)",
+                 nback, (unsigned long long)hash_cps(back, nback), c->ncps,
+                 (unsigned long long)hash_cps(c->cps, c->ncps));
+    else if ((nref = ref7_encode(c->cps, c->ncps, false, ref)) != m || memcmp(ref, u7, m) != 0)
+        snprintf(why, sizeof why, "ref7_encode writes %zu bytes, utfdfa_encode %zu, not the same", nref, m);
+    free(back);
+    free(ref);
+    if (why[0]) {
+        fprintf(stderr, "CHECK FAILED: utfdfa UTF-7 form of corpus %s: %s\n", c->name, why);
+        printf("> CHECK FAILED: utfdfa UTF-7 form of corpus %s: %s\n\n", c->name, why);
+        check_failures++;
+        free(u7);
+        return;
+    }
+    c->u7 = u7;
+    c->nu7 = m;
+}
+
 /* ------------------------------------------------- utfdfa's public API */
 
 static size_t api_validate(const struct job *j)
@@ -304,6 +371,28 @@ static size_t api_encode(const struct job *j)
 {
     utfdfa_encoder e;
     utfdfa_encoder_init(&e, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    size_t n = j->ncps, m = j->cap;
+    utfdfa_error err;
+    if (utfdfa_encode(&e, j->cps, &n, j->dst, &m, true, &err) != UTFDFA_INPUT_EMPTY)
+        return RUN_FAILED;
+    return m;
+}
+
+static size_t api_utf7dec(const struct job *j)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UTF7, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    size_t n = j->n, m = j->cap;
+    utfdfa_error e;
+    if (utfdfa_decode_utf32(&d, j->src, &n, j->dst, &m, true, &e) != UTFDFA_INPUT_EMPTY || n != j->n)
+        return RUN_FAILED;
+    return m;
+}
+
+static size_t api_utf7enc(const struct job *j)
+{
+    utfdfa_encoder e;
+    utfdfa_encoder_init(&e, UTFDFA_UTF7, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     size_t n = j->ncps, m = j->cap;
     utfdfa_error err;
     if (utfdfa_encode(&e, j->cps, &n, j->dst, &m, true, &err) != UTFDFA_INPUT_EMPTY)
@@ -595,6 +684,8 @@ static void register_engines(void)
     add("utfdfa", OP_STREAM4K, OUT_U32, ROLE_UTFDFA, api_stream, NULL);
     add("utfdfa", OP_STREAM64, OUT_U32, ROLE_UTFDFA, api_stream, NULL);
     add("utfdfa", OP_ENCODE, OUT_BYTES, ROLE_UTFDFA, api_encode, NULL);
+    add("utfdfa", OP_UTF7DEC, OUT_U32, ROLE_UTFDFA, api_utf7dec, NULL);
+    add("utfdfa", OP_UTF7ENC, OUT_BYTES, ROLE_UTFDFA, api_utf7enc, NULL);
 
     const struct utfdfa__fast_variant *def = &utfdfa__utf8_fast_variants[0];
     for (const struct utfdfa__fast_variant *v = utfdfa__utf8_fast_variants; v->name; v++) {
@@ -642,9 +733,23 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static bool is_utf7(enum op op)
+{
+    return op == OP_UTF7DEC || op == OP_UTF7ENC;
+}
+
 static bool applies(enum op op, const struct corpus *c)
 {
+    if (is_utf7(op))
+        return c->valid && c->u7;
     return op == OP_REPLACE || c->valid;
+}
+
+/* The bytes a GB/s figure counts: the input, or for encode the UTF-8
+ * output (the corpus); for both UTF-7 ops utfdfa's UTF-7 form. */
+static size_t op_bytes(enum op op, const struct corpus *c)
+{
+    return is_utf7(op) ? c->nu7 : c->n;
 }
 
 static size_t out_cap_units(enum out out, size_t n)
@@ -655,17 +760,20 @@ static size_t out_cap_units(enum out out, size_t n)
 static void job_for(struct job *j, const struct engine *e, const struct corpus *c, void *buf)
 {
     memset(j, 0, sizeof *j);
-    j->src = c->data;
-    j->n = c->n;
+    j->src = is_utf7(e->op) ? c->u7 : c->data;
+    j->n = is_utf7(e->op) ? c->nu7 : c->n;
     j->cps = c->cps;
     j->ncps = c->ncps;
     j->dst = buf;
-    j->cap = out_cap_units(e->out, c->n);
+    j->cap = out_cap_units(e->out, j->n);
     j->chunk = e->op == OP_STREAM4K ? 4096 : e->op == OP_STREAM64 ? 64 : c->n;
     j->ctx = e->ctx;
 }
 
-static int check_failures;
+/* utf7enc: the length of an engine's UTF-7 when it is not utfdfa's bytes
+ * but decodes to the same code points (0: the same bytes, or not run). */
+static size_t utf7_differs[MAX_ENGINES][MAX_CORPORA];
+static size_t scratch_cap; /* uint32_t units of main's scratch */
 
 /* The engine's result against the reference; prints and counts a failure. */
 static bool check(const struct engine *e, const struct corpus *c, void *buf, uint32_t *scratch)
@@ -684,6 +792,27 @@ static bool check(const struct engine *e, const struct corpus *c, void *buf, uin
         if ((r != 0) != c->valid)
             snprintf(why, sizeof why, "verdict %s, want %s", r ? "valid" : "invalid",
                      c->valid ? "valid" : "invalid");
+    } else if (e->out == OUT_BYTES && e->op == OP_UTF7ENC) {
+        if (r != c->nu7 || memcmp(buf, c->u7, c->nu7) != 0) {
+            /* Other UTF-7 bytes: they must decode (utfdfa) to the code points. */
+            utfdfa_decoder d;
+            utfdfa_decoder_init(&d, UTFDFA_UTF7, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+            size_t n = r, m = scratch_cap;
+            utfdfa_error err;
+            memset(&err, 0, sizeof err);
+            if (utfdfa_decode_utf32(&d, buf, &n, scratch, &m, true, &err) != UTFDFA_INPUT_EMPTY ||
+                n != r)
+                snprintf(why, sizeof why, "%zu UTF-7 bytes (not utfdfa's %zu) that utfdfa cannot "
+                         "decode: %s at byte %llu", r, c->nu7, utfdfa_error_name(err.kind),
+                         (unsigned long long)err.offset);
+            else if (m != c->ncps || hash_cps(scratch, m) != hash_cps(c->cps, c->ncps))
+                snprintf(why, sizeof why, "%zu UTF-7 bytes decoding to %zu code points (hash "
+                         "%016llx), want %zu (hash %016llx)", r, m,
+                         (unsigned long long)hash_cps(scratch, m), c->ncps,
+                         (unsigned long long)hash_cps(c->cps, c->ncps));
+            else
+                utf7_differs[e - engines][c - corpora] = r;
+        }
     } else if (e->out == OUT_BYTES) {
         if (r != c->n || memcmp(buf, c->data, c->n) != 0)
             snprintf(why, sizeof why, "%zu bytes, not the corpus's %zu", r, c->n);
@@ -765,7 +894,7 @@ static void measure(enum op op, const size_t *eidx, size_t ne, void *buf, uint32
             double med = use_min ? samples[k][0]
                          : reps % 2 ? samples[k][reps / 2]
                                     : (samples[k][reps / 2 - 1] + samples[k][reps / 2]) / 2;
-            gbps[eidx[k]][ci] = (double)c->n / med; /* bytes per ns = GB/s */
+            gbps[eidx[k]][ci] = (double)op_bytes(op, c) / med; /* bytes per ns = GB/s */
         }
     }
 }
@@ -813,7 +942,11 @@ static size_t find_engine(enum op op, const char *name)
 static void print_op(enum op op, const size_t *eidx, size_t ne)
 {
     printf("### %s\n\nGB/s of %s, %s of %d samples.\n\n", op_titles[op],
-           op == OP_ENCODE ? "UTF-8 output (the corpus bytes)" : "input",
+           op == OP_ENCODE    ? "UTF-8 output (the corpus bytes)"
+           : op == OP_UTF7DEC ? "UTF-7 input (the corpus as utfdfa's UTF-7 encoder writes it)"
+           : op == OP_UTF7ENC ? "UTF-7 output (counted as the length of utfdfa's UTF-7 for "
+                                "every engine)"
+                              : "input",
            use_min ? "fastest" : "median", reps);
     table_header(op, "engine");
     for (size_t k = 0; k < ne; k++) {
@@ -828,6 +961,21 @@ static void print_op(enum op op, const size_t *eidx, size_t ne)
         if (engines[eidx[k]].flags & ENGINE_VALID_ONLY)
             printf("%s: valid corpora only (it does not replace per maximal subpart).\n\n",
                    engines[eidx[k]].name);
+    for (size_t k = 0; k < ne && op == OP_UTF7ENC; k++) {
+        bool any = false;
+        for (size_t ci = 0; ci < ncorpora; ci++) {
+            size_t r = utf7_differs[eidx[k]][ci];
+            if (!r)
+                continue;
+            if (!any)
+                printf("%s: its UTF-7 is not utfdfa's bytes but decodes (with utfdfa) to the "
+                       "same code points; bytes, its / utfdfa's:", engines[eidx[k]].name);
+            printf("%s %s %zu / %zu", any ? "," : "", corpora[ci].name, r, corpora[ci].nu7);
+            any = true;
+        }
+        if (any)
+            printf(".\n\n");
+    }
     /* Ratios of utfdfa and utfdfa-fast-default to each peer. */
     const char *ours[2] = {"utfdfa", "utfdfa-fast-default"};
     bool any_peer = false;
@@ -1042,8 +1190,23 @@ int main(int argc, char **argv)
                corpora[ci].valid ? "" : " (invalid)");
     }
     printf(".\n\n");
+    if (wanted_op(ops, OP_UTF7DEC) || wanted_op(ops, OP_UTF7ENC)) {
+        printf("UTF-7 forms (utfdfa_encode, default options; checked against tests/ref/ref_utf7.c), "
+               "bytes:");
+        for (size_t ci = 0, first = 1; ci < ncorpora; ci++) {
+            make_utf7(&corpora[ci]);
+            if (!corpora[ci].u7)
+                continue;
+            if (corpora[ci].nu7 > maxn)
+                maxn = corpora[ci].nu7;
+            printf("%s %s %zu", first ? "" : ",", corpora[ci].name, corpora[ci].nu7);
+            first = 0;
+        }
+        printf(".\n\n");
+    }
     void *buf = xmalloc(4 * maxn + 64);
-    uint32_t *scratch = xmalloc((2 * maxn + 16) * sizeof *scratch);
+    scratch_cap = 2 * maxn + 16;
+    uint32_t *scratch = xmalloc(scratch_cap * sizeof *scratch);
 
     for (int op = 0; op < NOPS; op++) {
         if (!wanted_op(ops, (enum op)op))

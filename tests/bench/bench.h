@@ -6,14 +6,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum op { OP_VALIDATE, OP_DEC32, OP_DEC16, OP_REPLACE, OP_STREAM4K, OP_STREAM64, OP_ENCODE, NOPS };
+enum op {
+    OP_VALIDATE, OP_DEC32, OP_DEC16, OP_REPLACE, OP_STREAM4K, OP_STREAM64, OP_ENCODE,
+    OP_UTF7DEC, /* UTF-7 (the corpus as utfdfa's encoder writes it) to UTF-32 */
+    OP_UTF7ENC, /* UTF-32 to UTF-7 */
+    NOPS
+};
 
 /* What an engine's result is, for the check before timing. */
 enum out {
     OUT_VERDICT, /* run returns 1 valid / 0 invalid */
     OUT_U32,     /* run returns code points written to dst */
     OUT_U16,     /* run returns UTF-16 units written to dst */
-    OUT_BYTES    /* run returns bytes written to dst (encode: must equal the corpus) */
+    OUT_BYTES    /* run returns bytes written to dst (encode: must equal the corpus;
+                    utf7enc: utfdfa's UTF-7 form, or decode back to the code points) */
 };
 
 enum role {
@@ -26,7 +32,7 @@ enum role {
 };
 
 struct job {
-    const uint8_t *src; /* the corpus */
+    const uint8_t *src; /* the corpus (utf7dec, utf7enc: its UTF-7 form) */
     size_t n;
     const uint32_t *cps; /* its code points (encode input) */
     size_t ncps;

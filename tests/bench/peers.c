@@ -1,6 +1,7 @@
 /* The peers measured by `make bench`, each compiled in when tests/bench/run.sh
  * found it (HAVE_ICU, HAVE_UNISTRING, HAVE_GLIB, HAVE_UTF8PROC,
- * HAVE_SIMDJSON; glibc iconv is always there). Every engine does the whole
+ * HAVE_SIMDJSON; glibc iconv is always there; its UTF-7 module and ICU's
+ * UTF-7 converter are measured when they open). Every engine does the whole
  * operation on the whole corpus into a preallocated buffer: no allocation
  * is timed. Outputs are native-endian units (x86-64: little-endian).
  */
@@ -31,7 +32,7 @@ static void add(const char *name, enum op op, enum out out, enum role role, run_
 }
 
 /* ------------------------------------------------------------ glibc iconv */
-static iconv_t cd_u32, cd_u16, cd_enc;
+static iconv_t cd_u32, cd_u16, cd_enc, cd_u7dec, cd_u7enc;
 
 /* One iconv over the whole buffer; RUN_FAILED on any error. */
 static size_t iconv_all(iconv_t cd, const void *src, size_t n, void *dst, size_t cap_bytes)
@@ -61,6 +62,26 @@ static size_t iconv_encode(const struct job *j)
     return iconv_all(cd_enc, j->cps, j->ncps * 4, j->dst, j->cap);
 }
 
+/* UTF-7 <-> UTF-32LE (glibc's "UTF-7" module). */
+static size_t iconv_utf7dec(const struct job *j)
+{
+    size_t r = iconv_all(cd_u7dec, j->src, j->n, j->dst, j->cap * 4);
+    return r == RUN_FAILED ? r : r / 4;
+}
+
+/* UTF-7 is stateful: the last base64 bits and the "-" that closes a run
+ * come with the flush (iconv with a null input). */
+static size_t iconv_utf7enc(const struct job *j)
+{
+    iconv(cd_u7enc, NULL, NULL, NULL, NULL);
+    char *in = (char *)(uintptr_t)j->cps, *out = j->dst;
+    size_t inl = j->ncps * 4, outl = j->cap;
+    if (iconv(cd_u7enc, &in, &inl, &out, &outl) == (size_t)-1 || inl ||
+        iconv(cd_u7enc, NULL, NULL, &out, &outl) == (size_t)-1)
+        return RUN_FAILED;
+    return j->cap - outl;
+}
+
 /* Streaming: the input arrives in chunks; a character cut by a chunk's end
  * (EINVAL) is presented again with the next chunk, as a caller's carry
  * buffer would. */
@@ -86,7 +107,7 @@ static size_t iconv_stream(const struct job *j)
 #include <unicode/ustring.h>
 #include <unicode/uversion.h>
 
-static UConverter *icu_strict, *icu_sub, *icu_stream_src, *icu_stream_dst, *icu_enc;
+static UConverter *icu_strict, *icu_sub, *icu_stream_src, *icu_stream_dst, *icu_enc, *icu_utf7;
 
 static size_t icu_validate(const struct job *j)
 {
@@ -172,6 +193,30 @@ static size_t icu_encode(const struct job *j)
     return U_FAILURE(e) ? RUN_FAILED : (size_t)len;
 }
 
+/* ICU's "UTF-7" converter (callbacks STOP: strict), to and from UTF-32LE
+ * and UTF-16. */
+static size_t icu_utf7dec32(const struct job *j)
+{
+    return icu_to_utf32(icu_utf7, j);
+}
+
+static size_t icu_utf7dec16(const struct job *j)
+{
+    UErrorCode e = U_ZERO_ERROR;
+    int32_t len = ucnv_toUChars(icu_utf7, j->dst, (int32_t)j->cap, (const char *)j->src,
+                                (int32_t)j->n, &e); /* resets the converter */
+    return U_FAILURE(e) ? RUN_FAILED : (size_t)len;
+}
+
+static size_t icu_utf7enc(const struct job *j)
+{
+    UErrorCode e = U_ZERO_ERROR;
+    ucnv_reset(icu_utf7);
+    int32_t len = ucnv_fromAlgorithmic(icu_utf7, UCNV_UTF32_LittleEndian, j->dst, (int32_t)j->cap,
+                                       (const char *)j->cps, (int32_t)(j->ncps * 4), &e);
+    return U_FAILURE(e) ? RUN_FAILED : (size_t)len;
+}
+
 static bool icu_open(void)
 {
     UErrorCode e = U_ZERO_ERROR;
@@ -182,6 +227,16 @@ static bool icu_open(void)
     icu_enc = ucnv_open("UTF-8", &e);
     if (U_FAILURE(e))
         return false;
+    UErrorCode e7 = U_ZERO_ERROR;
+    icu_utf7 = ucnv_open("UTF-7", &e7);
+    if (U_SUCCESS(e7)) {
+        ucnv_setToUCallBack(icu_utf7, UCNV_TO_U_CALLBACK_STOP, NULL, NULL, NULL, &e7);
+        ucnv_setFromUCallBack(icu_utf7, UCNV_FROM_U_CALLBACK_STOP, NULL, NULL, NULL, &e7);
+    }
+    if (U_FAILURE(e7) && icu_utf7) {
+        ucnv_close(icu_utf7);
+        icu_utf7 = NULL;
+    }
     ucnv_setToUCallBack(icu_strict, UCNV_TO_U_CALLBACK_STOP, NULL, NULL, NULL, &e);
     ucnv_setToUCallBack(icu_stream_src, UCNV_TO_U_CALLBACK_STOP, NULL, NULL, NULL, &e);
     return U_SUCCESS(e);
@@ -313,6 +368,12 @@ size_t peers_register(struct engine *e, size_t max)
         add("iconv (glibc)", OP_STREAM64, OUT_U32, ROLE_PEER, iconv_stream);
         add("iconv (glibc)", OP_ENCODE, OUT_BYTES, ROLE_PEER, iconv_encode);
     }
+    cd_u7dec = iconv_open("UTF-32LE", "UTF-7");
+    cd_u7enc = iconv_open("UTF-7", "UTF-32LE");
+    if (cd_u7dec != (iconv_t)-1 && cd_u7enc != (iconv_t)-1) {
+        add("iconv (glibc)", OP_UTF7DEC, OUT_U32, ROLE_PEER, iconv_utf7dec);
+        add("iconv (glibc)", OP_UTF7ENC, OUT_BYTES, ROLE_PEER, iconv_utf7enc);
+    }
 #ifdef HAVE_ICU
     if (icu_open()) {
         add("ICU u_strFromUTF8 (preflight)", OP_VALIDATE, OUT_VERDICT, ROLE_PEER, icu_validate);
@@ -324,6 +385,11 @@ size_t peers_register(struct engine *e, size_t max)
         add("ICU ucnv_convertEx", OP_STREAM4K, OUT_U32, ROLE_PEER, icu_stream);
         add("ICU ucnv_convertEx", OP_STREAM64, OUT_U32, ROLE_PEER, icu_stream);
         add("ICU ucnv_fromAlgorithmic", OP_ENCODE, OUT_BYTES, ROLE_PEER, icu_encode);
+        if (icu_utf7) {
+            add("ICU ucnv_toAlgorithmic", OP_UTF7DEC, OUT_U32, ROLE_PEER, icu_utf7dec32);
+            add("ICU ucnv_toUChars", OP_UTF7DEC, OUT_U16, ROLE_PEER, icu_utf7dec16);
+            add("ICU ucnv_fromAlgorithmic", OP_UTF7ENC, OUT_BYTES, ROLE_PEER, icu_utf7enc);
+        }
     }
 #endif
 #ifdef HAVE_UNISTRING
