@@ -154,6 +154,20 @@ def dfa_edges(dfa):
     return edges
 
 
+
+# re2c's custom API over a buffer [cur, lim) with end-of-input checks: the
+# lexers these tests write themselves.
+RE2C_BUFFER_API = [
+    "        re2c:api = custom;", "        re2c:api:style = free-form;",
+    '        re2c:define:YYCTYPE = "unsigned char";',
+    '        re2c:define:YYPEEK = "(cur < lim ? *cur : 0)";',
+    '        re2c:define:YYSKIP = "++cur;";',
+    '        re2c:define:YYBACKUP = "mar = cur;";',
+    '        re2c:define:YYRESTORE = "cur = mar;";',
+    '        re2c:define:YYLESSTHAN = "(size_t)(lim - cur) < @@{len}";',
+    '        re2c:define:YYFILL = "0";', "        re2c:eof = 0;",
+]
+
 class Case(unittest.TestCase):
     maxDiff = 4000
 
@@ -1766,14 +1780,7 @@ class TestEmitters(Case):
                 src += [f"static int match_{prefix}(const unsigned char *in, size_t n)", "{",
                         "    const unsigned char *cur = in, *lim = in + n, *mar = in;", "    (void)mar;",
                         "    /*!re2c",
-                        "        re2c:api = custom;", "        re2c:api:style = free-form;",
-                        '        re2c:define:YYCTYPE = "unsigned char";',
-                        '        re2c:define:YYPEEK = "(cur < lim ? *cur : 0)";',
-                        '        re2c:define:YYSKIP = "++cur;";',
-                        '        re2c:define:YYBACKUP = "mar = cur;";',
-                        '        re2c:define:YYRESTORE = "cur = mar;";',
-                        '        re2c:define:YYLESSTHAN = "(size_t)(lim - cur) < @@{len}";',
-                        '        re2c:define:YYFILL = "0";', "        re2c:eof = 0;",
+                        *RE2C_BUFFER_API,
                         f'        !include "g{k}.defs.re";' if j == 0 else "",
                         f"        {rule} {{ return cur == lim; }}",
                         "        * { return 0; }", "        $ { return 0; }", "    */", "}"]
@@ -1873,14 +1880,7 @@ class TestEmitters(Case):
                 "static int which(const char *s)", "{",
                 "    const unsigned char *cur = (const unsigned char *)s, *lim = cur + strlen(s), *mar = cur;",
                 "    (void)mar;", "    /*!re2c",
-                "        re2c:api = custom;", "        re2c:api:style = free-form;",
-                '        re2c:define:YYCTYPE = "unsigned char";',
-                '        re2c:define:YYPEEK = "(cur < lim ? *cur : 0)";',
-                '        re2c:define:YYSKIP = "++cur;";',
-                '        re2c:define:YYBACKUP = "mar = cur;";',
-                '        re2c:define:YYRESTORE = "cur = mar;";',
-                '        re2c:define:YYLESSTHAN = "(size_t)(lim - cur) < @@{len}";',
-                '        re2c:define:YYFILL = "0";', "        re2c:eof = 0;",
+                *RE2C_BUFFER_API,
                 '        !include "g1.defs.re";', '        !include "g2.defs.re";',
                 "        g1_x { return cur == lim ? 1 : 0; }",
                 "        g2_y { return cur == lim ? 2 : 0; }",
