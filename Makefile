@@ -431,7 +431,7 @@ CHECKS += check-example-re2c check-example-fd check-install
 #   make check-sanitize    the C and CLI suites built with ASan+UBSan into build/sanitize,
 #                          and the CLI (and test_hostile) under valgrind
 #   make check-stream-2g   2 GiB through the CLI with its max RSS measured   (CI)
-#   make fuzz [FUZZ_SECONDS=60]  each libFuzzer target for FUZZ_SECONDS     (CI: 20 s each)
+#   make fuzz [FUZZ_SECONDS=60]  each libFuzzer target for FUZZ_SECONDS     (CI: 15 s each, -j2)
 #
 # Tools are installed with apt-get when missing and we are root; otherwise
 # the exact command is printed. $(call need_tools,COMMAND:PACKAGE ...)
