@@ -34,8 +34,13 @@ GENERATED = $(HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
         check-ref check-unit check-engines check-examples check-cli deps clean
 .DELETE_ON_ERROR:
 
+# The conversion engine (src/convert.h) is instantiated once per source
+# encoding: src/convert_from.c compiled with each name of its
+# UTFDFA_EACH_ENCODING list, so make -j compiles them side by side.
+CONVERT_SOURCES = utf8 utf16le utf16be utf32le utf32be rfc2279 corrected ucs4le ucs4be utf7 \
+                  cesu8 mutf8 wtf8 utf7_imap
 LIB_SRCS = src/utfdfa.c src/utf8_fast.c
-LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
+LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o) $(CONVERT_SOURCES:%=$(B)/obj/convert_from_%.o)
 
 all: generated $(B)/libutfdfa.a $(B)/utfdfa
 
@@ -95,9 +100,16 @@ dfa: $(PICTURES)
 	else echo "graphviz is not installed: wrote the .dot files only (apt-get install graphviz)"; fi
 
 # ---------------------------------------------------------------- library
-$(B)/obj/%.o: src/%.c src/utf8_fast.h include/utfdfa.h $(HEADERS)
+LIB_HEADERS = src/convert.h src/utf8_fast.h include/utfdfa.h $(HEADERS)
+
+$(B)/obj/%.o: src/%.c $(LIB_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -DUTFDFA_BUILD -I include -I $(G) -c $< -o $@
+
+$(B)/obj/convert_from_%.o: src/convert_from.c $(LIB_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -DUTFDFA_BUILD -DSOURCE_NAME=$* -I include \
+	  -I $(G) -c $< -o $@
 
 $(B)/libutfdfa.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
@@ -561,6 +573,12 @@ check-sanitize-suites: | $(B)/.faults-tools-ok
 	  $(SANITIZE_CHECKS)
 
 check-cli check-beyond-cli check-faults: export ASAN_OPTIONS = detect_leaks=0
+
+# Only the sanitized library and CLI (the long compile), so that .ci/run can
+# build them beside make check; check-sanitize then finds them built.
+.PHONY: sanitize-build
+sanitize-build:
+	@$(MAKE) --no-print-directory B=$(SB) CFLAGS='$(SANITIZE_FLAGS)' $(SB)/libutfdfa.a $(SB)/utfdfa
 
 # valgrind: the plain build (valgrind cannot run ASan binaries): the hostile
 # suite, the CLI's representative commands under faults (every decoder,

@@ -102,7 +102,7 @@ typedef struct utfdfa_error {
 } utfdfa_error;
 
 /* Decoder state: 16 bytes, all zero = a fresh strict UTF-8 decoder that keeps a BOM.
- * Treat the fields as private: src/utfdfa.c packs them (its accessors). */
+ * Treat the fields as private: src/convert.h packs them (its accessors). */
 typedef struct utfdfa_decoder {
     uint64_t offset;  /* stream offset of the next byte */
     uint32_t partial; /* value of the sequence in progress */

@@ -1,0 +1,54 @@
+/* One unit of the conversion engine (src/convert.h): every conversion from
+ * the source encoding SOURCE_NAME (a name from UTFDFA_EACH_ENCODING), each into
+ * its own specialised loop. The Makefile compiles this file once per source
+ * (CONVERT_SOURCES); see src/convert.h for why.
+ */
+#include "convert.h"
+
+#ifndef SOURCE_NAME
+#error "compile with -DSOURCE_NAME=name, a name from UTFDFA_EACH_ENCODING in src/convert.h"
+#endif
+
+#define SOURCE_ENUM(name, enc) SOURCE_##name = enc,
+enum { UTFDFA_EACH_ENCODING(SOURCE_ENUM) };
+#undef SOURCE_ENUM
+
+#define PASTE(a, b) a##b
+#define EXPAND_PASTE(a, b) PASTE(a, b)
+#define SOURCE ((unsigned)EXPAND_PASTE(SOURCE_, SOURCE_NAME))
+#define CONVERT_FROM_THIS EXPAND_PASTE(utfdfa__convert_from_, SOURCE_NAME)
+
+/* UTF-8 into code points (and validation) takes the fast paths first. */
+ALWAYS_INLINE utfdfa_result specialise(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+                                       struct out *o, enum sink sink, unsigned to, bool last,
+                                       utfdfa_error *err)
+{
+    if (SOURCE == UTFDFA_UTF8 && sink != SINK_BYTES)
+        return convert_fast(d, src, src_len, o, sink, last, err);
+    return convert(d, src, src_len, o, sink, SOURCE, to, last, err);
+}
+
+utfdfa_result CONVERT_FROM_THIS(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+                                struct out *o, enum sink sink, unsigned to, bool last,
+                                utfdfa_error *err)
+{
+    switch (sink) {
+    case SINK_NONE:
+        return specialise(d, src, src_len, o, SINK_NONE, UTFDFA_UTF8, last, err);
+    case SINK_U32:
+        return specialise(d, src, src_len, o, SINK_U32, UTFDFA_UTF8, last, err);
+    case SINK_U16:
+        return specialise(d, src, src_len, o, SINK_U16, UTFDFA_UTF8, last, err);
+    default:
+        break;
+    }
+    switch (to) {
+#define TARGET_CASE(name, enc)                                                             \
+    case enc:                                                                              \
+        return specialise(d, src, src_len, o, SINK_BYTES, enc, last, err);
+        UTFDFA_EACH_ENCODING(TARGET_CASE)
+#undef TARGET_CASE
+    default: /* not reached: utfdfa_transcode passes a valid target */
+        return specialise(d, src, src_len, o, SINK_BYTES, UTFDFA_UCS4BE, last, err);
+    }
+}
