@@ -1001,7 +1001,13 @@ def streaming_20mb_bounded_memory():
         m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text(err))
         if check(m is not None, "/usr/bin/time -v reports the max RSS", text(err)[-400:]):
             kb = int(m.group(1))
-            check(kb < 16 * 1024, "max RSS %d KiB < 16 MiB" % kb, kb)
+            # The bound is the plain build's. Under ASan (make check-sanitize)
+            # its shadow memory and allocator add 10-20 MiB of their own;
+            # 32 MiB there still fails a CLI that holds the 20 MB input.
+            sanitized = b"__asan_init" in open(BIN, "rb").read()
+            mib = 32 if sanitized else 16
+            check(kb < mib * 1024, "max RSS %d KiB < %d MiB%s"
+                  % (kb, mib, " (ASan build)" if sanitized else ""), kb)
 
 
 # ------------------------------------------------------------------ 9. info options, -c
