@@ -682,6 +682,73 @@ static void test_random(int count, bool walk)
     free(buf);
 }
 
+/* A valid text of non-ASCII runs long enough for the lane decoders
+ * (src/utf8_fast.c: windows of a few KiB that count only when valid), with
+ * one rejecting byte at many places: in each lane, at its start, at its
+ * end; and the same text valid. */
+static void test_lane_errors(int count)
+{
+    enum { MAX = 7000, MIN = 3000 };
+    uint8_t *buf = xmalloc(MAX + 64);
+    for (int t = 0; t < count; t++) {
+        size_t n = 0;
+        while (n < MIN) { /* one-script and mixed runs, no ASCII between them */
+            size_t m = random_walk(buf + n, MAX - n);
+            uint32_t st = G->accept;
+            size_t q = 0;
+            for (; q < m; q++) { /* keep what ends in ACCEPT, without errors */
+                uint32_t nx = next_state(st, buf[n + q]);
+                if (nx == G->reject)
+                    break;
+                st = nx;
+            }
+            while (q && st != G->accept) { /* back to where the last character ended */
+                st = G->accept;
+                size_t last = 0;
+                for (size_t r = 0; r < q - 1; r++) {
+                    st = next_state(st, buf[n + r]);
+                    if (st == G->accept)
+                        last = r + 1;
+                }
+                q = last;
+                st = G->accept;
+            }
+            n += q;
+            if (n >= MAX - 16)
+                break;
+        }
+        check_all(buf, n, G->accept, 0, CAPS_SOME, "lanes, valid");
+        size_t stride = 61 + (size_t)(rng() % 120);
+        for (size_t at = (size_t)(rng() % 50); at < n; at += stride) {
+            uint8_t *c = exact_copy(buf, n);
+            uint32_t st = G->accept;
+            for (size_t q = 0; q < at; q++)
+                st = next_state(st, c[q]);
+            int b = (int)(rng() % 256), tries = 0;
+            while (next_state(st, (uint8_t)b) != G->reject && tries++ < 256)
+                b = (b + 1) % 256;
+            if (next_state(st, (uint8_t)b) == G->reject) {
+                c[at] = (uint8_t)b;
+                check_all(c, n, G->accept, 0, CAPS_SOME, "lanes, one error");
+                /* Room for a unit a byte: the lanes' windows reach the error. */
+                for (size_t vi = 0; vi < nvariants; vi++) {
+                    const struct utfdfa__fast_variant *v = &variants[vi];
+                    for (size_t cap = n - 1; cap <= n + 1; cap++) {
+                        if (v->dec32)
+                            check_dec(v, false, c, n, G->accept, 0, cap, "lanes, one error");
+                        if (v->dec16)
+                            check_dec(v, true, c, n, G->accept, 0, cap, "lanes, one error");
+                        if (v->rep)
+                            check_rep(v, c, n, G->accept, 0, cap, "lanes, one error");
+                    }
+                }
+            }
+            free(c);
+        }
+    }
+    free(buf);
+}
+
 /* The corpus at every alignment (the defaults; every variant at a few),
  * and fed in chunks as the runtime would: fast prefix, plain loop to the
  * chunk's end, state carried over. */
@@ -848,6 +915,7 @@ int main(int argc, char **argv)
                 test_length3();
             test_random(quick ? 30 : 300, false);
             test_random(quick ? 15 : 150, true);
+            test_lane_errors(quick ? 2 : 8);
             test_corpus(shared, quick ? 9 : 1);
         } else {
             /* Variants differ from 16 bytes on: short inputs, the defaults. */
@@ -857,6 +925,7 @@ int main(int argc, char **argv)
             check_all_variants = SIZE_MAX;
             test_random(quick ? 8 : 80, false);
             test_random(quick ? 12 : 120, true);
+            test_lane_errors(quick ? 1 : 3);
             test_corpus(shared, 21);
         }
         printf("test_fast: %s checked (%zu variants)\n", G->name, nvariants);
