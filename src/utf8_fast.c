@@ -832,10 +832,38 @@ FAST_INLINE bool LOC(_dec_lanes)(const uint8_t *src, size_t *pi, uint64_t *ps, u
     return true;
 }
 
-/* The lanes as a function of their own (the variant's), so that their
- * registers are all theirs: inlined, GCC spills a lane's pointer. */
-typedef bool (*LOC(_lanes_fn))(const uint8_t *, size_t *, uint64_t *, uint32_t *, uint32_t *,
-                               size_t *, const struct LOC(_dec_tables) *, size_t);
+/* Windows of lanes from src[*pi] on, while there is input and room for
+ * them and until the text turns to ASCII at ACCEPT (the ASCII path is
+ * faster): false when a window was not valid (*pw its lane width; nothing
+ * of it consumed), true otherwise. The tables are copied once a run. In a
+ * function of the variant's own, so that its registers are all its own
+ * (inlined, GCC spills a lane's pointer, and the engine's small calls pay
+ * for the lanes' frame). */
+FAST_INLINE bool LOC(_dec_lanes_run)(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps,
+                                     uint32_t *pcp, uint32_t *d, size_t cap, size_t *po,
+                                     size_t *pw, const int amode, const int lanes)
+{
+    struct LOC(_dec_tables) dt;
+    memcpy(dt.pay, (const uint64_t[256]){DT256(DPAY)}, sizeof dt.pay);
+    memcpy(dt.sh, (const uint8_t[256]){DT256(DSH)}, sizeof dt.sh);
+    const bool ascii = amode != FAST_ASCII_NONE && LOC(_ascii_identity)();
+    for (;;) {
+        size_t i = *pi, o = *po;
+        if (n - i < (size_t)lanes * DEC_LANE_MIN + RESYNC_MAX ||
+            cap - o < (size_t)lanes * DEC_LANE_MIN + RESYNC_MAX)
+            return true;
+        size_t w = (n - i - RESYNC_MAX) / (size_t)lanes, wo = (cap - o - RESYNC_MAX) / (size_t)lanes;
+        w = w < wo ? w : wo;
+        w = w < DEC_LANE_MAX ? w : DEC_LANE_MAX;
+        *pw = w;
+        if (!LOC(_dec_lanes)(src, pi, ps, pcp, d, po, &dt, w, lanes))
+            return false;
+        if (ascii && n - *pi >= 16 && fast_ascii16(amode, src + *pi))
+            return true;
+    }
+}
+typedef bool (*LOC(_lanes_fn))(const uint8_t *, size_t, size_t *, uint64_t *, uint32_t *,
+                               uint32_t *, size_t, size_t *, size_t *);
 
 FAST_INLINE size_t LOC(_dec_engine)(const uint8_t *src, size_t n, uint32_t *state,
                                     uint32_t *partial, void *dst, size_t cap, size_t *written,
@@ -851,8 +879,6 @@ FAST_INLINE size_t LOC(_dec_engine)(const uint8_t *src, size_t n, uint32_t *stat
     /* Lanes (UTF-32 only) after DENSE blocks in a row with a byte >= 0x80;
      * not again before `calm` after a window that was not valid. */
     const bool use_lanes = lanes > 1 && !u16 && n >= DEC_LANES_MIN;
-    struct LOC(_dec_tables) tables, *dt = &tables;
-    bool built = false; /* the tables, copied when the lanes first run */
     unsigned dense = 0;
     size_t calm = 0;
     /* A block of 16 bytes writes at most 16 UTF-32 units; in UTF-16 at
@@ -871,17 +897,11 @@ FAST_INLINE size_t LOC(_dec_engine)(const uint8_t *src, size_t n, uint32_t *stat
         if (use_lanes && (!ascii || dense >= DENSE) && i >= calm &&
             n - i >= (size_t)lanes * DEC_LANE_MIN + RESYNC_MAX &&
             cap - o >= (size_t)lanes * DEC_LANE_MIN + RESYNC_MAX) {
-            size_t w = (n - i - RESYNC_MAX) / (size_t)lanes, wo = (cap - o - RESYNC_MAX) / (size_t)lanes;
-            w = w < wo ? w : wo;
-            w = w < DEC_LANE_MAX ? w : DEC_LANE_MAX;
-            if (!built) {
-                memcpy(dt->pay, (const uint64_t[256]){DT256(DPAY)}, sizeof dt->pay);
-                memcpy(dt->sh, (const uint8_t[256]){DT256(DSH)}, sizeof dt->sh);
-                built = true;
-            }
-            if (lanefn(src, &i, &s, &cp, d32, &o, dt, w))
+            size_t i0 = i, w = 0;
+            if (!lanefn(src, n, &i, &s, &cp, d32, cap, &o, &w))
+                calm = i + (size_t)lanes * w;
+            if (i != i0)
                 continue;
-            calm = i + (size_t)lanes * w;
         }
         dense++;
         const uint8_t *p = src + i;
@@ -1211,10 +1231,10 @@ size_t FN(_pending)(const uint8_t *src, size_t k, uint32_t state)
     DEC_VARIANT_(name, target, amode, branchfree, 1, NULL)
 #define DEC_VARIANT_L(name, target, amode, branchfree, lanes)                               \
     target FAST_UNUSED FAST_NOINLINE static bool LOC(FAST_CAT(name, _lanes))(               \
-        const uint8_t *src, size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d, size_t *po, \
-        const struct LOC(_dec_tables) *dt, size_t w)                                        \
+        const uint8_t *src, size_t n, size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d,  \
+        size_t cap, size_t *po, size_t *pw)                                                 \
     {                                                                                       \
-        return LOC(_dec_lanes)(src, pi, ps, pcp, d, po, dt, w, lanes);                      \
+        return LOC(_dec_lanes_run)(src, n, pi, ps, pcp, d, cap, po, pw, amode, lanes);      \
     }                                                                                       \
     DEC_VARIANT_(name, target, amode, branchfree, lanes, LOC(FAST_CAT(name, _lanes)))
 #define DEC_VARIANT_(name, target, amode, branchfree, lanes, lanefn)                        \
