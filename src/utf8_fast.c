@@ -763,12 +763,23 @@ struct LOC(_dec_tables) {
  * byte, so the lanes' ranges do not meet); lanes after the first are then
  * moved down behind it. True when the window was valid (consumed, *po
  * advanced, *ps ACCEPT, *pcp 0); false otherwise (nothing consumed;
- * d[o..) holds scratch). */
+ * d[o..) holds scratch, d[..o) is untouched).
+ *
+ * A lane's index starts one before its first unit and is advanced by the
+ * byte that starts a character, so in ACCEPT lane 0 needs src[i] to start
+ * one: a byte that does not (it rejects from ACCEPT: the window cannot be
+ * valid) would store at d[o - 1], a unit already written, which a window
+ * that fails does not give back (and before d when o is 0). So such a
+ * window is refused before any store. The engine enters a window at any
+ * block boundary, so its first byte can be an error; the windows after a
+ * valid one begin at a start-only byte. */
 FAST_INLINE bool LOC(_dec_lanes)(const uint8_t *src, size_t *pi, uint64_t *ps, uint32_t *pcp,
                                  uint32_t *d, size_t *po, const struct LOC(_dec_tables) *dt,
                                  size_t w, const int lanes)
 {
     size_t i = *pi, o = *po, at[5];
+    if (IS_ACC(*ps) && !(dt->sh[src[i]] >> 5))
+        return false;
     at[0] = i;
     for (int k = 1; k <= lanes; k++) {
         size_t q = i + (size_t)k * w, lim = q + RESYNC_MAX;
