@@ -59,11 +59,13 @@
 #if defined(__GNUC__)
 #define FAST_INLINE static inline __attribute__((always_inline))
 #define FAST_UNUSED __attribute__((unused)) /* variants the defaults do not call */
+#define FAST_NOINLINE __attribute__((noinline))
 #define FAST_LIKELY(x) __builtin_expect(!!(x), 1)
 #define FAST_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define FAST_INLINE static inline
 #define FAST_UNUSED
+#define FAST_NOINLINE
 #define FAST_LIKELY(x) (x)
 #define FAST_UNLIKELY(x) (x)
 #endif
@@ -88,6 +90,9 @@
 enum { LANE_MIN = 256, LANE_MAX = 2048, DENSE = 4, RESYNC_MAX = 16 };
 /* Bytes of input that pay for building the replacing decoder's tables. */
 enum { REP_TABLES_MIN = 4096 };
+/* Bytes of input that pay for copying the lane decoder's table (2 KiB). */
+/* And its lanes: DEC_LANE_MIN to DEC_LANE_MAX bytes each. */
+enum { DEC_LANES_MIN = 1024, DEC_LANE_MIN = 256, DEC_LANE_MAX = 2048 };
 
 /* How the ASCII fast path looks at bytes. */
 enum fast_ascii { FAST_ASCII_NONE, FAST_ASCII_WORD, FAST_ASCII_SSE2, FAST_ASCII_AVX2 };
@@ -714,9 +719,167 @@ FAST_INLINE size_t LOC(_dec_exact)(const uint8_t *src, size_t i, size_t end, uin
 #define DSTEP4(STEP, k) STEP(k); STEP((k) + 1); STEP((k) + 2); STEP((k) + 3)
 #define DSTEP16(STEP) DSTEP4(STEP, 0); DSTEP4(STEP, 4); DSTEP4(STEP, 8); DSTEP4(STEP, 12)
 
+/* Decoding valid text by lanes. Where the text is valid, a byte starts a
+ * character exactly when it does not reject from ACCEPT (a character's
+ * later bytes never start one: the property utfdfa__P_pending relies on,
+ * which tests/unit/test_fast.c checks on every grammar). So per byte the
+ * decoding needs no state, only two tables derived from P_class, P_trans
+ * and P_payload_mask: the shift of the value (32 at a start, so the value
+ * starts afresh in its low 32 bits; 6 else; shift >> 5 is "starts") and
+ * the byte's payload:
+ *     v = v << sh[b] | pay[b];  x += sh[b] >> 5;  dst[x] = (uint32_t)v;
+ * with the index x pre-advanced, so a character's slot is written at each
+ * of its bytes and last with its whole value. The DFA is stepped alongside
+ * (row >> s), and a window counts only when every lane ends in ACCEPT. */
+#define DSTART(b) (TAB(_trans)[CON(_ACCEPT) + TAB(_class)[(b)]] != CON(_REJECT))
+#define DSH(b) ((uint8_t)(DSTART(b) ? 32 : 6))
+#define DPAY(b) ((uint64_t)((b) & TAB(_payload_mask)[TAB(_class)[(b)]]))
+#define DT4(M, b) M(b), M((b) + 1), M((b) + 2), M((b) + 3)
+#define DT16(M, b) DT4(M, b), DT4(M, (b) + 4), DT4(M, (b) + 8), DT4(M, (b) + 12)
+#define DT64(M, b) DT16(M, b), DT16(M, (b) + 16), DT16(M, (b) + 32), DT16(M, (b) + 48)
+#define DT256(M) DT64(M, 0), DT64(M, 64), DT64(M, 128), DT64(M, 192)
+struct LOC(_dec_tables) {
+    uint64_t pay[256];
+    uint8_t sh[256];
+};
+
+/* One byte of a lane: state s, value v, index x into d. */
+#define LD1(s, v, x, b)                                                                     \
+    do {                                                                                    \
+        uint8_t b_ = (b);                                                                   \
+        unsigned e_ = dt->sh[b_];                                                           \
+        s = NEXT(s, b_);                                                                    \
+        v = v << e_ | dt->pay[b_];                                                          \
+        x += e_ >> 5;                                                                       \
+        d[x] = (uint32_t)v;                                                                 \
+    } while (0)
+
+/* `lanes` lanes over a window src[i..at[lanes]) that ends before a
+ * start-only byte (found at or after i + lanes * w; the caller checked
+ * that w * lanes + RESYNC_MAX bytes are there, and room for as many
+ * units). Lane 0 starts in the caller's state *ps with its partial value
+ * *pcp (its character, if one is in progress, is unit o); lane k > 0 at a
+ * start-only byte, writing from d[o + (at[k] - i)] (at most one unit a
+ * byte, so the lanes' ranges do not meet); lanes after the first are then
+ * moved down behind it. True when the window was valid (consumed, *po
+ * advanced, *ps ACCEPT, *pcp 0); false otherwise (nothing consumed;
+ * d[o..) holds scratch, d[..o) is untouched).
+ *
+ * A lane's index starts one before its first unit and is advanced by the
+ * byte that starts a character, so in ACCEPT lane 0 needs src[i] to start
+ * one: a byte that does not (it rejects from ACCEPT: the window cannot be
+ * valid) would store at d[o - 1], a unit already written, which a window
+ * that fails does not give back (and before d when o is 0). So such a
+ * window is refused before any store. The engine enters a window at any
+ * block boundary, so its first byte can be an error; the windows after a
+ * valid one begin at a start-only byte. */
+FAST_INLINE bool LOC(_dec_lanes)(const uint8_t *src, size_t *pi, uint64_t *ps, uint32_t *pcp,
+                                 uint32_t *d, size_t *po, const struct LOC(_dec_tables) *dt,
+                                 size_t w, const int lanes)
+{
+    size_t i = *pi, o = *po, at[5];
+    if (IS_ACC(*ps) && !(dt->sh[src[i]] >> 5))
+        return false;
+    at[0] = i;
+    for (int k = 1; k <= lanes; k++) {
+        size_t q = i + (size_t)k * w, lim = q + RESYNC_MAX;
+        while (q < lim && !LOC(_start_only)(src[q]))
+            q++;
+        if (q == lim)
+            return false;
+        at[k] = q;
+    }
+    size_t run = at[1] - at[0];
+    for (int k = 1; k < lanes; k++)
+        if (at[k + 1] - at[k] < run)
+            run = at[k + 1] - at[k];
+    run &= ~(size_t)15;
+    /* x: the index of the unit being built, one before the lane's first. */
+    size_t x0 = o - (size_t)IS_ACC(*ps), x1 = o + (at[1] - i) - 1;
+    size_t x2 = o + (at[lanes > 2 ? 2 : 1] - i) - 1, x3 = o + (at[lanes > 3 ? 3 : 1] - i) - 1;
+    uint64_t s0 = *ps, s1 = S_ACC, s2 = S_ACC, s3 = S_ACC;
+    uint64_t v0 = *pcp, v1 = 0, v2 = 0, v3 = 0;
+    /* One pointer for all lanes (GCC spills a pointer per lane otherwise). */
+    const size_t o1 = at[1] - at[0], o2 = at[lanes > 2 ? 2 : 1] - at[0];
+    const size_t o3 = at[lanes > 3 ? 3 : 1] - at[0];
+#define LDSTEP(k)                                                                           \
+    do {                                                                                    \
+        LD1(s0, v0, x0, q[(k)]);                                                            \
+        LD1(s1, v1, x1, q[o1 + (k)]);                                                       \
+        if (lanes > 2)                                                                      \
+            LD1(s2, v2, x2, q[o2 + (k)]);                                                   \
+        if (lanes > 3)                                                                      \
+            LD1(s3, v3, x3, q[o3 + (k)]);                                                   \
+    } while (0)
+    for (const uint8_t *q = src + at[0], *qend = q + run; q != qend; q += 16) {
+        LDSTEP(0); LDSTEP(1); LDSTEP(2); LDSTEP(3); LDSTEP(4); LDSTEP(5); LDSTEP(6); LDSTEP(7);
+        LDSTEP(8); LDSTEP(9); LDSTEP(10); LDSTEP(11); LDSTEP(12); LDSTEP(13); LDSTEP(14); LDSTEP(15);
+    }
+#undef LDSTEP
+    uint64_t st[4] = {s0, s1, s2, s3}, vv[4] = {v0, v1, v2, v3};
+    size_t xx[4] = {x0, x1, x2, x3};
+    bool ok = true;
+    for (int k = 0; k < lanes; k++) {
+        uint64_t s = st[k], v = vv[k];
+        size_t x = xx[k];
+        for (size_t q = at[k] + run; q < at[k + 1]; q++)
+            LD1(s, v, x, src[q]);
+        ok &= ST(s) == S_ACC;
+        xx[k] = x;
+    }
+    if (!ok)
+        return false;
+    /* Lane k filled d[o + (at[k] - i) .. xx[k]]. */
+    size_t end = xx[0] + 1;
+    for (int k = 1; k < lanes; k++) {
+        size_t from = o + (at[k] - i), cnt = xx[k] + 1 - from;
+        memmove(d + end, d + from, cnt * sizeof *d);
+        end += cnt;
+    }
+    *po = end;
+    *pi = at[lanes];
+    *ps = S_ACC;
+    *pcp = 0;
+    return true;
+}
+
+/* Windows of lanes from src[*pi] on, while there is input and room for
+ * them and until the text turns to ASCII at ACCEPT (the ASCII path is
+ * faster): false when a window was not valid (*pw its lane width; nothing
+ * of it consumed), true otherwise. The tables are copied once a run. In a
+ * function of the variant's own, so that its registers are all its own
+ * (inlined, GCC spills a lane's pointer, and the engine's small calls pay
+ * for the lanes' frame). */
+FAST_INLINE bool LOC(_dec_lanes_run)(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps,
+                                     uint32_t *pcp, uint32_t *d, size_t cap, size_t *po,
+                                     size_t *pw, const int amode, const int lanes)
+{
+    struct LOC(_dec_tables) dt;
+    memcpy(dt.pay, (const uint64_t[256]){DT256(DPAY)}, sizeof dt.pay);
+    memcpy(dt.sh, (const uint8_t[256]){DT256(DSH)}, sizeof dt.sh);
+    const bool ascii = amode != FAST_ASCII_NONE && LOC(_ascii_identity)();
+    for (;;) {
+        size_t i = *pi, o = *po;
+        if (n - i < (size_t)lanes * DEC_LANE_MIN + RESYNC_MAX ||
+            cap - o < (size_t)lanes * DEC_LANE_MIN + RESYNC_MAX)
+            return true;
+        size_t w = (n - i - RESYNC_MAX) / (size_t)lanes, wo = (cap - o - RESYNC_MAX) / (size_t)lanes;
+        w = w < wo ? w : wo;
+        w = w < DEC_LANE_MAX ? w : DEC_LANE_MAX;
+        *pw = w;
+        if (!LOC(_dec_lanes)(src, pi, ps, pcp, d, po, &dt, w, lanes))
+            return false;
+        if (ascii && n - *pi >= 16 && fast_ascii16(amode, src + *pi))
+            return true;
+    }
+}
+typedef bool (*LOC(_lanes_fn))(const uint8_t *, size_t, size_t *, uint64_t *, uint32_t *,
+                               uint32_t *, size_t, size_t *, size_t *);
+
 FAST_INLINE size_t LOC(_dec_engine)(const uint8_t *src, size_t n, uint32_t *state,
                                     uint32_t *partial, void *dst, size_t cap, size_t *written,
-                                    const bool u16, const int amode, const bool branchfree)
+                                    const bool u16, const int amode, const bool branchfree,
+                                    const int lanes, LOC(_lanes_fn) lanefn)
 {
     const bool ascii = amode != FAST_ASCII_NONE && LOC(_ascii_identity)();
     uint32_t *d32 = dst;
@@ -724,6 +887,11 @@ FAST_INLINE size_t LOC(_dec_engine)(const uint8_t *src, size_t n, uint32_t *stat
     uint64_t s = LOC(_to_state)(*state);
     uint32_t cp = *partial;
     size_t o = 0, i = 0;
+    /* Lanes (UTF-32 only) after DENSE blocks in a row with a byte >= 0x80;
+     * not again before `calm` after a window that was not valid. */
+    const bool use_lanes = lanes > 1 && !u16 && n >= DEC_LANES_MIN;
+    unsigned dense = 0;
+    size_t calm = 0;
     /* A block of 16 bytes writes at most 16 UTF-32 units; in UTF-16 at
      * most 17 (its first byte may complete a pair carried in from the
      * block before, and the rest take at least one byte a unit) and,
@@ -734,8 +902,19 @@ FAST_INLINE size_t LOC(_dec_engine)(const uint8_t *src, size_t n, uint32_t *stat
                                         u16 ? (void *)(d16 + o) : (void *)(d32 + o), cap - o, u16);
             i += k;
             o += k;
+            dense = 0;
             continue;
         }
+        if (use_lanes && (!ascii || dense >= DENSE) && i >= calm &&
+            n - i >= (size_t)lanes * DEC_LANE_MIN + RESYNC_MAX &&
+            cap - o >= (size_t)lanes * DEC_LANE_MIN + RESYNC_MAX) {
+            size_t i0 = i, w = 0;
+            if (!lanefn(src, n, &i, &s, &cp, d32, cap, &o, &w))
+                calm = i + (size_t)lanes * w;
+            if (i != i0)
+                continue;
+        }
+        dense++;
         const uint8_t *p = src + i;
         uint64_t s0 = s;
         uint32_t cp0 = cp;
@@ -865,58 +1044,109 @@ FAST_INLINE size_t LOC(_rep_exact)(const uint8_t *src, size_t i, size_t end, uin
         nerr += cut_ + bad_;                                                                \
     } while (0)
 
-#if SHIFT
-/* With shift rows, the whole replacing step becomes table data: rows of a
- * DFA without REJECT (a rejected byte leads where it leads from ACCEPT, or
- * to ACCEPT when it rejects there too) and rows of flags per state (bit 0:
- * a U+FFFD for the subpart cut short; bit 1: a U+FFFD for the byte itself;
- * bit 2: the byte is stepped from ACCEPT, so v starts afresh). Built from
- * P_shift_row on the stack, 4 KiB, for long inputs only. */
+#if SHIFT && CON(_NSTATES) <= 9
+#define REP_TABLED 1
+/* With shift rows (and at most 9 states), the whole replacing step becomes
+ * table data: rows of a DFA without REJECT (a rejected byte leads where it
+ * leads from ACCEPT, or to ACCEPT when it rejects there too), with a state's
+ * field 7 bits wide instead of the generator's 6, so that each field has a
+ * flag above its 6-bit value, which a shift count (& 63) ignores:
+ *   next[b]:  the next state (7 * its number) | a U+FFFD for the byte itself << 6
+ *   shift[b]: the value's shift (32 when the byte is stepped from ACCEPT, so
+ *             the value starts afresh; 6 else) | a U+FFFD for the subpart
+ *             cut short before the byte << 6
+ * and the payload of each byte. Built from P_shift_row, P_class and
+ * P_payload_mask on the stack, 6 KiB, for long inputs only. Per byte: three
+ * shifts of rows, the value, two stores, the index advanced twice. */
 struct LOC(_rep_tables) {
-    uint64_t next[256], flags[256];
+    uint64_t next[256], shift[256], pay[256];
 };
 
 FAST_INLINE void LOC(_rep_build)(struct LOC(_rep_tables) *t)
 {
     for (int b = 0; b < 256; b++) {
-        uint64_t r = ROW[b], from_acc = r & 63, nx = 0, fl = 0;
+        uint64_t r = ROW[b], from_acc = r & 63, nx = 0, sh = 0;
         uint64_t acc_bad = from_acc == S_REJ, acc_next = acc_bad ? S_ACC : from_acc;
         for (uint64_t k = 0; k < CON(_NSTATES); k++) {
-            uint64_t at = k * SW, next = (r >> at) & 63, rej = next == S_REJ;
-            nx |= (rej ? acc_next : next) << at;
-            fl |= ((rej & (k != 0)) | (rej & acc_bad) << 1 | (uint64_t)(rej | (k == 0)) << 2) << at;
+            uint64_t next = (r >> (k * SW)) & 63, rej = next == S_REJ;
+            uint64_t to = (rej ? acc_next : next) / SW * 7;
+            nx |= (to | (rej & acc_bad) << 6) << (k * 7);
+            sh |= ((rej | (k == 0) ? 32u : 6u) | (rej & (k != 0)) << 6) << (k * 7);
         }
         t->next[b] = nx;
-        t->flags[b] = fl;
+        t->shift[b] = sh;
+        t->pay[b] = LOC(_payload)((uint8_t)b);
     }
 }
 
+/* s7: the state as 7 times its number (and flags above). */
 #define RSTEP_T(k)                                                                          \
     do {                                                                                    \
         uint8_t b_ = p[k];                                                                  \
-        uint64_t f_ = t->flags[b_] >> (s & 63);                                             \
-        s = t->next[b_] >> (s & 63);                                                        \
-        v = v << (6 | (f_ & 4) << 3) | LOC(_payload)(b_);                                   \
-        size_t cut_ = f_ & 1;                                                               \
-        uint32_t bad_ = (uint32_t)(f_ >> 1) & 1;                                            \
+        uint64_t f_ = t->shift[b_] >> (s7 & 63);                                            \
+        s7 = t->next[b_] >> (s7 & 63);                                                      \
+        v = v << (f_ & 63) | t->pay[b_];                                                    \
+        size_t cut_ = (f_ >> 6) & 1, bad_ = (s7 >> 6) & 1;                                  \
         d32[o] = 0xFFFD;                                                                    \
         o += cut_;                                                                          \
-        d32[o] = ((uint32_t)v & (bad_ - 1)) | (0xFFFDu & -bad_);                            \
-        o += ACC01(s);                                                                      \
+        d32[o] = bad_ ? 0xFFFDu : (uint32_t)v;                                              \
+        o += (size_t)((uint64_t)1 >> (s7 & 63));                                            \
         nerr += cut_ + bad_;                                                                \
     } while (0)
+
+/* Blocks of replacing steps from block i on, in the 7-bit numbering, until
+ * a block without errors (then the caller's clean path goes on) or the end
+ * or the room runs short; at least one block. */
+FAST_INLINE void LOC(_rep_run)(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps,
+                               uint32_t *pcp, uint32_t *d32, size_t cap, size_t *po,
+                               size_t *perr, const struct LOC(_rep_tables) *t)
+{
+    size_t i = *pi, o = *po, nerr = *perr;
+    uint64_t s7 = ST(*ps) / SW * 7, v = *pcp;
+    while (n - i >= 16 && cap - o > 32) {
+        const uint8_t *p = src + i;
+        size_t nerr0 = nerr;
+        DSTEP16(RSTEP_T);
+        i += 16;
+        if (nerr == nerr0)
+            break;
+    }
+    *ps = (s7 & 63) / 7 * SW;
+    *pcp = (s7 & 63) == 0 ? 0 : (uint32_t)v;
+    *pi = i;
+    *po = o;
+    *perr = nerr;
+}
+typedef void (*LOC(_rep_run_fn))(const uint8_t *, size_t, size_t *, uint64_t *, uint32_t *,
+                                 uint32_t *, size_t, size_t *, size_t *,
+                                 const struct LOC(_rep_tables) *);
+#define REP_RUN_FN(name, target)                                                            \
+    target FAST_UNUSED FAST_NOINLINE static void LOC(FAST_CAT(name, _run))(                 \
+        const uint8_t *src, size_t n, size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d32, \
+        size_t cap, size_t *po, size_t *perr, const struct LOC(_rep_tables) *t)             \
+    {                                                                                       \
+        LOC(_rep_run)(src, n, pi, ps, pcp, d32, cap, po, perr, t);                          \
+    }
+#define REP_RUN_ARG(name) , LOC(FAST_CAT(name, _run))
+#define REP_RUN_PARAM , LOC(_rep_run_fn) runfn
+#else
+#define REP_TABLED 0
+#define REP_RUN_FN(name, target)
+#define REP_RUN_ARG(name)
+#define REP_RUN_PARAM
 #endif
 
 FAST_INLINE size_t LOC(_rep_engine)(const uint8_t *src, size_t n, uint32_t *state,
                                     uint32_t *partial, uint32_t *d32, size_t cap,
-                                    size_t *written, size_t *errors, const int amode)
+                                    size_t *written, size_t *errors,
+                                    const int amode REP_RUN_PARAM)
 {
     const bool ascii = amode != FAST_ASCII_NONE && LOC(_ascii_identity)();
     uint64_t s = LOC(_to_state)(*state);
     uint32_t cp = *partial;
     size_t o = 0, nerr = 0, i = 0;
     bool dirty = false;
-#if SHIFT
+#if REP_TABLED
     struct LOC(_rep_tables) tables, *t = &tables;
     bool tabled = n >= REP_TABLES_MIN;
     if (tabled)
@@ -948,15 +1178,16 @@ FAST_INLINE size_t LOC(_rep_engine)(const uint8_t *src, size_t n, uint32_t *stat
             o = o0;
             v = cp;
         }
-        size_t nerr0 = nerr;
-#if SHIFT
+#if REP_TABLED
         if (tabled) {
-            DSTEP16(RSTEP_T);
-        } else
-#endif
-        {
-            DSTEP16(RSTEP);
+            /* In a function of its own: its registers are all its own. */
+            runfn(src, n, &i, &s, &cp, d32, cap, &o, &nerr, t);
+            dirty = false; /* it stopped after a block without errors, or at the end */
+            continue;
         }
+#endif
+        size_t nerr0 = nerr;
+        DSTEP16(RSTEP);
         dirty = nerr != nerr0;
         cp = IS_ACC(s) ? 0 : (uint32_t)v;
         i += 16;
@@ -1008,13 +1239,23 @@ size_t FN(_pending)(const uint8_t *src, size_t k, uint32_t state)
         return LOC(_scan_engine)(src, n, state, amode, lanes);                              \
     }
 #define DEC_VARIANT(name, target, amode, branchfree)                                        \
+    DEC_VARIANT_(name, target, amode, branchfree, 1, NULL)
+#define DEC_VARIANT_L(name, target, amode, branchfree, lanes)                               \
+    target FAST_UNUSED FAST_NOINLINE static bool LOC(FAST_CAT(name, _lanes))(               \
+        const uint8_t *src, size_t n, size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d,  \
+        size_t cap, size_t *po, size_t *pw)                                                 \
+    {                                                                                       \
+        return LOC(_dec_lanes_run)(src, n, pi, ps, pcp, d, cap, po, pw, amode, lanes);      \
+    }                                                                                       \
+    DEC_VARIANT_(name, target, amode, branchfree, lanes, LOC(FAST_CAT(name, _lanes)))
+#define DEC_VARIANT_(name, target, amode, branchfree, lanes, lanefn)                        \
     target FAST_UNUSED static size_t LOC(FAST_CAT(name, _32))(const uint8_t *src, size_t n, \
                                                   uint32_t *state, uint32_t *partial,       \
                                                   uint32_t *dst, size_t cap,                \
                                                   size_t *written)                          \
     {                                                                                       \
         return LOC(_dec_engine)(src, n, state, partial, dst, cap, written, false, amode,    \
-                                branchfree);                                                \
+                                branchfree, lanes, lanefn);                                 \
     }                                                                                       \
     target FAST_UNUSED static size_t LOC(FAST_CAT(name, _16))(const uint8_t *src, size_t n, \
                                                   uint32_t *state, uint32_t *partial,       \
@@ -1022,7 +1263,7 @@ size_t FN(_pending)(const uint8_t *src, size_t k, uint32_t state)
                                                   size_t *written)                          \
     {                                                                                       \
         return LOC(_dec_engine)(src, n, state, partial, dst, cap, written, true, amode,     \
-                                branchfree);                                                \
+                                branchfree, lanes, lanefn);                                 \
     }
 
 /* Shift rows need no lanes beyond two (the loads, not the chain, limit
@@ -1037,11 +1278,14 @@ SCAN_VARIANT(_scan_word_l4, T_BASE, FAST_ASCII_WORD, 4)
 DEC_VARIANT(_dec_branchy, T_BASE, FAST_ASCII_NONE, false)
 DEC_VARIANT(_dec_free, T_BASE, FAST_ASCII_NONE, true)
 DEC_VARIANT(_dec_free_word, T_BASE, FAST_ASCII_WORD, true)
+DEC_VARIANT_L(_dec_l2_word, T_BASE, FAST_ASCII_WORD, true, 2)
+REP_RUN_FN(_rep_word, T_BASE)
 FAST_UNUSED static size_t LOC(_rep_word)(const uint8_t *src, size_t n, uint32_t *state,
                                          uint32_t *partial, uint32_t *dst, size_t cap,
                                          size_t *written, size_t *errors)
 {
-    return LOC(_rep_engine)(src, n, state, partial, dst, cap, written, errors, FAST_ASCII_WORD);
+    return LOC(_rep_engine)(src, n, state, partial, dst, cap, written, errors,
+                            FAST_ASCII_WORD REP_RUN_ARG(_rep_word));
 }
 #if FAST_X86
 /* Without BMI2 the shift goes through %cl (two uops): four lanes beat two. */
@@ -1059,13 +1303,18 @@ DEC_VARIANT(_dec_b_free, T_BMI2, FAST_ASCII_NONE, true)
 DEC_VARIANT(_dec_b_branchy_sse2, T_BMI2, FAST_ASCII_SSE2, false)
 DEC_VARIANT(_dec_b_free_sse2, T_BMI2, FAST_ASCII_SSE2, true)
 DEC_VARIANT(_dec_b_free_avx2, T_AVX2, FAST_ASCII_AVX2, true)
+DEC_VARIANT_L(_dec_b_l2_sse2, T_BMI2, FAST_ASCII_SSE2, true, 2)
+DEC_VARIANT_L(_dec_b_l2_avx2, T_AVX2, FAST_ASCII_AVX2, true, 2)
+DEC_VARIANT_L(_dec_b_l3_avx2, T_AVX2, FAST_ASCII_AVX2, true, 3)
 
 #define REP_VARIANT(name, target, amode)                                                    \
+    REP_RUN_FN(name, target)                                                                \
     target FAST_UNUSED static size_t LOC(name)(const uint8_t *src, size_t n, uint32_t *state, \
                                                uint32_t *partial, uint32_t *dst, size_t cap,  \
                                                size_t *written, size_t *errors)               \
     {                                                                                       \
-        return LOC(_rep_engine)(src, n, state, partial, dst, cap, written, errors, amode);  \
+        return LOC(_rep_engine)(src, n, state, partial, dst, cap, written, errors,          \
+                                amode REP_RUN_ARG(name));                                   \
     }
 REP_VARIANT(_rep_b_sse2, T_BMI2, FAST_ASCII_SSE2)
 REP_VARIANT(_rep_b_avx2, T_AVX2, FAST_ASCII_AVX2)
@@ -1094,12 +1343,12 @@ size_t FN(_decode32)(const uint8_t *src, size_t n, uint32_t *state, uint32_t *pa
 {
 #if FAST_X86
     if (FAST_HAVE_AVX2_BMI2())
-        return LOC(_dec_b_free_avx2_32)(src, n, state, partial, dst, cap, written);
+        return LOC(_dec_b_l2_avx2_32)(src, n, state, partial, dst, cap, written);
     if (FAST_HAVE_BMI2())
-        return LOC(_dec_b_free_sse2_32)(src, n, state, partial, dst, cap, written);
+        return LOC(_dec_b_l2_sse2_32)(src, n, state, partial, dst, cap, written);
     return LOC(_dec_free_sse2_32)(src, n, state, partial, dst, cap, written);
 #else
-    return LOC(_dec_free_word_32)(src, n, state, partial, dst, cap, written);
+    return LOC(_dec_l2_word_32)(src, n, state, partial, dst, cap, written);
 #endif
 }
 
@@ -1144,6 +1393,7 @@ const struct utfdfa__fast_variant FN(_fast_variants)[] = {
     V_DEC("branchy", _dec_branchy),
     V_DEC("branchfree", _dec_free),
     V_DEC("branchfree+ascii-word", _dec_free_word),
+    V_DEC("branchfree+ascii-word+2lanes", _dec_l2_word),
     V_REP("replace+ascii-word", _rep_word),
 #if FAST_X86
     V_REP("replace+ascii-sse2", _rep_sse2),
@@ -1162,6 +1412,9 @@ const struct utfdfa__fast_variant FN(_fast_variants)[] = {
     V_DEC("bmi2:branchy+ascii-sse2", _dec_b_branchy_sse2),
     V_DEC("bmi2:branchfree+ascii-sse2", _dec_b_free_sse2),
     V_DEC("bmi2:branchfree+ascii-avx2", _dec_b_free_avx2),
+    V_DEC("bmi2:branchfree+ascii-sse2+2lanes", _dec_b_l2_sse2),
+    V_DEC("bmi2:branchfree+ascii-avx2+2lanes", _dec_b_l2_avx2),
+    V_DEC("bmi2:branchfree+ascii-avx2+3lanes", _dec_b_l3_avx2),
 #endif
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -1201,9 +1454,23 @@ const struct utfdfa__fast_variant FN(_fast_variants)[] = {
 #undef FAST_HAVE_AVX2_BMI2
 #endif
 #undef DEC_VARIANT
+#undef DEC_VARIANT_L
+#undef DEC_VARIANT_
+#undef DSTART
+#undef DSH
+#undef DPAY
+#undef DT4
+#undef DT16
+#undef DT64
+#undef DT256
+#undef LD1
 #undef REP_VARIANT
 #undef RSTEP
 #undef RSTEP_T
+#undef REP_TABLED
+#undef REP_RUN_FN
+#undef REP_RUN_ARG
+#undef REP_RUN_PARAM
 #undef AP1
 #undef AP2
 #undef AP4

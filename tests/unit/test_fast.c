@@ -17,7 +17,10 @@
  * (a state from the plain loop over the first part) with every cap; every
  * string of length 3 alone and placed across a 16-byte block boundary in
  * ASCII; random inputs (fixed seed) with dense and sparse non-ASCII, errors
- * and truncations, long enough for the lanes; the corpus (when present) at
+ * and truncations, long enough for the lanes; a valid text with a byte
+ * that rejects from ACCEPT after each of its characters in turn, and
+ * fd_chunks's text with dense errors called from each of its bytes (a lane
+ * window entered at an error); the corpus (when present) at
  * every starting alignment 0-63 and fed in chunks. Inputs sit at the end of
  * exact-size heap buffers and outputs are exact-size, so AddressSanitizer
  * and valgrind see any access past either.
@@ -221,7 +224,7 @@ static size_t nvariants;
 
 static const char *hex(const uint8_t *s, size_t n)
 {
-    static char buf[3 * 24 + 8];
+    static char buf[3 * 24 + 32];
     size_t k = 0;
     for (size_t i = 0; i < n && i < 24; i++)
         k += (size_t)snprintf(buf + k, sizeof buf - k, "%02X ", s[i]);
@@ -257,13 +260,24 @@ static void check_dec(const struct utfdfa__fast_variant *v, bool u16, const uint
     void *whole = xmalloc(cap * unit);
     size_t m = plain_dec(src, n, &st_w, &cp_w, whole, cap, &ww, u16);
     free(whole);
-    bool same = k <= n && kr == k && st == st_r && cp == cp_r && w == wr &&
-                (w == 0 || memcmp(out, ref, w * unit) == 0);
+    /* The first unit that differs, when as many were written. */
+    size_t at = w;
+    if (k <= n && kr == k && w == wr)
+        for (at = 0; at < w; at++)
+            if (u16 ? ((uint16_t *)out)[at] != ((uint16_t *)ref)[at]
+                    : ((uint32_t *)out)[at] != ((uint32_t *)ref)[at])
+                break;
+    bool same = k <= n && kr == k && st == st_r && cp == cp_r && w == wr && at == w;
+    char diff[80] = "";
+    if (at < w)
+        snprintf(diff, sizeof diff, ", outputs differ at unit %zu: %X, plain loop %X", at,
+                 u16 ? ((uint16_t *)out)[at] : ((uint32_t *)out)[at],
+                 u16 ? ((uint16_t *)ref)[at] : ((uint32_t *)ref)[at]);
     CHECK(same && k == m,
           "%s: %s decode%s (%s) on %s from state %u partial %X, cap %zu: consumed %zu (plain "
           "loop over it %zu, over all %zu), state %u/%u, partial %X/%X, written %zu/%zu%s",
           G->name, v->name, u16 ? "16" : "32", what, hex(src, n), st0, cp0, cap, k, kr, m, st, st_r,
-          cp, cp_r, w, wr, same && w && memcmp(out, ref, w * unit) ? ", outputs differ" : "");
+          cp, cp_r, w, wr, diff);
     free(out);
     free(ref);
 }
@@ -682,6 +696,229 @@ static void test_random(int count, bool walk)
     free(buf);
 }
 
+/* A valid text of at least min bytes (unless max - 16 comes first) in
+ * buf[0..max): random walks on G's DFA (one-script and mixed runs, no ASCII
+ * between them), each cut back to its last character without errors. */
+static size_t valid_walk_text(uint8_t *buf, size_t min, size_t max)
+{
+    size_t n = 0;
+    while (n < min) {
+        size_t m = random_walk(buf + n, max - n);
+        uint32_t st = G->accept;
+        size_t q = 0;
+        for (; q < m; q++) { /* keep what ends in ACCEPT, without errors */
+            uint32_t nx = next_state(st, buf[n + q]);
+            if (nx == G->reject)
+                break;
+            st = nx;
+        }
+        while (q && st != G->accept) { /* back to where the last character ended */
+            st = G->accept;
+            size_t last = 0;
+            for (size_t r = 0; r < q - 1; r++) {
+                st = next_state(st, buf[n + r]);
+                if (st == G->accept)
+                    last = r + 1;
+            }
+            q = last;
+            st = G->accept;
+        }
+        n += q;
+        if (n >= max - 16)
+            break;
+    }
+    return n;
+}
+
+/* A valid text of non-ASCII runs long enough for the lane decoders
+ * (src/utf8_fast.c: windows of a few KiB that count only when valid), with
+ * one rejecting byte at many places: in each lane, at its start, at its
+ * end; and the same text valid. */
+static void test_lane_errors(int count)
+{
+    enum { MAX = 7000, MIN = 3000 };
+    uint8_t *buf = xmalloc(MAX + 64);
+    for (int t = 0; t < count; t++) {
+        size_t n = valid_walk_text(buf, MIN, MAX);
+        check_all(buf, n, G->accept, 0, CAPS_SOME, "lanes, valid");
+        size_t stride = 61 + (size_t)(rng() % 120);
+        for (size_t at = (size_t)(rng() % 50); at < n; at += stride) {
+            uint8_t *c = exact_copy(buf, n);
+            uint32_t st = G->accept;
+            for (size_t q = 0; q < at; q++)
+                st = next_state(st, c[q]);
+            int b = (int)(rng() % 256), tries = 0;
+            while (next_state(st, (uint8_t)b) != G->reject && tries++ < 256)
+                b = (b + 1) % 256;
+            if (next_state(st, (uint8_t)b) == G->reject) {
+                c[at] = (uint8_t)b;
+                check_all(c, n, G->accept, 0, CAPS_SOME, "lanes, one error");
+                /* Room for a unit a byte: the lanes' windows reach the error. */
+                for (size_t vi = 0; vi < nvariants; vi++) {
+                    const struct utfdfa__fast_variant *v = &variants[vi];
+                    for (size_t cap = n - 1; cap <= n + 1; cap++) {
+                        if (v->dec32)
+                            check_dec(v, false, c, n, G->accept, 0, cap, "lanes, one error");
+                        if (v->dec16)
+                            check_dec(v, true, c, n, G->accept, 0, cap, "lanes, one error");
+                        if (v->rep)
+                            check_rep(v, c, n, G->accept, 0, cap, "lanes, one error");
+                    }
+                }
+            }
+            free(c);
+        }
+    }
+    free(buf);
+}
+
+/* A lane window entered at an error. The reverted merge (a0efe2a) wrote a
+ * wrong code point where a window began, in ACCEPT, at a byte that cannot
+ * start a character (the text's own error): fd_chunks found it in text with
+ * an error about every fifth character, where U+E45FB (F3 A4 97 BB) just
+ * before an FF came out as U+001F. The tests above missed it because the
+ * lanes are entered only at a 16-byte block boundary after DENSE clean
+ * non-ASCII blocks (64 bytes) and with room for a window (over 1 KiB of
+ * input, 528 units of output), and in ACCEPT the error must be the very
+ * byte there: test_lane_errors puts one error in a valid text at strides of
+ * 61 to 180 bytes, so the first entry (where a failed window sends the
+ * engine on by blocks to the error) almost never lands on it; test_random's
+ * few errors are as unlikely to, and its error-dense inputs (random bytes)
+ * never have the 64 clean bytes in a row; the corpus is valid. So no test
+ * ever began a window at an error.
+ *
+ * (a) The failing pattern: a valid text (random walks on G's DFA) with a
+ * byte that rejects from ACCEPT inserted after a whole character, at every
+ * character boundary; the fast functions called from each of the first 16
+ * bytes (state and partial value from the plain loop over the bytes
+ * before), so that the error falls at every offset from a block boundary
+ * and from where the lanes begin; further on (past `span`), from the start
+ * only, where the error falls in a window's lanes, at their ends and
+ * between windows. Room for a unit a byte, as the lanes need. */
+static void test_lane_entry_errors(int texts, size_t span)
+{
+    enum { MAX = 4000, MIN = 2500 };
+    uint64_t saved = rng_state; /* the other parts' inputs stay as they were */
+    rng_state = 0x6A09E667F3BCC908u;
+    uint8_t bad[256];
+    size_t nbad = 0;
+    for (int b = 0; b < 256; b++)
+        if (next_state(G->accept, (uint8_t)b) == G->reject)
+            bad[nbad++] = (uint8_t)b;
+    uint8_t *buf = xmalloc(MAX + 64);
+    for (int t = 0; t < texts && nbad; t++) {
+        size_t n = valid_walk_text(buf, MIN, MAX), m = n + 1;
+        uint32_t st = G->accept;
+        for (size_t p = 0; p <= n; p++) {
+            if (p)
+                st = next_state(st, buf[p - 1]);
+            if (st != G->accept)
+                continue; /* inside a character */
+            uint8_t *c = xmalloc(m); /* exact size: the input ends where it does */
+            memcpy(c, buf, p);
+            c[p] = bad[(p + (size_t)t) % nbad];
+            memcpy(c + p + 1, buf + p, n - p);
+            for (size_t j = 0; j < (p < span ? 16u : 1u) && j <= p; j++) {
+                uint32_t sj = G->accept, cj = 0;
+                size_t w;
+                uint32_t *tmp = xmalloc((j + 1) * sizeof *tmp);
+                plain_dec(c, j, &sj, &cj, tmp, j + 1, &w, false);
+                free(tmp);
+                for (size_t vi = 0; vi < nvariants; vi++) {
+                    const struct utfdfa__fast_variant *v = &variants[vi];
+                    if (v->dec32)
+                        check_dec(v, false, c + j, m - j, sj, cj, m - j + 1,
+                                  "error at a lane's entry");
+                    if (j)
+                        continue;
+                    if (v->scan)
+                        check_scan(v, c, m, G->accept, "error at a lane's entry");
+                    if (v->dec16)
+                        check_dec(v, true, c, m, G->accept, 0, 2 * m + 1,
+                                  "error at a lane's entry");
+                    if (v->rep)
+                        check_rep(v, c, m, G->accept, 0, 2 * m + 1, "error at a lane's entry");
+                }
+            }
+            free(c);
+        }
+    }
+    free(buf);
+    rng_state = saved;
+}
+
+/* (b) Text as tests/examples/fd_chunks.c's make_text makes it for UTF-8
+ * (the same generator and seeds, so the same bytes: seed 1 is the text that
+ * found the bug): characters of every length and an ill-formed byte for
+ * about every fifth, so errors are dense but now and then 64 clean bytes
+ * come in a row. A fast call from every byte of it, from ACCEPT, as the
+ * runtime makes them after each error, and so at every alignment of the
+ * text to the blocks and the lanes; each against the plain loop. The
+ * replacing decoder, which does not stop at errors, from the first
+ * rep_starts bytes only. */
+static uint64_t xorshift64(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static size_t dense_error_text(uint8_t *buf, size_t cap, uint64_t seed)
+{
+    static const uint8_t junk[] = {0x80, 0xBF, 0xC0, 0xC1, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF};
+    uint64_t s = seed;
+    size_t n = 0;
+    while (n + 8 < cap) {
+        uint64_t x = xorshift64(&s);
+        uint32_t cp;
+        switch (x % 5) {
+        case 0: cp = (uint32_t)(x >> 8) % 0x80; break;
+        case 1: cp = 0x80 + (uint32_t)(x >> 8) % 0x780; break;
+        case 2: cp = 0x800 + (uint32_t)(x >> 8) % 0xF800; break;
+        case 3: cp = 0x10000 + (uint32_t)(x >> 8) % 0x100000; break;
+        default: cp = 0xFFFFFFFF; break; /* an ill-formed byte */
+        }
+        if (cp >= 0xD800 && cp <= 0xDFFF && x % 7 != 0)
+            cp = 0xFFFD; /* lone surrogates (ill-formed) rare */
+        if (cp == 0xFFFFFFFF)
+            buf[n++] = junk[(x >> 32) % sizeof junk];
+        else
+            n += put_utf8(buf + n, cp); /* a surrogate as ED A0..BF xx */
+    }
+    if (seed % 2)
+        buf[n++] = 0xE2, buf[n++] = 0x82; /* a truncated character at the end */
+    return n;
+}
+
+static void test_dense_errors(int seeds, size_t len, size_t rep_starts)
+{
+    uint8_t *buf = xmalloc(len + 16);
+    for (int sd = 1; sd <= seeds; sd++) {
+        size_t n = dense_error_text(buf, len, (uint64_t)sd * 0x9E3779B97F4A7C15u);
+        uint8_t *text = exact_copy(buf, n);
+        char what[64];
+        snprintf(what, sizeof what, "dense errors, seed %d", sd);
+        for (size_t pos = 0; pos < n; pos++) {
+            const uint8_t *src = text + pos;
+            size_t rest = n - pos, cap = rest + 1 < 4096 ? rest + 1 : 4096;
+            for (size_t vi = 0; vi < nvariants; vi++) {
+                const struct utfdfa__fast_variant *v = &variants[vi];
+                if (v->scan)
+                    check_scan(v, src, rest, G->accept, what);
+                if (v->dec32)
+                    check_dec(v, false, src, rest, G->accept, 0, cap, what);
+                if (v->dec16)
+                    check_dec(v, true, src, rest, G->accept, 0, cap, what);
+                if (v->rep && pos < rep_starts)
+                    check_rep(v, src, rest, G->accept, 0, rest + 1, what);
+            }
+        }
+        free(text);
+    }
+    free(buf);
+}
+
 /* The corpus at every alignment (the defaults; every variant at a few),
  * and fed in chunks as the runtime would: fast prefix, plain loop to the
  * chunk's end, state carried over. */
@@ -848,6 +1085,9 @@ int main(int argc, char **argv)
                 test_length3();
             test_random(quick ? 30 : 300, false);
             test_random(quick ? 15 : 150, true);
+            test_lane_errors(quick ? 2 : 8);
+            test_lane_entry_errors(quick ? 1 : 3, quick ? 160 : 512);
+            test_dense_errors(quick ? 1 : 2, quick ? 12000 : 40000, quick ? 16 : 64);
             test_corpus(shared, quick ? 9 : 1);
         } else {
             /* Variants differ from 16 bytes on: short inputs, the defaults. */
@@ -857,6 +1097,9 @@ int main(int argc, char **argv)
             check_all_variants = SIZE_MAX;
             test_random(quick ? 8 : 80, false);
             test_random(quick ? 12 : 120, true);
+            test_lane_errors(quick ? 1 : 3);
+            test_lane_entry_errors(1, quick ? 96 : 160);
+            test_dense_errors(1, quick ? 6000 : 12000, 8);
             test_corpus(shared, 21);
         }
         printf("test_fast: %s checked (%zu variants)\n", G->name, nvariants);
