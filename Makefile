@@ -440,7 +440,7 @@ CHECKS += check-example-re2c check-example-fd check-install
 #   make check-ref-utf7    reference UTF-7 (RFC 2152) vs its vectors and Python's codec (in make check)
 #   make check-fuzz-replay every fuzz target over its seeds and regressions  (in make check)
 #   make check-faults      the CLI under faults; nothing lost               (in make check)
-#   make check-sanitize    the C and CLI suites built with ASan+UBSan into build/sanitize,
+#   make check-sanitize    the C and CLI suites built with ASan+UBSan (clang, build/fuzz),
 #                          and the CLI (and test_hostile) under valgrind
 #   make check-stream-2g   2 GiB through the CLI with its max RSS measured   (CI)
 #   make fuzz [FUZZ_SECONDS=60]  each libFuzzer target for FUZZ_SECONDS     (CI: 15 s each, -j2)
@@ -550,35 +550,31 @@ check-ref-utf7: $(T)/ref_utf7_test
 
 CHECKS += check-ref-utf7
 
-# ---- sanitizers: the same rules, rebuilt into build/sanitize by a sub-make
-# Every C suite, the examples and the CLI suites, built with ASan+UBSan.
+# ---- sanitizers: the same rules, rebuilt by a sub-make into the fuzz build
+# Every C suite, the examples and the CLI suites, built with ASan+UBSan by
+# clang: the library is the one the fuzz targets link ($(FB)/libutfdfa.a,
+# FUZZ_FLAGS plus libFuzzer's coverage hooks, which do nothing outside a
+# fuzzer), so CI compiles it once. clang's UBSan also checks pointer
+# arithmetic (NULL + 0), which gcc's does not.
 # Two parts are lighter there: test_decode's exhaustive part (UTFDFA_QUICK=1)
 # and test_fast's length-3 strings (TEST_FAST_QUICK=1) take minutes under
 # ASan and run in make check; re2c_cross only checks the grammar. The CLI
 # suites run with LeakSanitizer off: a leak at exit would turn every exit
 # status into 23; leaks are valgrind's job (check-valgrind, --leak-check=full).
 # With make -j2 (as .ci/run) the sanitized suites and valgrind run side by side.
-SANITIZE_FLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 SANITIZE_CHECKS = check-unit check-engines check-examples check-example-fd check-example-re2c \
                   check-hostile check-ref-wide check-ref-utf7 check-fuzz-replay check-fast \
                   check-cli check-beyond-cli check-faults
-SB = $(B)/sanitize
 
 .PHONY: check-sanitize-suites
 check-sanitize: check-sanitize-suites check-valgrind
 	@echo "check-sanitize: all passed"
 
-check-sanitize-suites: | $(B)/.faults-tools-ok
-	UTFDFA_QUICK=1 TEST_FAST_QUICK=1 $(MAKE) --no-print-directory B=$(SB) CFLAGS='$(SANITIZE_FLAGS)' \
-	  $(SANITIZE_CHECKS)
+check-sanitize-suites: $(FB)/libutfdfa.a | $(B)/.faults-tools-ok
+	UTFDFA_QUICK=1 TEST_FAST_QUICK=1 $(MAKE) --no-print-directory B=$(FB) CC=$(FUZZ_CC) \
+	  CFLAGS='$(FUZZ_LIB_FLAGS)' $(SANITIZE_CHECKS)
 
 check-cli check-beyond-cli check-faults: export ASAN_OPTIONS = detect_leaks=0
-
-# Only the sanitized library and CLI (the long compile), so that .ci/run can
-# build them beside make check; check-sanitize then finds them built.
-.PHONY: sanitize-build
-sanitize-build:
-	@$(MAKE) --no-print-directory B=$(SB) CFLAGS='$(SANITIZE_FLAGS)' $(SB)/libutfdfa.a $(SB)/utfdfa
 
 # valgrind: the plain build (valgrind cannot run ASan binaries): the hostile
 # suite, the CLI's representative commands under faults (every decoder,
@@ -596,6 +592,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_MAX_LEN ?= 1024
 FUZZ_FLAGS    = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_FLAGS = $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link
 
 $(B)/.fuzz-tools-ok: | $(B)
 	$(call need_tools,$(FUZZ_CC):clang)
@@ -612,7 +609,7 @@ $(B)/.fuzz-tools-ok: | $(B)
 	@touch $@
 
 $(FB)/libutfdfa.a: issue6-force | $(B)/.fuzz-tools-ok
-	@$(MAKE) --no-print-directory B=$(FB) CC=$(FUZZ_CC) CFLAGS='$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link' \
+	@$(MAKE) --no-print-directory B=$(FB) CC=$(FUZZ_CC) CFLAGS='$(FUZZ_LIB_FLAGS)' \
 	  $@ $(FB)/gen/utf8.lexer.c $(FB)/gen/utf8-rfc2279.lexer.c $(FB)/gen/corrected-utf-8.lexer.c
 
 $(FB)/fuzz_%: tests/fuzz/fuzz_decode.c tests/fuzz/fuzz_common.h $(REF_SRCS) $(REF_HDRS) $(FB)/libutfdfa.a
