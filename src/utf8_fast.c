@@ -486,6 +486,23 @@ FAST_INLINE bool LOC(_start_only)(uint8_t b)
 #endif
 }
 
+/* Where lanes start: at[0] = i and, for k = 1..n, at[k] = the first byte
+ * at or after i + k * w that only starts a character (at most RESYNC_MAX
+ * bytes on); false when one has none. */
+FAST_INLINE bool LOC(_lane_starts)(const uint8_t *src, size_t i, size_t w, int n, size_t *at)
+{
+    at[0] = i;
+    for (int k = 1; k <= n; k++) {
+        size_t q = i + (size_t)k * w, lim = q + RESYNC_MAX;
+        while (q < lim && !LOC(_start_only)(src[q]))
+            q++;
+        if (q == lim)
+            return false;
+        at[k] = q;
+    }
+    return true;
+}
+
 /* -------------------------------------------------------- validation */
 
 /* Exact: step until end or before the byte that would reject. */
@@ -534,15 +551,8 @@ FAST_INLINE bool LOC(_scan_lanes)(const uint8_t *src, size_t *pi, uint64_t *ps, 
                                   const int lanes)
 {
     size_t i = *pi, at[5];
-    at[0] = i;
-    for (int k = 1; k < lanes; k++) {
-        size_t q = i + (size_t)k * w, lim = q + RESYNC_MAX;
-        while (q < lim && !LOC(_start_only)(src[q]))
-            q++;
-        if (q == lim)
-            return false;
-        at[k] = q;
-    }
+    if (!LOC(_lane_starts)(src, i, w, lanes - 1, at))
+        return false;
     at[lanes] = i + (size_t)lanes * w;
     size_t run = at[1] - at[0];
     for (int k = 1; k < lanes; k++)
@@ -780,15 +790,8 @@ FAST_INLINE bool LOC(_dec_lanes)(const uint8_t *src, size_t *pi, uint64_t *ps, u
     size_t i = *pi, o = *po, at[5];
     if (IS_ACC(*ps) && !(dt->sh[src[i]] >> 5))
         return false;
-    at[0] = i;
-    for (int k = 1; k <= lanes; k++) {
-        size_t q = i + (size_t)k * w, lim = q + RESYNC_MAX;
-        while (q < lim && !LOC(_start_only)(src[q]))
-            q++;
-        if (q == lim)
-            return false;
-        at[k] = q;
-    }
+    if (!LOC(_lane_starts)(src, i, w, lanes, at))
+        return false;
     size_t run = at[1] - at[0];
     for (int k = 1; k < lanes; k++)
         if (at[k + 1] - at[k] < run)
