@@ -1074,7 +1074,7 @@ FAST_INLINE void LOC(_rep_build)(struct LOC(_rep_tables) *t)
             uint64_t next = (r >> (k * SW)) & 63, rej = next == S_REJ;
             uint64_t to = (rej ? acc_next : next) / SW * 7;
             nx |= (to | (rej & acc_bad) << 6) << (k * 7);
-            sh |= ((rej | (k == 0) ? 32u : 6u) | (rej & (k != 0)) << 6) << (k * 7);
+            sh |= (((rej | (k == 0)) ? 32u : 6u) | (rej & (k != 0)) << 6) << (k * 7);
         }
         t->next[b] = nx;
         t->shift[b] = sh;
