@@ -49,6 +49,10 @@ generated: $(GENERATED)
 # ------------------------------------------------------------------ tools
 # A fresh Debian machine may lack re2c (and python3). Install what is
 # missing when we can (root with apt-get), otherwise say exactly what to run.
+# Installs take turns (flock): with make -j, two apt-get runs at once would
+# fight over dpkg's lock and one would fail.
+APT_INSTALL = flock /tmp/utfdfa-apt.lock sh -c \
+  'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$$@"' apt-install
 $(B)/.tools-ok: | $(B)
 	@missing=""; \
 	command -v $(RE2C) >/dev/null 2>&1 || missing="$$missing re2c"; \
@@ -56,7 +60,7 @@ $(B)/.tools-ok: | $(B)
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing$$missing with apt-get"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null \
+	    $(APT_INSTALL) $$missing >/dev/null \
 	      || { echo "apt-get install$$missing failed" >&2; exit 1; }; \
 	  else \
 	    echo "missing:$$missing; install with: sudo apt-get install$$missing" >&2; \
@@ -206,7 +210,7 @@ $(T)/json_string: tests/examples/json_string.c $(G)/utf8.gen.h | $(T)
 check-examples: $(T)/json_string
 	$(T)/json_string
 
-check-cli: $(B)/utfdfa
+check-cli: $(B)/utfdfa | $(B)/.faults-tools-ok
 	$(PYTHON) tests/cli/test_cli.py $(B)
 
 # ============================================================ install (issue 7)
@@ -396,7 +400,7 @@ $(B)/.install-tools-ok: | $(B)
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing$$missing with apt-get"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null \
+	    $(APT_INSTALL) $$missing >/dev/null \
 	      || { echo "apt-get install$$missing failed" >&2; exit 1; }; \
 	  else \
 	    echo "missing:$$missing; install with: sudo apt-get install$$missing" >&2; \
@@ -454,7 +458,7 @@ define need_tools
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing$$missing with apt-get"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >/dev/null \
+	    $(APT_INSTALL) $$missing >/dev/null \
 	      || { echo "apt-get install$$missing failed" >&2; exit 1; }; \
 	  else \
 	    echo "missing:$$missing; install with: sudo apt-get install$$missing" >&2; exit 1; \
@@ -518,11 +522,14 @@ check-fuzz-replay: $(FUZZ_TARGETS:%=$(T)/replay_%) $(FB)/seeds/.stamp
 	  $(T)/replay_$$e replay_$$e $(FB)/seeds/$$s $$reg || exit 1; \
 	done
 
-# ---- the CLI under faults (strace is optional: its checks skip without it)
+# ---- the CLI under faults (strace is optional: its checks skip without it;
+# so is GNU time, which test_cli uses to measure a 20 MB stream's memory)
 $(B)/.faults-tools-ok: | $(B)
-	@if ! command -v strace >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "installing strace with apt-get"; \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace) >/dev/null || true; \
+	@missing=""; command -v strace >/dev/null 2>&1 || missing="$$missing strace"; \
+	[ -x /usr/bin/time ] || missing="$$missing time"; \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing$$missing with apt-get"; \
+	  $(APT_INSTALL) $$missing >/dev/null || true; \
 	fi
 	@touch $@
 
@@ -600,7 +607,7 @@ $(B)/.fuzz-tools-ok: | $(B)
 	if ! ls $$rt/libclang_rt.fuzzer*.a >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing libclang-rt-dev (libFuzzer) with apt-get"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libclang-rt-dev) >/dev/null \
+	    $(APT_INSTALL) libclang-rt-dev >/dev/null \
 	      || { echo "apt-get install libclang-rt-dev failed" >&2; exit 1; }; \
 	  else \
 	    echo "libFuzzer is missing; install with: sudo apt-get install libclang-rt-dev" >&2; exit 1; \

@@ -119,10 +119,11 @@ uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d)
 
 /* (NULL, 0) is an empty buffer, but C gives NULL + 0 no meaning (C11
  * 6.5.6p8; clang's UBSan reports it) and the loops compute src + i and
- * dst + len: an empty buffer gets a real address. Nothing is read from it,
- * and nothing is written to it (the room is 0). */
-static uint32_t empty_buffer[1]; /* aligned for every sink */
-#define NONNULL(p) ((p) ? (p) : (void *)empty_buffer)
+ * dst + len: an empty buffer gets a real address. Only an empty one: NULL
+ * with a length still faults where it would have. Nothing is read from it
+ * or written to it (it is const, aligned for every unit). */
+static const uint32_t empty_buffer[1];
+#define REAL_ADDRESS(p, len) ((p) || (len) ? (void *)(p) : (void *)empty_buffer)
 
 /* The unit of the decoder's source; an out-of-range source (only a
  * corrupted decoder has one) is read as UCS-4BE, as any value is. */
@@ -130,8 +131,8 @@ static utfdfa_result convert_any(utfdfa_decoder *d, const uint8_t *src, size_t *
                                  struct out *o, enum sink sink, unsigned to, bool last,
                                  utfdfa_error *err)
 {
-    src = NONNULL(src);
-    o->p = NONNULL(o->p);
+    src = REAL_ADDRESS(src, *src_len);
+    o->p = REAL_ADDRESS(o->p, o->cap);
     switch (FROM(d->config)) {
 #define CONVERT_FROM_CASE(name, enc)                                                       \
     case enc:                                                                              \
@@ -233,7 +234,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
     size_t i = 0, n = *src_len;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     unsigned to = e->to < UTFDFA_NENCODINGS ? e->to : UTFDFA_UTF8;
-    dst = NONNULL(dst);
+    dst = REAL_ADDRESS(dst, *dst_len);
     unsigned limit = limit_of(to);
     struct out o = {dst, *dst_len, 0, {0, 0, e->options & UTFDFA_UTF7_DIRECT_SET_O, false}, false};
     if (is_utf7(to)) {

@@ -34,7 +34,7 @@ fi
 if [ -n "$missing" ] && [ "${BENCH_NO_INSTALL:-0}" != 1 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "bench: installing$missing with apt-get"
-        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) \
+        flock /tmp/utfdfa-apt.lock sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"' apt-install $missing \
             >"$OUT/apt.log" 2>&1 || echo "bench: apt-get install failed (see $OUT/apt.log); the missing peers are skipped"
     else
         echo "bench: not installed:$missing (sudo apt-get install$missing); those peers are skipped"

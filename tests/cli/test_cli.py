@@ -1004,7 +1004,8 @@ def streaming_20mb_bounded_memory():
             # The bound is the plain build's. Under ASan (make check-sanitize)
             # its shadow memory and allocator add 10-20 MiB of their own;
             # 32 MiB there still fails a CLI that holds the 20 MB input.
-            sanitized = b"__asan_init" in open(BIN, "rb").read()
+            with open(BIN, "rb") as f:
+                sanitized = b"__asan_init" in f.read()
             mib = 32 if sanitized else 16
             check(kb < mib * 1024, "max RSS %d KiB < %d MiB%s"
                   % (kb, mib, " (ASan build)" if sanitized else ""), kb)

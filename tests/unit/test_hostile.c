@@ -945,6 +945,103 @@ static void random_progress(void)
     CHECK(bad == 0, "random forward progress: %lu of %lu runs broke a rule", bad, runs);
 }
 
+/* (NULL, 0) is a valid empty buffer for every function that takes a
+ * buffer, source or destination: each call must behave exactly as with an
+ * empty buffer at a real address (same result, lengths and state after),
+ * and compute no NULL + 0 (clang's UBSan in make check-sanitize would stop
+ * here). Covers every source, every target, the end-of-stream output still
+ * owed (a BOM, an open UTF-7 run) that does not fit, and the encoder. */
+static void empty_buffers(void)
+{
+    uint8_t *real = xmalloc(4); /* an empty buffer at a real address */
+    static const uint32_t open_run[] = {0xE9};
+    for (unsigned from = 0; from < UTFDFA_NENCODINGS; from++) {
+        const char *fname = utfdfa_encoding_name((enum utfdfa_encoding)from);
+        utfdfa_error e;
+        CHECK(utfdfa_validate((enum utfdfa_encoding)from, NULL, 0, &e) == 0,
+              "validate(%s, NULL, 0) is not 0", fname);
+        for (int kind = 0; kind < 3 + UTFDFA_NENCODINGS; kind++) {
+            for (int bom = 0; bom < 2; bom++) {
+                utfdfa_result r[2];
+                size_t n[2], m[2];
+                uint64_t off[2];
+                for (int t = 0; t < 2; t++) {
+                    void *src = t ? (void *)real : NULL, *dst = t ? (void *)real : NULL;
+                    utfdfa_decoder d;
+                    utfdfa_decoder_init(&d, (enum utfdfa_encoding)from, UTFDFA_REPLACE,
+                                        bom ? UTFDFA_BOM_ADD : UTFDFA_BOM_KEEP);
+                    n[t] = 0;
+                    m[t] = 0;
+                    if (kind == 0)
+                        r[t] = utfdfa_check(&d, src, &n[t], true, &e);
+                    else if (kind == 1)
+                        r[t] = utfdfa_decode_utf32(&d, src, &n[t], dst, &m[t], true, &e);
+                    else if (kind == 2)
+                        r[t] = utfdfa_decode_utf16(&d, src, &n[t], dst, &m[t], true, &e);
+                    else
+                        r[t] = utfdfa_transcode(&d, (enum utfdfa_encoding)(kind - 3), src, &n[t],
+                                                dst, &m[t], true, &e);
+                    off[t] = utfdfa_decoder_offset(&d);
+                }
+                CHECK(r[0] == r[1] && n[0] == n[1] && m[0] == m[1] && off[0] == off[1] &&
+                          n[0] == 0 && m[0] == 0,
+                      "empty buffers from %s, output kind %d, bom %d: NULL gives %d (%zu, %zu), "
+                      "a real empty buffer %d (%zu, %zu)",
+                      fname, kind, bom, r[0], n[0], m[0], r[1], n[1], m[1]);
+            }
+        }
+    }
+    /* A decoder's UTF-7 run left open (U+00E9 from UTF-8), closed by the
+     * last call whose output buffer is empty. */
+    static const uint8_t e_acute[] = {0xC3, 0xA9};
+    const enum utfdfa_encoding sevens[] = {UTFDFA_UTF7, UTFDFA_UTF7_IMAP};
+    for (int k = 0; k < 2; k++) {
+        utfdfa_result r[2];
+        size_t n[2], m[2];
+        for (int t = 0; t < 2; t++) {
+            utfdfa_decoder d;
+            uint8_t out[16];
+            size_t two = 2, room = sizeof out;
+            utfdfa_decoder_init(&d, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+            utfdfa_transcode(&d, sevens[k], e_acute, &two, out, &room, false, NULL);
+            n[t] = 0;
+            m[t] = 0;
+            r[t] = utfdfa_transcode(&d, sevens[k], t ? real : NULL, &n[t], t ? real : NULL, &m[t],
+                                    true, NULL);
+        }
+        CHECK(r[0] == r[1] && r[0] == UTFDFA_OUTPUT_FULL && m[0] == 0 && m[1] == 0,
+              "an open %s run closed into empty buffers: NULL gives %d, a real empty buffer %d",
+              utfdfa_encoding_name(sevens[k]), r[0], r[1]);
+    }
+    /* The encoder, into every target; into UTF-7 also with a run left open
+     * (its closing "-" is owed and does not fit). */
+    for (unsigned to = 0; to < UTFDFA_NENCODINGS; to++) {
+        for (int open = 0; open < 2; open++) {
+            utfdfa_result r[2];
+            size_t n[2], m[2];
+            for (int t = 0; t < 2; t++) {
+                utfdfa_encoder enc;
+                utfdfa_encoder_init(&enc, (enum utfdfa_encoding)to, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
+                if (open) {
+                    uint8_t out[16];
+                    size_t one = 1, room = sizeof out;
+                    utfdfa_encode(&enc, open_run, &one, out, &room, false, NULL);
+                }
+                n[t] = 0;
+                m[t] = 0;
+                r[t] = utfdfa_encode(&enc, t ? (const uint32_t *)(void *)real : NULL, &n[t],
+                                     t ? real : NULL, &m[t], true, NULL);
+            }
+            CHECK(r[0] == r[1] && n[0] == n[1] && m[0] == m[1] && m[0] == 0,
+                  "encode to %s (open run %d) from and into empty buffers: NULL gives %d, "
+                  "a real empty buffer %d",
+                  utfdfa_encoding_name((enum utfdfa_encoding)to), open, r[0], r[1]);
+        }
+    }
+    CHECK(utfdfa_valid_up_to(NULL, 0) == 0, "valid_up_to(NULL, 0) is not 0");
+    free(real);
+}
+
 int main(void)
 {
     for (size_t c = 0; c < NCASES; c++)
@@ -953,6 +1050,7 @@ int main(void)
     truncation_at_boundaries();
     exact_room();
     random_progress();
+    empty_buffers();
     printf("test_hostile: %zu hostile inputs through %zu output kinds, whole and in chunks\n",
            NCASES, NSINKS);
     printf("test_hostile: %lu passed, %lu failed\n", passed, failed);
