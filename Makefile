@@ -489,6 +489,22 @@ $(T)/test_hostile: tests/unit/test_hostile.c tests/unit/check.h $(REF_SRCS) $(RE
 check-hostile: $(T)/test_hostile
 	$(T)/test_hostile
 
+# The API's promises where a review found them broken: the worst-case sizes
+# for every source, target, option and mode; the encoder and the transcoder
+# writing alike, and decode_utf32 returning only what the target's encoder
+# takes; a decoder or encoder full of garbage never reaching outside its
+# tables or buffers (under ASan+UBSan in check-sanitize).
+CONTRACT_TESTS = test_bounds test_writer_agrees test_garbage_state
+$(CONTRACT_TESTS:%=$(T)/%): $(T)/%: tests/unit/%.c tests/unit/check.h include/utfdfa.h \
+                                    $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include -I tests/unit $< $(B)/libutfdfa.a -o $@
+
+.PHONY: check-contract
+check-contract: $(CONTRACT_TESTS:%=$(T)/%)
+	$(foreach t,$(CONTRACT_TESTS),$(T)/$(t) &&) true
+
+CHECKS += check-contract
+
 $(T)/ref_wide_dump: tests/ref/ref_wide_dump.c $(REF_SRCS) $(REF_HDRS) | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I tests/ref $< $(REF_SRCS) -o $@
 
@@ -570,7 +586,7 @@ CHECKS += check-ref-utf7
 # status into 23; leaks are valgrind's job (check-valgrind, --leak-check=full).
 # With make -j2 (as .ci/run) the sanitized suites and valgrind run side by side.
 SANITIZE_CHECKS = check-unit check-engines check-examples check-example-fd check-example-re2c \
-                  check-hostile check-ref-wide check-ref-utf7 check-fuzz-replay check-fast \
+                  check-hostile check-contract check-ref-wide check-ref-utf7 check-fuzz-replay check-fast \
                   check-cli check-beyond-cli check-faults
 
 .PHONY: check-sanitize-suites

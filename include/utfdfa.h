@@ -150,6 +150,11 @@ enum utfdfa_encoder_option {
 UTFDFA_API const char *utfdfa_encoding_name(enum utfdfa_encoding enc);
 /* Case-insensitive lookup of name[0..len); false if unknown. */
 UTFDFA_API bool utfdfa_encoding_from_name(const char *name, size_t len, enum utfdfa_encoding *enc);
+/* The other names utfdfa_encoding_from_name takes for enc (glibc iconv's
+ * spellings, the hyphenless forms): the index-th, or NULL past the last. */
+UTFDFA_API const char *utfdfa_encoding_alias(enum utfdfa_encoding enc, size_t index);
+/* Bytes of one code unit of enc: 1, 2 (UTF-16) or 4 (UTF-32, UCS-4). */
+UTFDFA_API size_t utfdfa_unit_size(enum utfdfa_encoding enc);
 UTFDFA_API const char *utfdfa_error_name(enum utfdfa_error_kind kind);
 
 /* ---- validation (whole buffer) */

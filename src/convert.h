@@ -94,10 +94,22 @@ _Static_assert(UTF8_NSTATES <= 1u << STATE_BITS && UTF8_RFC2279_NSTATES <= 1u <<
                    UTF7_IMAP_NSTATES <= 1u << STATE_BITS,
                "every state number fits the decoder's 5 bits");
 
-/* The pre-multiplied state of a table with nclasses classes. */
-ALWAYS_INLINE uint32_t state_of(const utfdfa_decoder *d, uint32_t nclasses)
+/* The pre-multiplied state of a table with nstates states of nclasses
+ * classes. The field is the caller's memory: a number past the table (only
+ * a corrupted decoder holds one) reads as the start state, never past it. */
+ALWAYS_INLINE uint32_t state_of(const utfdfa_decoder *d, uint32_t nstates, uint32_t nclasses)
 {
-    return (d->state_limit & STATE_MASK) * nclasses;
+    uint32_t s = d->state_limit & STATE_MASK;
+    return (s < nstates ? s : 0) * nclasses;
+}
+
+/* A byte decoder's state: inside a sequence only with bytes of it pending
+ * (a corrupted decoder may claim otherwise, and its error would have no
+ * bytes). */
+ALWAYS_INLINE uint32_t sequence_state_of(const utfdfa_decoder *d, uint32_t nstates,
+                                         uint32_t nclasses)
+{
+    return PENDING(d->flags) ? state_of(d, nstates, nclasses) : 0;
 }
 
 ALWAYS_INLINE void set_state(utfdfa_decoder *d, uint32_t state, uint32_t nclasses)
@@ -244,12 +256,23 @@ static inline size_t u7_put(struct u7w *w, uint32_t cp, uint8_t *p)
     return k;
 }
 
+/* A writer from the state kept in caller-owned memory (the encoder's
+ * fields, the decoder's writer byte). Only 0, 2 or 4 bits are ever left
+ * over; anything else (a corrupted state) is cut to that, so no shift
+ * goes negative and no stray bit reaches a digit. */
+static inline struct u7w u7_writer(unsigned shift, unsigned bits, bool set_o, bool imap)
+{
+    unsigned left = shift >> 1 & 7u;
+    left = left > 4 ? 4 : left & 6u;
+    struct u7w w = {(shift & U7_OPEN) | left << 1, bits & ((1u << left) - 1u), set_o, imap};
+    return w;
+}
+
 /* The writer state packed into one byte (shift: 4 bits, bits: 4) for the
  * decoder, which keeps it between transcode calls. */
 static inline struct u7w u7_unpack(uint8_t packed, bool set_o, bool imap)
 {
-    struct u7w w = {packed & 15u, (unsigned)packed >> 4, set_o, imap};
-    return w;
+    return u7_writer(packed & 15u, (unsigned)packed >> 4, set_o, imap);
 }
 
 static inline uint8_t u7_pack(const struct u7w *w)
@@ -510,6 +533,7 @@ ALWAYS_INLINE void put(struct out *o, enum sink sink, unsigned to, uint32_t cp)
         break;
     case SINK_U32:
         ((uint32_t *)o->p)[o->len++] = cp;
+        o->after_high = is_high(cp); /* read only for a WTF-8 target (writes_wtf8) */
         break;
     case SINK_U16:
         if (cp < 0x10000) {
@@ -648,7 +672,7 @@ ALWAYS_INLINE bool error_room(utfdfa_decoder *d, struct out *o, enum sink sink, 
 
 ALWAYS_INLINE void set_pending(utfdfa_decoder *d, unsigned pending)
 {
-    d->flags = (uint8_t)((d->flags & ~7u) | pending);
+    d->flags = (uint8_t)((d->flags & ~7u) | (pending & 7u));
 }
 
 ALWAYS_INLINE void report(utfdfa_error *err, uint64_t offset, uint32_t length,
@@ -701,20 +725,30 @@ ALWAYS_INLINE utfdfa_result finish(utfdfa_decoder *d, struct out *o, enum sink s
  * `at`: written, or (when the output cannot hold it) reported as an error. */
 enum delivery { DELIVERED, NO_ROOM, UNFIT };
 
+/* Whether what is written goes to `enc` (WTF-8 or Corrected UTF-8, whose
+ * writers have rules beyond a limit): its bytes, or code points for a
+ * caller that writes them in `enc` (utfdfa_decoder_set_target), which must
+ * get exactly what that encoder accepts. */
+ALWAYS_INLINE bool writes_to(const utfdfa_decoder *d, enum sink sink, unsigned to, unsigned enc)
+{
+    return sink == SINK_BYTES ? to == enc
+                              : sink == SINK_U32 && limit_field(d) == limit_of(enc);
+}
+
 ALWAYS_INLINE enum delivery deliver(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
                                     unsigned limit, uint32_t cp, uint64_t at, uint32_t length,
                                     utfdfa_error *err)
 {
     enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
-    if (sink == SINK_BYTES && to == UTFDFA_CORRECTED_UTF8 &&
-        (options_of(d) & UTFDFA_CORRECTED_PUA))
-        kind = pua_write(&cp);
-    if (sink == SINK_BYTES && to == UTFDFA_WTF8)
+    uint32_t written = cp; /* as the writer sees it: code points stay as they are */
+    if ((options_of(d) & UTFDFA_CORRECTED_PUA) && writes_to(d, sink, to, UTFDFA_CORRECTED_UTF8))
+        kind = pua_write(&written);
+    if (writes_to(d, sink, to, UTFDFA_WTF8))
         kind = wtf8_write(o->after_high, cp);
     if (kind == UTFDFA_ERR_NONE)
-        kind = unfit(limit, cp);
+        kind = unfit(limit, written);
     if (kind == UTFDFA_ERR_NONE)
-        return emit(d, o, sink, to, cp) ? DELIVERED : NO_ROOM;
+        return emit(d, o, sink, to, sink == SINK_BYTES ? written : cp) ? DELIVERED : NO_ROOM;
     return fail(d, o, sink, to, at, length, kind, err) ? UNFIT : NO_ROOM;
 }
 
@@ -741,7 +775,7 @@ struct dfa {
     const uint32_t *offset;  /* value offset of each tag, or NULL */
     const uint8_t *error_class;
     const uint8_t *error_kind; /* [state number][error class] */
-    uint32_t nclasses, nerror_classes, reject;
+    uint32_t nstates, nclasses, nerror_classes, reject;
     const uint8_t *final_tag;  /* longest match: [state number] -> tag complete there */
     unsigned reserved_tag;     /* the tag of a unit without a value, or 0 */
     const uint8_t *magic;      /* a signature the stream may begin with, or NULL */
@@ -751,7 +785,8 @@ struct dfa {
 #define DFA_TABLES(self, p, P, trans8, trans16, tag, offset, final_tag, reserved, magic,   \
                    pairs)                                                                   \
     {self, p##_class, trans8, trans16, p##_payload_mask, tag, offset, p##_error_class,     \
-     &p##_error_kind[0][0], P##_NCLASSES, P##_NERROR_CLASSES, P##_REJECT, final_tag,       \
+     &p##_error_kind[0][0], P##_NSTATES, P##_NCLASSES, P##_NERROR_CLASSES, P##_REJECT,       \
+     final_tag,                                                                             \
      reserved, magic, pairs}
 
 static const struct dfa dfa_utf8 =
@@ -854,6 +889,15 @@ ALWAYS_INLINE enum delivery release(utfdfa_decoder *d, struct out *o, enum sink 
     return DELIVERED;
 }
 
+/* A kept magic number is four characters, U+0000 among them: code points
+ * for a Corrected UTF-8 writer (utfdfa_decoder_set_target) cannot carry
+ * it, so there it is text after all (release: its U+0000 is the error). */
+ALWAYS_INLINE bool magic_unwritable(const utfdfa_decoder *d, enum sink sink)
+{
+    return BOM_MODE(d->flags) == UTFDFA_BOM_KEEP && sink == SINK_U32 &&
+           limit_field(d) == LIMIT_CORRECTED;
+}
+
 /* The stream's whole magic number has been read: a signature. Kept, it is
  * its four characters (the same bytes again in Corrected UTF-8). */
 ALWAYS_INLINE enum delivery magic_read(utfdfa_decoder *d, struct out *o, enum sink sink,
@@ -901,7 +945,8 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
                                      const struct dfa *t, utfdfa_error *err)
 {
     bool pairs = t->pairing != PAIRS_NONE, join = t->pairing == PAIRS_JOIN;
-    uint32_t state = state_of(d, t->nclasses), cp = pairs ? d->partial & 0xFFFF : d->partial;
+    uint32_t state = sequence_state_of(d, t->nstates, t->nclasses);
+    uint32_t cp = pairs ? d->partial & 0xFFFF : d->partial;
     uint32_t hold = pairs ? d->partial >> 16 : 0; /* JOIN: a held high surrogate; WTF8: 1
                                                       after a high surrogate */
     unsigned pending = PENDING(d->flags);
@@ -913,7 +958,8 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
         uint8_t b = src[i];
         if (t->magic && !(d->flags & F_NOMAGIC)) {
             uint64_t p = d->offset + i;
-            if (p < 8 && b == t->magic[p] && p >= 6) {
+            bool matches = p < 8 && b == t->magic[p] && !(p == 7 && magic_unwritable(d, sink));
+            if (matches && p >= 6) {
                 /* Its U+0000 is held, not an error; its U+000A ends it. */
                 if (p == 7 && magic_read(d, o, sink, to) == NO_ROOM) {
                     r = UTFDFA_OUTPUT_FULL;
@@ -922,7 +968,7 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
                 i++;
                 continue;
             }
-            if (p >= 8 || b != t->magic[p]) {
+            if (!matches) {
                 enum delivery dv = release(d, o, sink, to, p, err);
                 if (dv != DELIVERED) {
                     r = dv == NO_ROOM ? UTFDFA_OUTPUT_FULL : UTFDFA_MALFORMED;
@@ -1156,6 +1202,7 @@ ALWAYS_INLINE utfdfa_result core_utf32(utfdfa_decoder *d, const uint8_t *src, si
 {
     uint32_t partial = d->partial;
     unsigned pending = PENDING(d->flags);
+    pending = pending > 3 ? 3 : pending; /* a unit has 4 bytes (a corrupted decoder: more) */
     unsigned limit = sink_limit(d, sink, to);
     size_t i = 0, len = *n;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
@@ -1233,12 +1280,13 @@ _Static_assert(UTF7_DIGIT_BITS == UTF7_IMAP_DIGIT_BITS, "base64 both");
 struct u7g {
     const uint8_t *cls, *trans, *tag, *tag_value, *digit, *error_class, *error_kind;
     const uint32_t *tag_number;
-    unsigned nclasses, nerror_classes, reject;
+    unsigned nstates, nclasses, nerror_classes, reject;
     bool imap;
 };
 #define U7G(p, P, imap)                                                                     \
     {p##_class, p##_trans, p##_tag, p##_tag_value, p##_digit, p##_error_class,             \
-     &p##_error_kind[0][0], p##_tag_number, P##_NCLASSES, P##_NERROR_CLASSES, P##_REJECT, imap}
+     &p##_error_kind[0][0], p##_tag_number, P##_NSTATES, P##_NCLASSES, P##_NERROR_CLASSES,  \
+     P##_REJECT, imap}
 static const struct u7g u7g_utf7 = U7G(utf7, UTF7, false);
 static const struct u7g u7g_imap = U7G(utf7_imap, UTF7_IMAP, true);
 
@@ -1266,7 +1314,7 @@ ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, siz
                                       struct out *o, enum sink sink, unsigned to, bool last,
                                       const struct u7g *g, utfdfa_error *err)
 {
-    uint32_t state = state_of(d, g->nclasses), partial = d->partial;
+    uint32_t state = state_of(d, g->nstates, g->nclasses), partial = d->partial;
     unsigned pending = PENDING(d->flags);
     unsigned limit = sink_limit(d, sink, to);
     size_t i = 0, len = *n;
@@ -1545,7 +1593,7 @@ ALWAYS_INLINE bool fast_ok(const utfdfa_decoder *d, enum sink sink)
 ALWAYS_INLINE size_t fast_step(utfdfa_decoder *d, const uint8_t *src, size_t n, struct out *o,
                                enum sink sink)
 {
-    uint32_t state = state_of(d, UTF8_NCLASSES), partial = d->partial;
+    uint32_t state = sequence_state_of(d, UTF8_NSTATES, UTF8_NCLASSES), partial = d->partial;
     size_t k, written = 0, errors = 0;
     switch (sink) {
     case SINK_NONE:

@@ -76,6 +76,14 @@ bool utfdfa_encoding_from_name(const char *name, size_t len, enum utfdfa_encodin
     return false;
 }
 
+const char *utfdfa_encoding_alias(enum utfdfa_encoding enc, size_t index)
+{
+    for (size_t k = 0; k < sizeof aliases / sizeof aliases[0]; k++)
+        if (aliases[k].enc == enc && index-- == 0)
+            return aliases[k].name;
+    return NULL;
+}
+
 static const char *const error_names[UTFDFA_NERROR_KINDS] = {
     "none",      "unexpected-continuation", "invalid-lead", "overlong", "surrogate",
     "too-large", "truncated",               "nul",          "unencodable", "reserved",
@@ -154,8 +162,13 @@ utfdfa_result utfdfa_check(utfdfa_decoder *d, const uint8_t *src, size_t *src_le
 utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
                                   uint32_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
-    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
+    /* For a WTF-8 target, whether the last code point was a high surrogate
+     * is kept in the writer byte, as utfdfa_transcode keeps it. */
+    bool wtf8 = limit_field(d) == LIMIT_WTF8;
+    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, wtf8 && (d->writer & 1)};
     utfdfa_result r = convert_any(d, src, src_len, &o, SINK_U32, UTFDFA_UTF8, last, err);
+    if (wtf8)
+        d->writer = o.after_high;
     *dst_len = o.len;
     return r;
 }
@@ -238,9 +251,8 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
     unsigned limit = limit_of(to);
     struct out o = {dst, *dst_len, 0, {0, 0, e->options & UTFDFA_UTF7_DIRECT_SET_O, false}, false};
     if (is_utf7(to)) {
-        o.w.imap = to == UTFDFA_UTF7_IMAP;
-        o.w.shift = e->shift;
-        o.w.bits = e->bits;
+        o.w = u7_writer(e->shift, e->bits, e->options & UTFDFA_UTF7_DIRECT_SET_O,
+                        to == UTFDFA_UTF7_IMAP);
     } else if (to == UTFDFA_WTF8) {
         o.after_high = e->shift & 1;
     }
@@ -254,7 +266,23 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
         if (kind == UTFDFA_ERR_NONE)
             kind = unfit(limit, cp);
         if (kind != UTFDFA_ERR_NONE) {
-            /* e.g. RFC 3629 section 3: never a surrogate ("CESU") or a 5-byte form. */
+            /* e.g. RFC 3629 section 3: never a surrogate ("CESU") or a 5-byte form.
+             * As in the decoder, an error is the stream's first item when
+             * nothing came before it: the BOM mode is spent on it, and a
+             * BOM owed is written first (with room for a U+FFFD too). */
+            if (!e->started) {
+                static const uint32_t replacement = REPLACEMENT;
+                bool owe_bom = e->bom == UTFDFA_BOM_ADD;
+                bool replacing = e->errors != UTFDFA_STRICT && e->errors != UTFDFA_IGNORE;
+                if (!room(&o, SINK_BYTES,
+                          units_after(&o, SINK_BYTES, to, owe_bom, &replacement, replacing))) {
+                    r = UTFDFA_OUTPUT_FULL;
+                    break;
+                }
+                if (owe_bom)
+                    put_sig(&o, SINK_BYTES, to);
+                e->started = 1;
+            }
             if (e->errors == UTFDFA_STRICT) {
                 if (err)
                     report(err, e->offset + i, 1, kind);
@@ -298,7 +326,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
 /* ------------------------------------------------------------ sizes */
 
 /* Bytes of one unit of an encoding: a character never takes fewer. */
-static size_t unit_bytes(enum utfdfa_encoding enc)
+size_t utfdfa_unit_size(enum utfdfa_encoding enc)
 {
     switch (enc) {
     case UTFDFA_UTF16LE:
@@ -337,7 +365,7 @@ static bool mul_add(size_t a, size_t b, size_t c, size_t *out)
  * character or one U+FFFD. */
 static size_t max_units_in(enum utfdfa_encoding from, size_t src_len)
 {
-    size_t u = unit_bytes(from);
+    size_t u = utfdfa_unit_size(from);
     return src_len / u + (src_len % u != 0);
 }
 
@@ -365,11 +393,13 @@ bool utfdfa_max_transcoded_len(enum utfdfa_encoding from, enum utfdfa_encoding t
      * character, at most max_char_bytes. UTF-7 out: a character of 1 or 2
      * units in takes at most 4 bytes ("+" and 3 digits; a direct one after
      * a run: a digit, "-", itself), a pair 7 (two units in); what ends the
-     * last run is counted with the signature (sig_bytes). */
-    size_t in = unit_bytes(from), outu = unit_bytes(to), per;
+     * last run is counted with the signature (sig_bytes). Corrected UTF-8
+     * with UTFDFA_CORRECTED_PUA writes a C1 control (one UTF-16 unit, two
+     * bytes of a UTF-8 form) as a 4-byte plane-15 character. */
+    size_t in = utfdfa_unit_size(from), outu = utfdfa_unit_size(to), per;
     if (in == 4)
         per = max_char_bytes(to);
-    else if (is_utf7(to))
+    else if (is_utf7(to) || (in == 2 && to == UTFDFA_CORRECTED_UTF8))
         per = 4;
     else
         per = outu == 1 ? 3 : outu == 2 ? 2 : 4;
@@ -384,5 +414,5 @@ bool utfdfa_max_utf32_len(enum utfdfa_encoding from, size_t src_len, size_t *out
 bool utfdfa_max_utf16_len(enum utfdfa_encoding from, size_t src_len, size_t *out)
 {
     /* A 32-bit unit can be a pair; a UTF-8 form needs at least 3 bytes for one. */
-    return mul_add(max_units_in(from, src_len), unit_bytes(from) == 4 ? 2 : 1, 1, out);
+    return mul_add(max_units_in(from, src_len), utfdfa_unit_size(from) == 4 ? 2 : 1, 1, out);
 }

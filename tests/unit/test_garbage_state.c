@@ -1,0 +1,140 @@
+/* A decoder or encoder whose bytes were overwritten with garbage never
+ * makes the library read or write outside its tables and the caller's
+ * buffers. The state is opaque and caller-owned, so it can hold anything:
+ * every field is masked or clamped where it is read.
+ *
+ * For each source encoding and each of the decoder's 16 bytes, every value
+ * of that byte (the others random), then wholly random decoders; the same
+ * for the encoder's bytes in every target. Each state is driven through
+ * every public call (check, decode to UTF-32 and UTF-16, transcode to every
+ * target, encode) over random input in exact-size heap buffers, whole and
+ * byte by byte. Here the results are judged only on what they promise
+ * whatever the state (counts within the buffers, a known result, an error
+ * of at least one byte); the reads and writes themselves are judged by
+ * AddressSanitizer and UBSan (make check builds this test with them, and
+ * check-sanitize runs it against the sanitized library).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "utfdfa.h"
+
+#include "check.h"
+
+static uint64_t rng = 20261125;
+
+static uint32_t rnd(void)
+{
+    rng = rng * 6364136223846793005u + 1442695040888963407u;
+    return (uint32_t)(rng >> 33);
+}
+
+static void *exact(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        perror("malloc");
+        exit(2);
+    }
+    return p;
+}
+
+static void random_bytes(void *p, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        ((uint8_t *)p)[k] = (uint8_t)rnd();
+}
+
+static bool known(utfdfa_result r)
+{
+    return r == UTFDFA_INPUT_EMPTY || r == UTFDFA_OUTPUT_FULL || r == UTFDFA_MALFORMED;
+}
+
+/* One call of each kind from the state *d0, over in[0..n) (heap, exact). */
+static void drive_decoder(const utfdfa_decoder *d0, const uint8_t *in, size_t n, bool last,
+                          const char *what)
+{
+    enum { CAP = 37 };
+    uint32_t *u32 = exact(CAP * sizeof *u32);
+    uint16_t *u16 = exact(CAP * sizeof *u16);
+    uint8_t *bytes = exact(CAP);
+    for (int call = 0; call < 3 + UTFDFA_NENCODINGS; call++) {
+        utfdfa_decoder d = *d0;
+        size_t k = n, m = CAP;
+        utfdfa_error err = {0, 0, UTFDFA_ERR_NONE};
+        utfdfa_result r;
+        if (call == 0)
+            r = utfdfa_check(&d, in, &k, last, &err), m = 0;
+        else if (call == 1)
+            r = utfdfa_decode_utf32(&d, in, &k, u32, &m, last, &err);
+        else if (call == 2)
+            r = utfdfa_decode_utf16(&d, in, &k, u16, &m, last, &err);
+        else
+            r = utfdfa_transcode(&d, (enum utfdfa_encoding)(call - 3), in, &k, bytes, &m, last,
+                                 &err);
+        CHECK(known(r) && k <= n && m <= CAP && (r != UTFDFA_MALFORMED || err.length >= 1),
+              "%s, call %d: result %d, read %zu of %zu, wrote %zu of %d, error length %u", what,
+              call, (int)r, k, n, m, CAP, err.length);
+    }
+    free(u32);
+    free(u16);
+    free(bytes);
+}
+
+static void decoders(void)
+{
+    for (unsigned from = 0; from < UTFDFA_NENCODINGS; from++) {
+        size_t n = 1 + rnd() % 24;
+        uint8_t *in = exact(n);
+        char what[96];
+        for (size_t byte = 0; byte < sizeof(utfdfa_decoder); byte++)
+            for (unsigned v = 0; v < 256; v++) {
+                utfdfa_decoder d;
+                utfdfa_decoder_init(&d, (enum utfdfa_encoding)from, UTFDFA_STRICT,
+                                    UTFDFA_BOM_KEEP);
+                random_bytes(&d, sizeof d);
+                ((uint8_t *)&d)[byte] = (uint8_t)v;
+                random_bytes(in, n);
+                snprintf(what, sizeof what, "%s decoder, byte %zu = %02X",
+                         utfdfa_encoding_name((enum utfdfa_encoding)from), byte, v);
+                drive_decoder(&d, in, n, v & 1, what);
+                drive_decoder(&d, in, 1, true, what); /* a call of one byte */
+            }
+        free(in);
+    }
+}
+
+static void encoders(void)
+{
+    enum { CAP = 29, N = 9 };
+    uint32_t *cps = exact(N * sizeof *cps);
+    uint8_t *out = exact(CAP);
+    for (unsigned to = 0; to < UTFDFA_NENCODINGS; to++)
+        for (size_t byte = 0; byte < sizeof(utfdfa_encoder); byte++)
+            for (unsigned v = 0; v < 256; v++) {
+                utfdfa_encoder e;
+                utfdfa_encoder_init(&e, (enum utfdfa_encoding)to, UTFDFA_STRICT,
+                                    UTFDFA_BOM_KEEP);
+                random_bytes(&e, sizeof e);
+                ((uint8_t *)&e)[byte] = (uint8_t)v;
+                for (size_t k = 0; k < N; k++) /* ASCII, BMP, supplementary, anything */
+                    cps[k] = rnd() % 4 == 0 ? rnd() % 0x80 : rnd() % 4 == 0 ? rnd() : rnd() % 0x11000;
+                size_t n = N, m = CAP;
+                utfdfa_error err = {0, 0, UTFDFA_ERR_NONE};
+                utfdfa_result r = utfdfa_encode(&e, cps, &n, out, &m, v & 1, &err);
+                CHECK(known(r) && n <= N && m <= CAP && (r != UTFDFA_MALFORMED || err.length >= 1),
+                      "%s encoder, byte %zu = %02X: result %d, read %zu, wrote %zu",
+                      utfdfa_encoding_name((enum utfdfa_encoding)to), byte, v, (int)r, n, m);
+            }
+    free(cps);
+    free(out);
+}
+
+int main(void)
+{
+    decoders();
+    encoders();
+    printf("test_garbage_state: %lu passed, %lu failed\n", passed, failed);
+    return failed != 0;
+}
