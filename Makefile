@@ -118,8 +118,12 @@ $(B)/obj/convert_from_%.o: src/convert_from.c $(LIB_HEADERS)
 $(B)/libutfdfa.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(B)/utfdfa: src/cli.c include/utfdfa.h $(B)/libutfdfa.a
-	$(CC) $(WARN) $(CFLAGS) -I include $< $(B)/libutfdfa.a -o $@
+# The command-line tool: src/cli/, one file each concern.
+CLI_SRCS = src/cli/main.c src/cli/stream.c src/cli/position.c src/cli/output.c
+CLI_HDRS = src/cli/cli.h src/cli/stream.h src/cli/position.h src/cli/output.h
+
+$(B)/utfdfa: $(CLI_SRCS) $(CLI_HDRS) include/utfdfa.h $(B)/libutfdfa.a
+	$(CC) $(WARN) $(CFLAGS) -I include -I src/cli $(CLI_SRCS) $(B)/libutfdfa.a -o $@
 
 # ------------------------------------------------------------------ tests
 # Each part of the test suite adds itself to CHECKS.
@@ -212,6 +216,8 @@ check-examples: $(T)/json_string
 
 check-cli: $(B)/utfdfa | $(B)/.faults-tools-ok
 	$(PYTHON) tests/cli/test_cli.py $(B)
+	$(PYTHON) tests/cli/test_positions.py $(B)
+	$(PYTHON) tests/cli/test_output_files.py $(B)
 
 # ============================================================ install (issue 7)
 # (shared library, install/uninstall, pkg-config, man pages, utfdfa-gen)

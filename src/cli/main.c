@@ -1,0 +1,363 @@
+/* utfdfa: iconv-like transcoder and validator built on libutfdfa.
+ *
+ *   utfdfa [-f FROM] [-t TO[//IGNORE|//TRANSLIT]] [--errors=strict|replace|ignore]
+ *          [--bom=keep|strip|add] [-c] [-s] [-o OUT] [FILE...]
+ *   utfdfa check [-f FROM] [--all] [-s] [FILE...]
+ *   utfdfa -l | --help | --version
+ *
+ * Exit status: 0 success; 1 invalid input (strict transcoding, or check;
+ * also a character the output encoding cannot hold); 2 usage errors
+ * (unknown option or encoding, missing or unreadable file, a directory, an
+ * output that is also an input); 3 read or write errors (the output written
+ * so far holds whole characters only). A closed pipe ends the run quietly,
+ * by SIGPIPE, as cat's and iconv's do.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "output.h"
+#include "stream.h"
+
+const char *const progname = "utfdfa";
+
+static void usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s: ", progname);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (try '%s --help')\n", progname);
+    exit(EXIT_USAGE);
+}
+
+static void print_help(void)
+{
+    printf("Usage: utfdfa [OPTION]... [FILE]...\n"
+           "       utfdfa check [-f FROM] [--all] [-s] [FILE]...\n"
+           "Transcode FILEs (or standard input) between Unicode encodings, streaming.\n"
+           "\n"
+           "  -f, --from=ENC         input encoding (default utf-8); also --from-code\n"
+           "  -t, --to=ENC           output encoding (default utf-8); also --to-code;\n"
+           "                         ENC//IGNORE is -c, ENC//TRANSLIT --errors=replace\n"
+           "      --errors=MODE      strict (stop at the first error, exit 1), replace\n"
+           "                         (one U+FFFD per maximal subpart) or ignore\n"
+           "  -c                     the same as --errors=ignore (as in iconv)\n"
+           "  -s, --silent           no message for invalid input (the exit status stays)\n"
+           "      --utf7-set-o       UTF-7 output: send Set O directly too (RFC 2152 Rule 1)\n"
+           "      --corrected-pua    corrected-utf-8: write C1 controls and surrogates as the\n"
+           "                         private-use U+F0080-U+F009F and U+FD800-U+FDFFF, and\n"
+           "                         read those back as them\n"
+           "      --bom=MODE         keep, strip or add a byte order mark (corrected-utf-8:\n"
+           "                         its magic number); default keep, strip for\n"
+           "                         corrected-utf-8 input\n"
+           "  -o, --output=FILE      write to FILE instead of standard output\n"
+           "  -l, --list             list the encodings and the other names each takes\n"
+           "                         (case-insensitive)\n"
+           "      --help             show this help\n"
+           "      --version          show the version\n"
+           "\n"
+           "UTF-16 and UTF-32 without a byte order: read, a byte order mark decides\n"
+           "(little-endian without one) and is not text; written, little-endian after a\n"
+           "byte order mark, as glibc's iconv.\n"
+           "\n"
+           "check: validate FILEs (or standard input); print one line\n"
+           "'FILE:LINE:COL: invalid ENC (KIND) at byte offset N' for the first error of\n"
+           "each invalid FILE, or with --all for every error and then how many; exit 0 if\n"
+           "all are valid, 1 otherwise.\n"
+           "\n"
+           "Exit status: 0 ok, 1 invalid input, 2 usage error, 3 read or write error.\n");
+}
+
+/* The encodings, each with the other names it takes. */
+static void print_list(void)
+{
+    for (unsigned e = 0; e < UTFDFA_NENCODINGS; e++) {
+        printf("%-16s", utfdfa_encoding_name((enum utfdfa_encoding)e));
+        const char *alias;
+        for (size_t k = 0; (alias = utfdfa_encoding_alias((enum utfdfa_encoding)e, k)); k++)
+            printf("%s%s", k ? ", " : " ", alias);
+        printf("\n");
+    }
+    /* No byte order: the CLI's own (see parse_encoding). */
+    printf("%-16s utf16 (no byte order: read by its BOM, else little-endian; written "
+           "little-endian after a BOM)\n", "utf-16");
+    printf("%-16s utf32 (no byte order, as utf-16)\n", "utf-32");
+}
+
+/* An encoding name as iconv takes it: the library's names and aliases,
+ * UTF-16 and UTF-32 without a byte order (*width 2 or 4), and a suffix
+ * after "//": IGNORE (-c) or TRANSLIT (replacement; no transliteration is
+ * done), which only an output encoding may carry (*errors). */
+static void parse_encoding(const char *s, enum utfdfa_encoding *e, unsigned *width,
+                           enum utfdfa_errors *errors)
+{
+    size_t len = strlen(s);
+    const char *suffix = strstr(s, "//");
+    if (suffix) {
+        len = (size_t)(suffix - s);
+        const char *what = suffix + 2;
+        if (!errors && *what)
+            usage_error("'%s': only the output encoding takes a //suffix", s);
+        if (strcasecmp(what, "IGNORE") == 0)
+            *errors = UTFDFA_IGNORE;
+        else if (strcasecmp(what, "TRANSLIT") == 0)
+            *errors = UTFDFA_REPLACE;
+        else if (*what)
+            usage_error("unknown suffix in '%s' (//IGNORE or //TRANSLIT)", s);
+    }
+    *width = 0;
+    static const struct {
+        const char *name;
+        unsigned width;
+        enum utfdfa_encoding enc;
+    } wide[] = {{"utf-16", 2, UTFDFA_UTF16LE}, {"utf16", 2, UTFDFA_UTF16LE},
+                {"utf-32", 4, UTFDFA_UTF32LE}, {"utf32", 4, UTFDFA_UTF32LE}};
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++)
+        if (strlen(wide[k].name) == len && strncasecmp(s, wide[k].name, len) == 0) {
+            *width = wide[k].width;
+            *e = wide[k].enc;
+            return;
+        }
+    if (!utfdfa_encoding_from_name(s, len, e))
+        usage_error("unknown encoding '%s' (see 'utfdfa -l')", s);
+}
+
+/* Options in long form take "--name=value" or "--name value". */
+static const char *option_value(int argc, char **argv, int *i, const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) == 0 && arg[n] == '=')
+        return arg + n + 1;
+    if (strcmp(arg, name) == 0) {
+        if (*i + 1 >= argc)
+            usage_error("option '%s' needs a value", name);
+        return argv[++*i];
+    }
+    return NULL;
+}
+
+static bool is_stdin(const char *file)
+{
+    return strcmp(file, "-") == 0;
+}
+
+static const char *display_name(const char *file)
+{
+    return is_stdin(file) ? "<stdin>" : file;
+}
+
+/* The input FILE ("-": standard input), never a directory. */
+static int open_input(const char *file)
+{
+    int fd = is_stdin(file) ? STDIN_FILENO : open(file, O_RDONLY);
+    if (fd < 0) {
+        fprintf(stderr, "%s: %s: %s\n", progname, file, strerror(errno));
+        exit(EXIT_USAGE);
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: %s: is a directory\n", progname, display_name(file));
+        exit(EXIT_USAGE);
+    }
+    return fd;
+}
+
+/* Whether st is the same regular file as one of the inputs: writing it
+ * would read the output back (cat: "input file is output file"). */
+static bool is_an_input(const struct stat *st, const int *fds, size_t n)
+{
+    struct stat ist;
+    if (!S_ISREG(st->st_mode))
+        return false;
+    for (size_t k = 0; k < n; k++)
+        if (fstat(fds[k], &ist) == 0 && ist.st_dev == st->st_dev && ist.st_ino == st->st_ino)
+            return true;
+    return false;
+}
+
+static bool output_is_an_input(const char *output, const int *fds, size_t n)
+{
+    struct stat st;
+    if (output ? stat(output, &st) != 0 : fstat(STDOUT_FILENO, &st) != 0)
+        return false;
+    return is_an_input(&st, fds, n);
+}
+
+static void on_signal(int sig)
+{
+    output_remove_temp_on_signal();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void set_signals(void)
+{
+    signal(SIGPIPE, SIG_DFL); /* a closed pipe ends the run quietly, as cat's */
+    signal(SIGXFSZ, SIG_IGN); /* a file size limit is a write error (EFBIG), reported */
+    static const int ending[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t k = 0; k < sizeof ending / sizeof ending[0]; k++)
+        if (signal(ending[k], on_signal) == SIG_IGN)
+            signal(ending[k], SIG_IGN); /* ignored by the caller: stays so */
+}
+
+static int run_check(const struct options *opt, const char **files, size_t nfiles)
+{
+    static const char *const stdin_only[] = {"-"};
+    if (nfiles == 0)
+        files = (const char **)stdin_only, nfiles = 1;
+    struct tally tally = {0, 0};
+    int status = 0;
+    for (size_t k = 0; k < nfiles; k++) {
+        int fd = open_input(files[k]);
+        int r = check_file(fd, display_name(files[k]), opt, &tally);
+        if (fd != STDIN_FILENO)
+            close(fd);
+        if (r == EXIT_IO)
+            return EXIT_IO;
+        if (r)
+            status = EXIT_INVALID;
+    }
+    if (opt->all && !opt->silent)
+        fprintf(stderr, "%s: check: %llu error%s in %zu of %zu file%s\n", progname,
+                (unsigned long long)tally.errors, tally.errors == 1 ? "" : "s",
+                tally.invalid_files, nfiles, nfiles == 1 ? "" : "s");
+    return status;
+}
+
+static int run_transcode(const struct options *opt, const char **files, size_t nfiles,
+                         const char *output)
+{
+    /* Open every input first: a usage error must not leave a half-written output. */
+    static const char *const stdin_only[] = {"-"};
+    if (nfiles == 0)
+        files = (const char **)stdin_only, nfiles = 1;
+    int *fds = calloc(nfiles, sizeof *fds);
+    if (!fds) {
+        fprintf(stderr, "%s: out of memory\n", progname);
+        return EXIT_IO;
+    }
+    for (size_t k = 0; k < nfiles; k++)
+        fds[k] = open_input(files[k]);
+    if (output_is_an_input(output, fds, nfiles)) {
+        fprintf(stderr, "%s: %s: input file is output file; refusing to overwrite it\n",
+                progname, output ? output : "standard output");
+        return EXIT_USAGE;
+    }
+    struct output out;
+    if (output_open(&out, output) < 0)
+        return EXIT_USAGE;
+    /* All inputs make one output stream, so the BOM mode acts once, at its
+     * start (first file); later files' signatures are text. UTF-16 and
+     * UTF-32 without a byte order begin with a BOM of their own, as glibc's
+     * iconv writes them: before the first character (none for no text),
+     * then the text, a U+FEFF in it included; with --bom=add the library
+     * writes that one BOM (and for no text too). */
+    static const uint8_t le_bom[4] = {0xFF, 0xFE, 0, 0};
+    struct sink sink = {&out, opt->to, le_bom, opt->bom == UTFDFA_BOM_ADD ? 0 : opt->to_width, 0};
+    int status = 0;
+    for (size_t k = 0; k < nfiles && !status; k++)
+        status = transcode_file(fds[k], display_name(files[k]), opt,
+                                k == 0 ? opt->bom : UTFDFA_BOM_KEEP, &sink);
+    if (output_close(&out) < 0 && status == 0)
+        status = EXIT_IO;
+    for (size_t k = 0; k < nfiles; k++)
+        if (fds[k] != STDIN_FILENO)
+            close(fds[k]);
+    free(fds);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    struct options opt = {UTFDFA_UTF8, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP, 0, 0, 0,
+                          false, false};
+    bool bom_given = false, check_mode = false, only_files = false;
+    const char *output = NULL;
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    size_t nfiles = 0;
+    if (!files) {
+        fprintf(stderr, "%s: out of memory\n", progname);
+        return EXIT_IO;
+    }
+    set_signals();
+    int i = 1;
+    if (argc > 1 && strcmp(argv[1], "check") == 0) {
+        check_mode = true;
+        i = 2;
+    }
+    for (; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+            files[nfiles++] = a;
+        } else if (strcmp(a, "--") == 0) {
+            only_files = true;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            print_help();
+            return 0;
+        } else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
+            printf("utfdfa %s\n", UTFDFA_VERSION);
+            return 0;
+        } else if (strcmp(a, "-l") == 0 || strcmp(a, "--list") == 0) {
+            print_list();
+            return 0;
+        } else if ((v = option_value(argc, argv, &i, a, "-f")) ||
+                   (v = option_value(argc, argv, &i, a, "--from")) ||
+                   (v = option_value(argc, argv, &i, a, "--from-code"))) {
+            parse_encoding(v, &opt.from, &opt.from_width, NULL);
+        } else if (strcmp(a, "-s") == 0 || strcmp(a, "--silent") == 0) {
+            opt.silent = true;
+        } else if (check_mode && strcmp(a, "--all") == 0) {
+            opt.all = true;
+        } else if (check_mode) {
+            usage_error("unknown option '%s' for check", a);
+        } else if ((v = option_value(argc, argv, &i, a, "-t")) ||
+                   (v = option_value(argc, argv, &i, a, "--to")) ||
+                   (v = option_value(argc, argv, &i, a, "--to-code"))) {
+            parse_encoding(v, &opt.to, &opt.to_width, &opt.errors);
+        } else if ((v = option_value(argc, argv, &i, a, "-o")) ||
+                   (v = option_value(argc, argv, &i, a, "--output"))) {
+            output = v;
+        } else if ((v = option_value(argc, argv, &i, a, "--errors"))) {
+            if (strcmp(v, "strict") == 0)
+                opt.errors = UTFDFA_STRICT;
+            else if (strcmp(v, "replace") == 0)
+                opt.errors = UTFDFA_REPLACE;
+            else if (strcmp(v, "ignore") == 0)
+                opt.errors = UTFDFA_IGNORE;
+            else
+                usage_error("unknown error mode '%s' (strict, replace or ignore)", v);
+        } else if (strcmp(a, "--utf7-set-o") == 0) {
+            opt.encoder_options |= UTFDFA_UTF7_DIRECT_SET_O;
+        } else if (strcmp(a, "--corrected-pua") == 0) {
+            opt.encoder_options |= UTFDFA_CORRECTED_PUA;
+        } else if (strcmp(a, "-c") == 0) {
+            opt.errors = UTFDFA_IGNORE;
+        } else if ((v = option_value(argc, argv, &i, a, "--bom"))) {
+            bom_given = true;
+            if (strcmp(v, "keep") == 0)
+                opt.bom = UTFDFA_BOM_KEEP;
+            else if (strcmp(v, "strip") == 0)
+                opt.bom = UTFDFA_BOM_STRIP;
+            else if (strcmp(v, "add") == 0)
+                opt.bom = UTFDFA_BOM_ADD;
+            else
+                usage_error("unknown BOM mode '%s' (keep, strip or add)", v);
+        } else {
+            usage_error("unknown option '%s'", a);
+        }
+    }
+    /* Corrected UTF-8's magic number is not part of the text: strip it unless told. */
+    if (!bom_given && opt.from == UTFDFA_CORRECTED_UTF8)
+        opt.bom = UTFDFA_BOM_STRIP;
+    int status = check_mode ? run_check(&opt, files, nfiles)
+                            : run_transcode(&opt, files, nfiles, output);
+    free(files);
+    return status;
+}

@@ -1,0 +1,149 @@
+/* Line and column, computed when an error asks (see position.h). */
+#include "position.h"
+
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* A decoder that counts characters: a fresh strict one of the stream's
+ * source, so that it sees each error where the stream's decoder does. */
+static void counter_init(const struct position *pos, utfdfa_decoder *c, enum utfdfa_bom bom)
+{
+    utfdfa_decoder_init(c, pos->enc, UTFDFA_STRICT, bom);
+    if (pos->target < UTFDFA_NENCODINGS)
+        utfdfa_decoder_set_target(c, pos->target);
+    utfdfa_decoder_set_options(c, pos->options);
+}
+
+enum { NO_STOP = SIZE_MAX };
+
+/* Characters decoded from p[0..n) with the counter, each error one, up to
+ * the error at p + stop (not counted) if it comes. An error is known only
+ * from the byte that reveals it, so only a strict decoder given the bytes
+ * after it can tell that bytes it holds were an error before p + stop. */
+static uint64_t count_chars(utfdfa_decoder *c, const uint8_t *p, size_t n, size_t stop)
+{
+    uint32_t cps[256];
+    uint64_t total = 0, at = utfdfa_decoder_offset(c);
+    while (n > 0) {
+        size_t k = n, m = sizeof cps / sizeof cps[0];
+        utfdfa_error err;
+        utfdfa_result r = utfdfa_decode_utf32(c, p, &k, cps, &m, false, &err);
+        total += m;
+        p += k;
+        n -= k;
+        if (r == UTFDFA_MALFORMED) {
+            if (stop != NO_STOP && err.offset >= at + stop)
+                break;
+            total++;
+        }
+    }
+    return total;
+}
+
+/* A counter as it stands right after a line feed: fed one, not counted. */
+static void counter_after_lf(const struct position *pos, utfdfa_decoder *c)
+{
+    counter_init(pos, c, UTFDFA_BOM_KEEP);
+    count_chars(c, pos->lf, pos->lf_len, NO_STOP);
+}
+
+/* Whether the unit at p is the line feed. */
+static bool is_lf(const struct position *pos, const uint8_t *p)
+{
+    return pos->unit == 1 ? p[0] == pos->lf[0] : memcmp(p, pos->lf, pos->unit) == 0;
+}
+
+/* Line feeds among the whole units of p[0..n): one compare a unit, 16
+ * bytes at a time where SSE2 is there. */
+static uint64_t count_lf(const struct position *pos, const uint8_t *p, size_t n)
+{
+    uint64_t count = 0;
+    size_t i = 0;
+#if defined(__SSE2__)
+    uint32_t lf32;
+    uint16_t lf16;
+    memcpy(&lf32, pos->lf, 4);
+    memcpy(&lf16, pos->lf, 2);
+    __m128i want = pos->unit == 1   ? _mm_set1_epi8((char)pos->lf[0])
+                   : pos->unit == 2 ? _mm_set1_epi16((short)lf16)
+                                    : _mm_set1_epi32((int)lf32);
+    while (n - i >= 16) {
+        /* Each matching unit adds 1 to each of its bytes' counters; 255
+         * rounds at most before they are summed. */
+        __m128i acc = _mm_setzero_si128();
+        size_t rounds = (n - i) / 16 < 255 ? (n - i) / 16 : 255;
+        for (size_t r = 0; r < rounds; r++, i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+            __m128i eq = pos->unit == 1   ? _mm_cmpeq_epi8(v, want)
+                         : pos->unit == 2 ? _mm_cmpeq_epi16(v, want)
+                                          : _mm_cmpeq_epi32(v, want);
+            acc = _mm_sub_epi8(acc, eq);
+        }
+        __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
+        count += ((uint64_t)_mm_cvtsi128_si32(sums) +
+                  (uint64_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8))) / pos->unit;
+    }
+#endif
+    for (; i + pos->unit <= n; i += pos->unit)
+        count += is_lf(pos, p + i);
+    return count;
+}
+
+/* The end of the last line feed among the whole units of p[0..n), or 0. */
+static size_t after_last_lf(const struct position *pos, const uint8_t *p, size_t n)
+{
+    for (size_t i = n - n % pos->unit; i >= pos->unit; i -= pos->unit)
+        if (is_lf(pos, p + i - pos->unit))
+            return i;
+    return 0;
+}
+
+void position_init(struct position *pos, enum utfdfa_encoding enc, enum utfdfa_bom bom,
+                   enum utfdfa_encoding target, unsigned options)
+{
+    memset(pos, 0, sizeof *pos);
+    pos->enc = enc;
+    pos->target = target;
+    pos->options = options;
+    pos->unit = (unsigned)utfdfa_unit_size(enc);
+    utfdfa_encoder e;
+    utfdfa_encoder_init(&e, enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    static const uint32_t lf = 0x0A;
+    size_t one = 1;
+    pos->lf_len = sizeof pos->lf;
+    utfdfa_encode(&e, &lf, &one, pos->lf, &pos->lf_len, true, NULL);
+    /* An added BOM is not in the input; a stripped one is no character. */
+    counter_init(pos, &pos->counter, bom == UTFDFA_BOM_KEEP ? UTFDFA_BOM_KEEP : UTFDFA_BOM_STRIP);
+}
+
+void position_of(const struct position *pos, const uint8_t *p, size_t n, uint64_t at,
+                 uint64_t *line, uint64_t *column)
+{
+    size_t in = at > pos->chunk_start ? (size_t)(at - pos->chunk_start) : 0;
+    in = in < n ? in : n;
+    size_t start = after_last_lf(pos, p, in);
+    utfdfa_decoder c = pos->counter;
+    uint64_t before = pos->line_chars;
+    if (start > 0) {
+        counter_after_lf(pos, &c);
+        before = 0;
+    }
+    *line = 1 + pos->lines + count_lf(pos, p, in);
+    *column = 1 + before + (at < pos->chunk_start ? 0 : count_chars(&c, p + start, n - start,
+                                                                   in - start));
+}
+
+void position_advance(struct position *pos, const uint8_t *p, size_t n)
+{
+    size_t start = after_last_lf(pos, p, n);
+    if (start > 0) {
+        pos->lines += count_lf(pos, p, start);
+        counter_after_lf(pos, &pos->counter);
+        pos->line_chars = 0;
+    }
+    pos->line_chars += count_chars(&pos->counter, p + start, n - start, NO_STOP);
+    pos->chunk_start += n;
+}

@@ -1,0 +1,277 @@
+/* One input through the library, chunk by chunk (see stream.h). Memory is
+ * bounded: the input is read and converted in fixed-size chunks, and line
+ * and column are worked out only for an error (position.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "stream.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "position.h"
+
+enum { CHUNK = 128 * 1024 };
+
+/* The input: a chunk of whole units (a unit cut by a read waits for the
+ * next one), the last one flagged. */
+struct input {
+    int fd;
+    const char *name;
+    uint8_t buf[CHUNK];
+    size_t have;  /* bytes in buf */
+    size_t ready; /* of which whole units: the chunk */
+    bool eof;
+};
+
+static int read_more(struct input *in)
+{
+    for (;;) {
+        ssize_t r = read(in->fd, in->buf + in->have, sizeof in->buf - in->have);
+        if (r >= 0) {
+            in->have += (size_t)r;
+            in->eof = r == 0;
+            return 0;
+        }
+        if (errno != EINTR) {
+            fprintf(stderr, "%s: %s: read error: %s\n", progname, in->name, strerror(errno));
+            return -1;
+        }
+    }
+}
+
+/* The next chunk of whole units of `unit` bytes (everything at the end). */
+static int next_chunk(struct input *in, unsigned unit)
+{
+    memmove(in->buf, in->buf + in->ready, in->have - in->ready);
+    in->have -= in->ready;
+    if (!in->eof && read_more(in) < 0)
+        return -1;
+    in->ready = in->eof ? in->have : in->have - in->have % unit;
+    return 0;
+}
+
+/* UTF-16 or UTF-32 without a byte order: the file's BOM decides (and is not
+ * text), little-endian without one, as glibc's iconv on this kind of
+ * machine. The BOM may come in pieces: read until it is whole. */
+static int sniff(struct input *in, const struct options *opt, enum utfdfa_encoding *from,
+                 enum utfdfa_bom *bom)
+{
+    *from = opt->from;
+    if (!opt->from_width)
+        return 0;
+    while (in->have < opt->from_width && !in->eof)
+        if (read_more(in) < 0)
+            return -1;
+    static const uint8_t be16[2] = {0xFE, 0xFF}, be32[4] = {0, 0, 0xFE, 0xFF};
+    bool big = in->have >= opt->from_width &&
+               memcmp(in->buf, opt->from_width == 2 ? be16 : be32, opt->from_width) == 0;
+    *from = opt->from_width == 2 ? (big ? UTFDFA_UTF16BE : UTFDFA_UTF16LE)
+                                 : (big ? UTFDFA_UTF32BE : UTFDFA_UTF32LE);
+    if (*bom == UTFDFA_BOM_KEEP)
+        *bom = UTFDFA_BOM_STRIP;
+    return 0;
+}
+
+static void report(const struct options *opt, const char *name, enum utfdfa_encoding from,
+                   const struct position *pos, const struct input *in, const utfdfa_error *err,
+                   bool check_mode)
+{
+    if (opt->silent)
+        return;
+    uint64_t line, column;
+    position_of(pos, in->buf, in->ready, err->offset, &line, &column);
+    if (check_mode)
+        fprintf(stderr, "%s:%llu:%llu: invalid %s (%s) at byte offset %llu\n", name,
+                (unsigned long long)line, (unsigned long long)column,
+                utfdfa_encoding_name(from), utfdfa_error_name(err->kind),
+                (unsigned long long)err->offset);
+    else
+        fprintf(stderr, "%s: %s: invalid %s (%s) at byte offset %llu, line %llu, column %llu\n",
+                progname, name, utfdfa_encoding_name(from), utfdfa_error_name(err->kind),
+                (unsigned long long)err->offset, (unsigned long long)line,
+                (unsigned long long)column);
+}
+
+int check_file(int fd, const char *name, const struct options *opt, struct tally *tally)
+{
+    static struct input in;
+    in.fd = fd, in.name = name, in.have = in.ready = 0, in.eof = false;
+    enum utfdfa_encoding from;
+    enum utfdfa_bom bom = UTFDFA_BOM_KEEP;
+    if (sniff(&in, opt, &from, &bom) < 0)
+        return EXIT_IO;
+    utfdfa_decoder dec;
+    utfdfa_decoder_init(&dec, from, UTFDFA_STRICT, bom);
+    utfdfa_decoder_set_options(&dec, opt->encoder_options);
+    struct position pos;
+    position_init(&pos, from, bom, UTFDFA_NENCODINGS, opt->encoder_options);
+    uint64_t errors = 0;
+    do {
+        if (next_chunk(&in, pos.unit) < 0)
+            return EXIT_IO;
+        size_t done = 0;
+        for (;;) {
+            size_t n = in.ready - done;
+            utfdfa_error err;
+            utfdfa_result r = utfdfa_check(&dec, in.buf + done, &n, in.eof, &err);
+            done += n;
+            if (r == UTFDFA_INPUT_EMPTY)
+                break;
+            report(opt, name, from, &pos, &in, &err, true);
+            errors++;
+            if (!opt->all)
+                break;
+        }
+        if (errors && !opt->all)
+            break;
+        position_advance(&pos, in.buf, in.ready);
+    } while (!in.eof);
+    tally->errors += errors;
+    tally->invalid_files += errors != 0;
+    return errors ? EXIT_INVALID : 0;
+}
+
+/* ------------------------------------------------------------ transcoding
+ * UTF-7 output goes through code points and the encoder, so that at an
+ * error (where the output stops) the open base64 run is closed and what
+ * was written decodes to every character; the batch is kept, so that after
+ * a failed write the file can be cut back to where no run was open. */
+enum { BATCH = 1024 };
+
+struct transcoder {
+    utfdfa_decoder dec;
+    enum utfdfa_encoding to;
+    bool via_code_points; /* UTF-7 output */
+    utfdfa_encoder enc;
+    uint32_t cps[BATCH];  /* the batch last encoded */
+    size_t ncps;
+    utfdfa_encoder enc_before; /* the encoder before it */
+    bool closed;               /* the batch ended with its run closed */
+};
+
+static bool is_utf7(enum utfdfa_encoding e)
+{
+    return e == UTFDFA_UTF7 || e == UTFDFA_UTF7_IMAP;
+}
+
+/* Whether no base64 run is open: closing would write nothing. */
+static bool run_closed(const utfdfa_encoder *e)
+{
+    utfdfa_encoder probe = *e;
+    uint8_t scratch[16];
+    size_t none = 0, m = sizeof scratch;
+    static const uint32_t nothing[1];
+    utfdfa_encode(&probe, nothing, &none, scratch, &m, true, NULL);
+    return m == 0;
+}
+
+static utfdfa_result step(struct transcoder *t, const uint8_t *src, size_t *src_len,
+                          uint8_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
+{
+    if (!t->via_code_points)
+        return utfdfa_transcode(&t->dec, t->to, src, src_len, dst, dst_len, last, err);
+    size_t per;
+    utfdfa_max_encoded_len(t->to, 1, &per); /* a character, a signature, a "-" */
+    size_t ncp = *dst_len / per - 1;
+    ncp = ncp < BATCH ? ncp : BATCH;
+    utfdfa_result r = utfdfa_decode_utf32(&t->dec, src, src_len, t->cps, &ncp, last, err);
+    t->ncps = ncp;
+    t->enc_before = t->enc;
+    t->closed = (last && r == UTFDFA_INPUT_EMPTY) || r == UTFDFA_MALFORMED;
+    utfdfa_encode(&t->enc, t->cps, &ncp, dst, dst_len, t->closed, NULL);
+    return r;
+}
+
+/* UTF-7: the end of the batch's last character within its first `done`
+ * bytes after which no run was open; SIZE_MAX if there is none. */
+static size_t utf7_clean_prefix(const struct transcoder *t, size_t done)
+{
+    utfdfa_encoder e = t->enc_before;
+    size_t at = 0, best = run_closed(&e) ? 0 : SIZE_MAX;
+    for (size_t k = 0; k < t->ncps + t->closed; k++) {
+        uint8_t scratch[16];
+        bool close = k == t->ncps; /* then only the run's end */
+        size_t one = !close, m = sizeof scratch;
+        utfdfa_encode(&e, t->cps + k, &one, scratch, &m, close, NULL);
+        at += m;
+        if (at > done)
+            break;
+        if (run_closed(&e))
+            best = at;
+    }
+    return best;
+}
+
+/* Write p[0..n), a batch of the transcoder's output (or the owed BOM).
+ * After a failed write, cut the output back to whole characters. */
+static int write_whole(struct sink *sink, const struct transcoder *t, const uint8_t *p,
+                       size_t n, bool batch)
+{
+    size_t done;
+    if (output_write(sink->out, p, n, &done) == 0) {
+        if (!t->via_code_points || run_closed(&t->enc))
+            sink->clean = sink->out->written;
+        return 0;
+    }
+    uint64_t before = sink->out->written - done;
+    size_t whole = batch && t->via_code_points ? utf7_clean_prefix(t, done)
+                                               : utfdfa_validate(sink->enc, p, done, NULL);
+    output_cut(sink->out, whole == SIZE_MAX ? sink->clean : before + whole);
+    return -1;
+}
+
+static int flush(struct sink *sink, const struct transcoder *t, const uint8_t *p, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (sink->owed_len) {
+        size_t k = sink->owed_len;
+        sink->owed_len = 0;
+        if (write_whole(sink, t, sink->owed, k, false) < 0)
+            return -1;
+    }
+    return write_whole(sink, t, p, n, true);
+}
+
+int transcode_file(int fd, const char *name, const struct options *opt, enum utfdfa_bom bom,
+                   struct sink *sink)
+{
+    static struct input in;
+    static struct transcoder t;
+    static uint8_t buf[4 * CHUNK + 64];
+    in.fd = fd, in.name = name, in.have = in.ready = 0, in.eof = false;
+    enum utfdfa_encoding from;
+    if (sniff(&in, opt, &from, &bom) < 0)
+        return EXIT_IO;
+    utfdfa_decoder_init(&t.dec, from, opt->errors, bom);
+    utfdfa_decoder_set_target(&t.dec, opt->to);
+    utfdfa_decoder_set_options(&t.dec, opt->encoder_options); /* also how corrected-utf-8 reads */
+    t.to = opt->to;
+    t.via_code_points = is_utf7(opt->to);
+    utfdfa_encoder_init(&t.enc, opt->to, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    utfdfa_encoder_set_options(&t.enc, opt->encoder_options);
+    struct position pos;
+    position_init(&pos, from, bom, opt->to, opt->encoder_options);
+    do {
+        if (next_chunk(&in, pos.unit) < 0)
+            return EXIT_IO;
+        size_t done = 0;
+        for (;;) {
+            size_t n = in.ready - done, m = sizeof buf;
+            utfdfa_error err;
+            utfdfa_result r = step(&t, in.buf + done, &n, buf, &m, in.eof, &err);
+            done += n;
+            if (flush(sink, &t, buf, m) < 0)
+                return EXIT_IO;
+            if (r == UTFDFA_MALFORMED) {
+                report(opt, name, from, &pos, &in, &err, false);
+                return EXIT_INVALID;
+            }
+            if (r == UTFDFA_INPUT_EMPTY)
+                break;
+        }
+        position_advance(&pos, in.buf, in.ready);
+    } while (!in.eof);
+    return 0;
+}
