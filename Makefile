@@ -694,6 +694,19 @@ bench: $(B)/libutfdfa.a $(HEADERS)
 	@B="$(B)" CC="$(CC)" BENCH_CFLAGS="$(BENCH_CFLAGS)" LIB_CFLAGS="$(CFLAGS)" \
 	  SHARED="$(SHARED)" sh tests/bench/run.sh
 
+# make bench-cli: the utfdfa command against a 64 KiB-chunk loop over the
+# library call doing the same work (tests/bench/lib_loop.c) and against
+# iconv, on 64 MiB of the lipsum corpus, CPU time of each process,
+# interleaved rounds (BENCH_CLI_ROUNDS, default 15), medians and ratios.
+BENCH_CLI_ROUNDS ?= 15
+.PHONY: bench-cli
+$(B)/bench/lib_loop: tests/bench/lib_loop.c include/utfdfa.h $(B)/libutfdfa.a
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -I include $< $(B)/libutfdfa.a -o $@
+
+bench-cli: $(B)/utfdfa $(B)/bench/lib_loop
+	$(PYTHON) tests/bench/cli_bench.py $(B) $(SHARED) $(BENCH_CLI_ROUNDS)
+
 # The fast paths equal the plain per-byte loop: every variant, for UTF-8, for
 # UTF-8 without shift rows and for the other grammars (tests/unit/test_fast.c).
 $(T)/test_fast: tests/unit/test_fast.c tests/unit/check.h tests/unit/vectors.h src/utf8_fast.c src/utf8_fast.h \
