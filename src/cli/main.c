@@ -143,6 +143,19 @@ static const char *option_value(int argc, char **argv, int *i, const char *arg, 
     return NULL;
 }
 
+/* The index of v among names (the library's enum order), or a usage error. */
+static unsigned choice(const char *v, const char *const *names, const char *what)
+{
+    for (unsigned k = 0; names[k]; k++)
+        if (strcmp(v, names[k]) == 0)
+            return k;
+    fprintf(stderr, "%s: unknown %s '%s' (", progname, what, v);
+    for (unsigned k = 0; names[k]; k++)
+        fprintf(stderr, "%s%s", k ? (names[k + 1] ? ", " : " or ") : "", names[k]);
+    fprintf(stderr, ") (try '%s --help')\n", progname);
+    exit(EXIT_USAGE);
+}
+
 static bool is_stdin(const char *file)
 {
     return strcmp(file, "-") == 0;
@@ -325,14 +338,8 @@ int main(int argc, char **argv)
                    (v = option_value(argc, argv, &i, a, "--output"))) {
             output = v;
         } else if ((v = option_value(argc, argv, &i, a, "--errors"))) {
-            if (strcmp(v, "strict") == 0)
-                opt.errors = UTFDFA_STRICT;
-            else if (strcmp(v, "replace") == 0)
-                opt.errors = UTFDFA_REPLACE;
-            else if (strcmp(v, "ignore") == 0)
-                opt.errors = UTFDFA_IGNORE;
-            else
-                usage_error("unknown error mode '%s' (strict, replace or ignore)", v);
+            static const char *const modes[] = {"strict", "replace", "ignore", NULL};
+            opt.errors = (enum utfdfa_errors)choice(v, modes, "error mode");
         } else if (strcmp(a, "--utf7-set-o") == 0) {
             opt.encoder_options |= UTFDFA_UTF7_DIRECT_SET_O;
         } else if (strcmp(a, "--corrected-pua") == 0) {
@@ -340,15 +347,9 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "-c") == 0) {
             opt.errors = UTFDFA_IGNORE;
         } else if ((v = option_value(argc, argv, &i, a, "--bom"))) {
+            static const char *const modes[] = {"keep", "strip", "add", NULL};
+            opt.bom = (enum utfdfa_bom)choice(v, modes, "BOM mode");
             bom_given = true;
-            if (strcmp(v, "keep") == 0)
-                opt.bom = UTFDFA_BOM_KEEP;
-            else if (strcmp(v, "strip") == 0)
-                opt.bom = UTFDFA_BOM_STRIP;
-            else if (strcmp(v, "add") == 0)
-                opt.bom = UTFDFA_BOM_ADD;
-            else
-                usage_error("unknown BOM mode '%s' (keep, strip or add)", v);
         } else {
             usage_error("unknown option '%s'", a);
         }

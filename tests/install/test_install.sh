@@ -93,8 +93,9 @@ user_phase() {
     local list=$OUT
     [ $RC = 0 ]; verdict $? "utfdfa -l"
     for enc in utf-8 utf-16le utf-16be utf-32le utf-32be; do
-        printf '%s\n' "$list" | grep -qx -- "$enc"; verdict $? "utfdfa -l lists $enc"
+        printf '%s\n' "$list" | grep -q -- "^$enc " ; verdict $? "utfdfa -l lists $enc"
     done
+    printf '%s\n' "$list" | grep -q -- "^utf-8 .*utf8"; verdict $? "utfdfa -l lists utf-8's aliases"
     run utfdfa --list
     [ $RC = 0 ] && [ "$OUT" = "$list" ]; verdict $? "utfdfa --list is -l"
 

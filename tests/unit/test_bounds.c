@@ -47,22 +47,6 @@ static size_t encode_in(enum utfdfa_encoding from, uint32_t cp, uint8_t *out, si
     return m;
 }
 
-static size_t unit_of(enum utfdfa_encoding e)
-{
-    switch (e) {
-    case UTFDFA_UTF16LE:
-    case UTFDFA_UTF16BE:
-        return 2;
-    case UTFDFA_UTF32LE:
-    case UTFDFA_UTF32BE:
-    case UTFDFA_UCS4LE:
-    case UTFDFA_UCS4BE:
-        return 4;
-    default:
-        return 1;
-    }
-}
-
 /* The largest output per input unit seen, per pair, in 1/1000 bytes. */
 static unsigned long worst[UTFDFA_NENCODINGS][UTFDFA_NENCODINGS];
 
@@ -95,7 +79,7 @@ static void transcode_fits(enum utfdfa_encoding from, enum utfdfa_encoding to, u
           "%s -> %s options %u mode %d bom %d, %zu bytes in (first %02X): OUTPUT_FULL with the "
           "promised %zu bytes", utfdfa_encoding_name(from), utfdfa_encoding_name(to), options,
           (int)mode, (int)bom, n, in[0], cap);
-    unsigned long per = (unsigned long)(used * 1000 / (n / unit_of(from) + (n % unit_of(from) != 0)));
+    unsigned long per = (unsigned long)(used * 1000 / (n / utfdfa_unit_size(from) + (n % utfdfa_unit_size(from) != 0)));
     if (bom == UTFDFA_BOM_KEEP && per > worst[from][to])
         worst[from][to] = per;
 }
