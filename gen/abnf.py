@@ -95,10 +95,23 @@ class Annotation:
 
 @dataclass
 class Grammar:
-    path: str
+    path: str                   # the first grammar file
     rules: dict                 # lower-cased name -> Rule
     order: list                 # lower-cased names in definition order
     annotations: list
+    paths: list = field(default_factory=list)  # every grammar file, in the order given
+
+
+def is_prose(rule):
+    """Whether a rule is defined only in words (`token = <token, see RFC 2616>`):
+    a hole that another grammar file may fill with an ABNF definition."""
+    return isinstance(rule.body, Prose)
+
+
+def where(pos, seen_from):
+    """LINE:COL of pos, with its file in front when that is not seen_from's file."""
+    at = f"{pos.line}:{pos.col}"
+    return at if pos.path == seen_from.path else f"{pos.path}:{at}"
 
 
 def byte_mask(lo, hi=None):
@@ -452,30 +465,57 @@ def _core_rules():
     return _CORE_CACHE[0]
 
 
-def parse_grammar(path, text):
-    defs, annotations = parse_text(path, text)
-    rules, order = {}, []
+def _add_definitions(rules, order, defs):
+    """Add one file's definitions. A rule may be defined once; across files
+    a prose definition gives way to an ABNF one (a grammar supplies what
+    another describes in words)."""
     for rule, incremental in defs:
         key = rule.name.lower()
+        old = rules.get(key)
         if incremental:
-            if key not in rules:
+            if old is None:
                 raise rule.pos.error(f"'=/' adds to rule {rule.name!r}, which is not defined "
                                      "earlier in the file")
-            old = rules[key]
             items = (old.body.items if isinstance(old.body, Alt) else (old.body,))
             new = rule.body.items if isinstance(rule.body, Alt) else (rule.body,)
             old.body = Alt(items + new, old.body.pos)
-        else:
-            if key in rules:
-                first = rules[key].pos
-                raise rule.pos.error(f"rule {rule.name!r} is already defined at "
-                                     f"{first.line}:{first.col} (use '=/' to add alternatives)")
+        elif old is None:
             rules[key] = rule
             order.append(key)
+        elif old.pos.path != rule.pos.path and is_prose(old) != is_prose(rule):
+            if is_prose(old):
+                rules[key] = rule  # supplied: keeps its place in the order
+        elif old.pos.path != rule.pos.path:
+            raise rule.pos.error(f"rule {rule.name!r} is already defined at "
+                                 f"{where(old.pos, rule.pos)}; a rule is defined in one "
+                                 "grammar file only, unless one of the definitions is prose")
+        else:
+            raise rule.pos.error(f"rule {rule.name!r} is already defined at "
+                                 f"{where(old.pos, rule.pos)} (use '=/' to add alternatives)")
+
+
+def _add_core_rules(rules):
     for key, rule in _core_rules().items():
         if key not in rules:
             rules[key] = Rule(rule.name, rule.body, rule.pos, core=True)
-    return Grammar(path, rules, order, annotations)
+
+
+def parse_grammars(sources):
+    """One grammar from several files: sources is a list of (path, text).
+    Each file is parsed on its own (its own left margin: RFC excerpts are
+    indented differently), then their rules are put together."""
+    rules, order, annotations = {}, [], []
+    for path, text in sources:
+        defs, anns = parse_text(path, text)
+        _add_definitions(rules, order, defs)
+        annotations += anns
+    _add_core_rules(rules)
+    paths = [path for path, _ in sources]
+    return Grammar(paths[0], rules, order, annotations, paths)
+
+
+def parse_grammar(path, text):
+    return parse_grammars([(path, text)])
 
 
 def parse_expression(pos, text):
@@ -492,10 +532,17 @@ def parse_expression(pos, text):
     return expr
 
 
-def load(path):
+def _read(path):
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
         raise AbnfError(path, 0, 0, f"cannot read grammar: {e.strerror}")
-    return parse_grammar(path, data.decode("latin-1"))
+    return data.decode("latin-1")
+
+
+def load(paths):
+    """The grammar of one file (a path) or of several (a list of paths)."""
+    if isinstance(paths, str):
+        paths = [paths]
+    return parse_grammars([(path, _read(path)) for path in paths])

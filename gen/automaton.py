@@ -133,9 +133,22 @@ class NfaBuilder:
         if isinstance(e, Ref):
             return self._ref(e, tail)
         if isinstance(e, Prose):
-            raise e.pos.error(f"prose-val <{e.text}> cannot be compiled: it describes "
-                              "the rule in words, not in ABNF")
+            raise self._prose_error(e)
         raise TypeError(e)
+
+    def _prose_error(self, e):
+        """A prose-val is a hole in the grammar: say which rule it leaves
+        undefined and how to fill it."""
+        shown = f"<{e.text}>" if len(e.text) <= 60 else f"<{e.text[:57]}...>"
+        if not self.stack:
+            return e.pos.error(f"prose {shown} cannot be compiled: write it in ABNF")
+        rule = self.g.rules[self.stack[-1].key]
+        if rule.body is e:
+            return e.pos.error(f"rule {rule.name!r} is prose ({shown}); give a grammar "
+                               "that defines it")
+        return e.pos.error(f"rule {rule.name!r} uses prose ({shown}) inside its definition; "
+                           "only a rule that is prose as a whole can be defined by another "
+                           "grammar, so write this part in ABNF")
 
     def _ref(self, e, tail):
         key = e.name.lower()

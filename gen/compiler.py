@@ -58,7 +58,7 @@ def _one(anns, kw):
     found = [a for a in anns if a.keyword == kw]
     if len(found) > 1:
         raise found[1].pos.error(f"@{kw} is given more than once (first at "
-                                 f"{found[0].pos.line}:{found[0].pos.col})")
+                                 f"{abnf.where(found[0].pos, found[1].pos)})")
     return found[0] if found else None
 
 
@@ -78,8 +78,11 @@ def _strip_comment(text):
     return (text if cut < 0 else text[:cut]).rstrip(abnf.WSP)
 
 
-def compile_grammar(path, start=None, unit=None, tags=None):
-    g = abnf.load(path)
+def compile_grammar(paths, start=None, unit=None, tags=None):
+    """Compile the grammar of one file (a path) or of several (a list of
+    paths, whose rules are put together: see abnf.parse_grammars)."""
+    g = abnf.load(paths)
+    path = ", ".join(g.paths)  # names the grammar in messages about it as a whole
     for a in g.annotations:
         a.args = _strip_comment(a.args)
         if a.keyword not in KNOWN:

@@ -355,6 +355,8 @@ def re2c_expr(e, top=True, names=None):
     if isinstance(e, Alt):
         s = " | ".join(re2c_expr(i, True, names) for i in e.items)
         return s if top else f"({s})"
+    if isinstance(e, Rep) and e.hi == 0:
+        return '""'  # nothing repeated at most 0 times: whatever it is
     if isinstance(e, Rep):
         inner = re2c_expr(e.item, False, names)
         if isinstance(e.item, (Seq, Alt)) and not inner.startswith("("):
@@ -372,26 +374,36 @@ def re2c_expr(e, top=True, names=None):
 
 
 def _refs(e, acc):
+    """The references e makes, leaving out those under a repeat of at most 0
+    (`0<pchar>`, `0*0x` are the empty string whatever they repeat)."""
     if isinstance(e, Ref):
         acc.append(e)
     elif isinstance(e, (Seq, Alt)):
         for i in e.items:
             _refs(i, acc)
-    elif isinstance(e, Rep):
+    elif isinstance(e, Rep) and e.hi != 0:
         _refs(e.item, acc)
     return acc
 
 
-def _has_prose(e):
+def _prose_in(e):
+    """The first prose-val e uses (not under a repeat of at most 0), or None."""
     if isinstance(e, Prose):
-        return True
+        return e
     if isinstance(e, (Seq, Alt)):
-        return any(_has_prose(i) for i in e.items)
-    return isinstance(e, Rep) and _has_prose(e.item)
+        return next((p for p in map(_prose_in, e.items) if p), None)
+    if isinstance(e, Rep) and e.hi != 0:
+        return _prose_in(e.item)
+    return None
+
+
+def _prose_text(p):
+    return f"<{p.text}>" if len(p.text) <= 60 else f"<{p.text[:57]}...>"
 
 
 def re2c_rules(grammar):
-    """Grammar rules (and the core rules they use) in an order re2c accepts."""
+    """Grammar rules (and the core rules they use) in an order re2c accepts,
+    and for each rule that cannot be a re2c definition a clause saying why."""
     g = grammar
     wanted = list(g.order)
     for key in g.order:
@@ -400,31 +412,53 @@ def re2c_rules(grammar):
             if k in g.rules and g.rules[k].core and k not in wanted:
                 wanted.append(k)
     done, out, skipped = set(), [], {}
-    visiting = set()
+    stack = []
+    cyclic = {}  # rule on a cycle of references -> the cycle, from that rule
 
-    def visit(key, chain):
+    def self_reference(key):
+        return (f"it refers to itself ({cyclic[key]}), and a re2c definition cannot "
+                "(the DFA of --emit c loops instead)")
+
+    def why_not(key):
+        """Why rule `key` cannot be a definition (None: it can), visiting
+        what it uses first so that definitions come before their uses."""
+        rule = g.rules[key]
+        prose = _prose_in(rule.body)
+        if prose is not None:
+            return (f"it is prose, {_prose_text(prose)}, and no grammar given defines it"
+                    if rule.body is prose else
+                    f"it uses the prose {_prose_text(prose)}, which names no bytes")
+        for r in _refs(rule.body, []):
+            k = r.name.lower()
+            if k not in g.rules:
+                return f"it uses {r.name}, which no grammar given defines"
+            if k in stack:
+                members = stack[stack.index(k):]
+                for i, m in enumerate(members):
+                    loop = members[i:] + members[:i] + [m]
+                    cyclic.setdefault(m, " -> ".join(g.rules[x].name for x in loop))
+                return self_reference(key)
+            visit(k)
+            if key in cyclic:
+                return self_reference(key)
+            if k in skipped:
+                return f"it uses {g.rules[k].name}, which is not a re2c definition either"
+        return None
+
+    def visit(key):
         if key in done or key in skipped:
-            return key not in skipped
-        if key in visiting:
-            return False
-        visiting.add(key)
-        rule = g.rules.get(key)
-        ok = rule is not None and not _has_prose(rule.body)
-        if ok:
-            for r in _refs(rule.body, []):
-                if not visit(r.name.lower(), chain + [key]):
-                    ok = False
-        visiting.discard(key)
-        if ok:
+            return
+        stack.append(key)
+        reason = why_not(key)
+        stack.pop()
+        if reason is None:
             done.add(key)
             out.append(key)
-        elif rule is not None:
-            skipped[key] = ("it is recursive or uses a rule that is" if not _has_prose(rule.body)
-                            else "it is prose")
-        return ok
+        else:
+            skipped[key] = reason
 
     for key in sorted(wanted, key=lambda k: (g.rules[k].core, wanted.index(k))):
-        visit(key, [])
+        visit(key)
     return out, skipped
 
 
@@ -442,11 +476,12 @@ def emit_re2c_defs(comp, source, prefix=None):
                                            if prefix else "") + " */", ""]
     for key in keys:
         rule = g.rules[key]
-        origin = "RFC 5234 Appendix B" if rule.core else f"{source}:{rule.pos.line}"
+        where = source if len(g.paths) <= 1 else rule.pos.path
+        origin = "RFC 5234 Appendix B" if rule.core else f"{where}:{rule.pos.line}"
         out.append(f"{names[key]} = {re2c_expr(rule.body, True, names)}; "
                    f"// {origin}")
     for key in sorted(skipped, key=lambda k: g.order.index(k) if k in g.order else 0):
-        out.append(f"// {names[key]}: not a re2c definition: {skipped[key]}")
+        out.append(f"// {names[key]} is not a re2c definition: {skipped[key]}.")
     out.append("")
     return "\n".join(out)
 
