@@ -227,6 +227,7 @@ class _RuleParser:
     def repetition(self):
         cur = self.cur
         pos = cur.pos()
+        start = cur.i
         lo_txt = cur.take_while(DIGITS)
         if cur.peek() == "*":
             cur.i += 1
@@ -240,8 +241,26 @@ class _RuleParser:
         else:
             return self.element()
         if not cur.peek() or cur.peek() in WSP + "\n/)]":
-            raise cur.error("expected an element after the repeat count")
+            raise cur.error("expected an element after the repeat count"
+                            + self._space_hint(cur.chars[start:cur.i]))
         return Rep(lo, hi, self.element(), pos)
+
+    def _space_hint(self, count):
+        """When an element follows the count after a space (`1*255 DIGIT`),
+        the grammar's author meant it: say what RFC 5234 wants instead."""
+        cur = self.cur
+        j = cur.i
+        while j < len(cur.chars) and cur.chars[j] in WSP:
+            j += 1
+        k = j
+        while k < len(cur.chars) and cur.chars[k] not in WSP + "\n":
+            k += 1
+        word = "".join(cur.chars[j:k])
+        if j == cur.i or not word or word[0] not in ALPHA + '("[%<':
+            return ""
+        count = "".join(count)
+        return (f" {count}: RFC 5234 allows no space between a repeat and its element "
+                f"(write {count}{word}, not {count} {word})")
 
     def element(self):
         cur = self.cur

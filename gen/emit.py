@@ -8,6 +8,7 @@ so two runs give identical bytes.
 import json
 
 import abnf
+import compiler
 from abnf import Alt, Bytes, Prose, Ref, Rep, Seq, Text
 
 GENERATOR = "gen/abnfc.py"
@@ -231,25 +232,8 @@ def _emit_values(out, comp, P, p):
     """Value semantics declared by `; @value` annotations, as per-class tables."""
     dfa = comp.dfa
     if "payload" in comp.values:
-        # @value payload leading-ones: the payload of a byte is the bits below
-        # its highest zero bit (UTF-8's lead and continuation bytes alike).
-        scheme = comp.values["payload"]
-        if scheme != ["leading-ones"]:
-            raise ValueError(f"@value payload: unknown scheme {' '.join(scheme)!r}")
-        def mask(b):
-            bit = 7
-            while bit >= 0 and b >> bit & 1:
-                bit -= 1
-            return (1 << bit) - 1 if bit > 0 else 0
-
-        masks = []
-        for c in range(dfa.nclasses):
-            members = dfa.class_bytes(c)
-            live = any(dfa.class_trans[s][c] != dfa.reject for s in range(dfa.nstates))
-            if live and len({mask(b) for b in members}) != 1:
-                raise ValueError(f"@value payload: byte class {class_label(dfa, c)} mixes "
-                                 "payload masks, so one mask per class cannot decode it")
-            masks.append(mask(members[0]))
+        # @value payload leading-ones (checked by the compiler: one mask a class).
+        masks = [compiler.payload_mask(dfa.class_bytes(c)[0]) for c in range(dfa.nclasses)]
         out += ["/* Payload bits of each byte class: value = value << 6 | (byte & mask). */",
                 f"static const uint8_t {p}_payload_mask[{P}_NCLASSES] = {{",
                 "    " + ", ".join(f"0x{m:02X}" for m in masks) + ",", "};", ""]
@@ -279,9 +263,6 @@ def _emit_values(out, comp, P, p):
         order = ["payload", "literal", "constant", "empty", "split"]
         table = [("payload", 0)] * len(dfa.tag_names)
         for tag, kn in sorted(kinds.items()):
-            if tag not in dfa.tag_names:
-                raise ValueError(f"@value {kn[0]}: {tag!r} is not a tag or mark "
-                                 f"(tags: {', '.join(dfa.tag_names[1:])})")
             table[dfa.tag_names.index(tag)] = kn
         out += [f"/* What a tag means for the value (@value): PAYLOAD, the bits gathered;",
                 " * LITERAL, the completing byte; CONSTANT, tag_number; EMPTY, no character;",
@@ -295,21 +276,14 @@ def _emit_values(out, comp, P, p):
                 "    " + ", ".join(f"{n}u" for _, n in table) + ",", "};", ""]
     reserved = comp.values.get("reserved")
     if reserved is not None:
-        if reserved not in dfa.tag_names:
-            raise ValueError(f"@value reserved: {reserved!r} is not an alternative of the unit")
         out += [f"/* The tag of a unit that has no value (a reserved unit). */",
                 f"#define {P}_RESERVED_TAG {dfa.tag_names.index(reserved)}", ""]
     offsets = comp.values.get("offset")
     if offsets is not None:
         # @value offset TAG N: added to the value of a unit completed by that
         # alternative (Corrected UTF-8's per-row offsets).
-        if len(dfa.tag_names) < 2:
-            raise ValueError("@value offset needs @tags")
         table = [0] * len(dfa.tag_names)
         for tag, number in offsets:
-            if tag not in dfa.tag_names:
-                raise ValueError(f"@value offset: {tag!r} is not an alternative of the unit rule "
-                                 f"(tags: {', '.join(dfa.tag_names[1:])})")
             table[dfa.tag_names.index(tag)] = number
         out += ["/* Value offset of each tag: value += offset[tag] when a unit completes. */",
                 f"static const uint32_t {p}_tag_offset[{len(table)}] = {{",

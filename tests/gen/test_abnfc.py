@@ -752,6 +752,45 @@ class TestErrors(Case):
         self.assertGrammarError('a = b\nb = [a] "x"', 2, 6, "a -> b -> a")      # left recursion
         self.assertGrammarError('s = a "!"\na = "(" b\nb = a ")" / "x"', 3, 5, "a -> b -> a")
 
+    def test_value_annotations_checked_when_read(self):
+        # Each was an error of --emit c alone, without a position; --emit json
+        # and the others passed it.
+        head = "; @unit u\n; @tags\n"
+        body = "s = *u\nu = one / two\none = %x00-7F\ntwo = %xC2-DF %x80-BF\n"
+        cases = [
+            ("; @value payload trailing-zeros\n", 3, 18,
+             "@value payload: unknown scheme 'trailing-zeros' (known: leading-ones)"),
+            ("; @value literal three\n", 3, 18,
+             "@value literal: 'three' is not a tag or mark (tags: one, two)"),
+            ("; @value offset three 5\n", 3, 17,
+             "@value offset: 'three' is not an alternative of the unit rule (tags: one, two)"),
+            ("; @value reserved nothing\n", 3, 19,
+             "@value reserved: 'nothing' is not an alternative of the unit rule (tags: one, two)"),
+        ]
+        for ann, line, col, message in cases:
+            path = write_grammar(head + ann + body)
+            for e in emit_names():
+                with self.subTest(annotation=ann, emit=e):
+                    r = run_cli(path, "--emit", e)
+                    self.assertEqual((r.returncode, r.stderr), (1, f"{path}:{line}:{col}: {message}\n"))
+        # One class may not mix payload masks (C0-DF's 5 bits, E0-EF's 4 bits here).
+        self.assertCompileError("; @unit u\n; @value payload leading-ones\ns = *u\n"
+                                "u = %x00-7F / %xC0-EF %x80-BF\n", 2, 10,
+                                "@value payload: byte class C0-EF mixes payload masks")
+        self.assertCompileError('; @value empty x\ns = "a"\n', 1, 3,
+                                "@value describes the value of a decoder's units: it needs a unit "
+                                "rule (@unit or --unit)")
+
+    def test_space_after_repeat_count_hint(self):
+        self.assertGrammarError("a = 1*255 DIGIT", 1, 10,
+                                "expected an element after the repeat count 1*255: RFC 5234 allows "
+                                "no space between a repeat and its element (write 1*255DIGIT, not "
+                                "1*255 DIGIT)")
+        self.assertGrammarError('a = 2  ( "x" )', 1, 6, "(write 2(, not 2 ()")
+        self.assertGrammarError("a = 1*2 /", 1, 8, "expected an element after the repeat count")
+        e = self.assertGrammarError("a = 3\n", 1, 6, "expected an element after the repeat count")
+        self.assertNotIn("RFC 5234", e.message)
+
     def test_unknown_annotation(self):
         e = self.assertCompileError('; @strat a\na = "x"', 1, 3, "unknown annotation @strat")
         self.assertIn("@start", e.message)
