@@ -190,10 +190,53 @@ class _Cursor:
 MAX_NESTING = 100  # groups and options inside one another, far beyond any real grammar
 
 
+TERMINALS = ("octets", "utf-8")
+MAX_CODE_POINT = 0x10FFFF
+SURROGATES = (0xD800, 0xDFFF)
+
+
+def _utf8(cp):
+    return chr(cp).encode("utf-8")
+
+
+def utf8_sequences(lo, hi):
+    """The UTF-8 encodings of the scalar values lo..hi (surrogates left out),
+    as a list of byte-range sequences [(first, last), ...]: each sequence
+    matches exactly the encodings of one sub-range. The sub-ranges share an
+    encoded length and differ only in their last k continuation bytes, all
+    of whose values they cover (as re2c and RE2 split them)."""
+    out = []
+    for a, b in ((lo, min(hi, SURROGATES[0] - 1)), (max(lo, SURROGATES[1] + 1), hi)):
+        for first, last in ((0, 0x7F), (0x80, 0x7FF), (0x800, 0xFFFF), (0x10000, MAX_CODE_POINT)):
+            if max(a, first) <= min(b, last):
+                _same_length(max(a, first), min(b, last), out)
+    return out
+
+
+def _same_length(lo, hi, out):
+    n = len(_utf8(lo))
+    for i in range(1, n):
+        low = (1 << (6 * i)) - 1  # the bits of the last i continuation bytes
+        if lo & ~low != hi & ~low:
+            if lo & low:
+                _same_length(lo, lo | low, out)
+                _same_length((lo | low) + 1, hi, out)
+                return
+            if hi & low != low:
+                _same_length(lo, (hi & ~low) - 1, out)
+                _same_length(hi & ~low, hi, out)
+                return
+    out.append(list(zip(_utf8(lo), _utf8(hi))))
+
+
 class _RuleParser:
-    def __init__(self, cur):
+    def __init__(self, cur, terminals="octets"):
         self.cur = cur
         self.depth = 0
+        # utf-8: a num-val above 0xFF, or a range crossing 0x80, is Unicode
+        # code points encoded in UTF-8; other values stay octets (RFC 3629
+        # writes UTF-8's own bytes as %x80-BF and the like).
+        self.code_points = terminals == "utf-8"
 
     def alternation(self):
         pos = self.cur.pos()
@@ -346,26 +389,47 @@ class _RuleParser:
             if not txt:
                 raise p.error(f"expected a base-{base} digit")
             v = int(txt, base)
-            if v > 0xFF:
+            if v > 0xFF and not self.code_points:
                 raise p.error(f"value {txt} (={v}) is not an octet: this compiler's "
-                              "terminals are bytes 0-255")
-            return v
+                              "terminals are bytes 0-255 (--terminals utf-8 reads values "
+                              "above 0xFF as Unicode code points)")
+            if v > MAX_CODE_POINT:
+                raise p.error(f"value {txt} (={v}) is beyond U+10FFFF, the last Unicode "
+                              "code point")
+            return v, p
 
-        first = number()
+        (first, first_pos) = number()
         if cur.peek() == "-":
             cur.i += 1
-            last = number()
+            last, _ = number()
             if last < first:
                 raise pos.error("num-val range is empty: the end is below the start")
+            if self.code_points and (last > 0xFF or first < 0x80 <= last):
+                return self._code_points(first, last, pos)
             return Bytes(byte_mask(first, last), pos)
-        if cur.peek() == ".":
-            items = [Bytes(byte_mask(first), pos)]
-            while cur.peek() == ".":
-                cur.i += 1
-                p = cur.pos()
-                items.append(Bytes(byte_mask(number()), p))
-            return Seq(tuple(items), pos)
-        return Bytes(byte_mask(first), pos)
+        items = [self._value(first, first_pos)]
+        while cur.peek() == ".":
+            cur.i += 1
+            items.append(self._value(*number()))
+        return items[0] if len(items) == 1 else Seq(tuple(items), pos)
+
+    def _value(self, v, pos):
+        """One value of a num-val: a byte, or (above 0xFF, with code points)
+        a code point's UTF-8 bytes."""
+        if self.code_points and v > 0xFF:
+            return self._code_points(v, v, pos)
+        return Bytes(byte_mask(v), pos)
+
+    def _code_points(self, lo, hi, pos):
+        """The UTF-8 encodings of the code points lo..hi, surrogates excluded."""
+        seqs = utf8_sequences(lo, hi)
+        if not seqs:
+            raise pos.error(f"U+{lo:04X}" + (f"-U+{hi:04X} are surrogates" if hi > lo else
+                                              " is a surrogate")
+                            + ", which UTF-8 does not encode: nothing can match")
+        alts = [Seq(tuple(Bytes(byte_mask(a, b), pos) for a, b in seq), pos)
+                if len(seq) > 1 else Bytes(byte_mask(*seq[0]), pos) for seq in seqs]
+        return alts[0] if len(alts) == 1 else Alt(tuple(alts), pos)
 
 
 def _check_chars(path, text):
@@ -396,7 +460,7 @@ def _split_comment(line):
     return -1
 
 
-def parse_text(path, text, core=False):
+def parse_text(path, text, core=False, terminals="octets"):
     """Parse grammar text; return (list of (Rule, defined_as), annotations)."""
     _check_chars(path, text)
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
@@ -466,7 +530,7 @@ def parse_text(path, text, core=False):
         cur.skip_ws()
         if not cur.peek():
             raise cur.error(f"rule {name!r} has no elements")
-        body = _RuleParser(cur).alternation()
+        body = _RuleParser(cur, terminals).alternation()
         cur.skip_ws()
         if cur.peek():
             raise cur.error(f"unexpected {cur.peek()!r} after the elements of rule {name!r}")
@@ -519,13 +583,13 @@ def _add_core_rules(rules):
             rules[key] = Rule(rule.name, rule.body, rule.pos, core=True)
 
 
-def parse_grammars(sources):
+def parse_grammars(sources, terminals="octets"):
     """One grammar from several files: sources is a list of (path, text).
     Each file is parsed on its own (its own left margin: RFC excerpts are
     indented differently), then their rules are put together."""
     rules, order, annotations = {}, [], []
     for path, text in sources:
-        defs, anns = parse_text(path, text)
+        defs, anns = parse_text(path, text, terminals=terminals)
         _add_definitions(rules, order, defs)
         annotations += anns
     _add_core_rules(rules)
@@ -533,18 +597,18 @@ def parse_grammars(sources):
     return Grammar(paths[0], rules, order, annotations, paths)
 
 
-def parse_grammar(path, text):
-    return parse_grammars([(path, text)])
+def parse_grammar(path, text, terminals="octets"):
+    return parse_grammars([(path, text)], terminals)
 
 
-def parse_expression(pos, text):
+def parse_expression(pos, text, terminals="octets"):
     """Parse an alternation written in an annotation (one line)."""
     chars = list(text)
     positions = [Pos(pos.path, pos.line, pos.col + j) for j in range(len(text))]
     cur = _Cursor(chars, positions, Pos(pos.path, pos.line, pos.col + len(text)))
     if not text.strip(WSP):
         raise pos.error("expected ABNF elements")
-    expr = _RuleParser(cur).alternation()
+    expr = _RuleParser(cur, terminals).alternation()
     cur.skip_ws()
     if cur.peek():
         raise cur.error(f"unexpected {cur.peek()!r} after the elements")
@@ -560,8 +624,9 @@ def _read(path):
     return data.decode("latin-1")
 
 
-def load(paths):
-    """The grammar of one file (a path) or of several (a list of paths)."""
+def load(paths, terminals="octets"):
+    """The grammar of one file (a path) or of several (a list of paths).
+    terminals: "octets" (num-vals are bytes) or "utf-8" (see _RuleParser)."""
     if isinstance(paths, str):
         paths = [paths]
-    return parse_grammars([(path, _read(path)) for path in paths])
+    return parse_grammars([(path, _read(path)) for path in paths], terminals)

@@ -108,6 +108,10 @@ def main(argv=None):
     ap.add_argument("--unit", help="unit rule of a decoder (default: @unit)")
     ap.add_argument("--tags", action="store_true", default=None,
                     help="tag unit completions with the alternative (default: @tags)")
+    ap.add_argument("--terminals", choices=abnf.TERMINALS, default="octets",
+                    help="what a num-val means: octets (default: bytes 0-255), or utf-8: a "
+                         "value above 0xFF, or a range crossing 0x80, is Unicode code points "
+                         "matched as their UTF-8 bytes (surrogates never match)")
     ap.add_argument("--emit", choices=EMITTERS, default="stats",
                     help="what to write (default: stats, a one-line summary)")
     ap.add_argument("--prefix", help="C symbol prefix (default: the first grammar file's "
@@ -130,7 +134,8 @@ def main(argv=None):
     defs_prefix = prefix if args.prefix else None
     source = args.source or ", ".join(args.grammar)
     try:
-        comp = compiler.compile_grammar(args.grammar, args.start, args.unit, args.tags)
+        comp = compiler.compile_grammar(args.grammar, args.start, args.unit, args.tags,
+                                        args.terminals)
         if args.emit == "c":
             text = emit.emit_c(comp, source, prefix)
         elif args.emit == "re2c":

@@ -78,10 +78,11 @@ def _strip_comment(text):
     return (text if cut < 0 else text[:cut]).rstrip(abnf.WSP)
 
 
-def compile_grammar(paths, start=None, unit=None, tags=None):
+def compile_grammar(paths, start=None, unit=None, tags=None, terminals="octets"):
     """Compile the grammar of one file (a path) or of several (a list of
-    paths, whose rules are put together: see abnf.parse_grammars)."""
-    g = abnf.load(paths)
+    paths, whose rules are put together: see abnf.parse_grammars).
+    terminals="utf-8": num-vals above 0xFF are code points (abnf._RuleParser)."""
+    g = abnf.load(paths, terminals)
     path = ", ".join(g.paths)  # names the grammar in messages about it as a whole
     for a in g.annotations:
         a.args = _strip_comment(a.args)
@@ -150,7 +151,8 @@ def compile_grammar(paths, start=None, unit=None, tags=None):
             raise a.args_pos.error("@error takes KIND = ELEMENTS")
         expr_col = a.args_pos.col + len(a.args) - len(expr) + (len(expr) - len(expr.lstrip()))
         expr_pos = abnf.Pos(a.pos.path, a.pos.line, expr_col)
-        errors.append((kind_index(a, kind), abnf.parse_expression(expr_pos, expr.strip())))
+        errors.append((kind_index(a, kind), abnf.parse_expression(expr_pos, expr.strip(),
+                                                                  terminals)))
     defaults = []
     for kw, fallback in (("error-start", "invalid"), ("error-within", "truncated")):
         ann = _one(anns, kw)

@@ -635,6 +635,224 @@ def emit_names():
     return [e for e in abnfc.EMITTERS if e != "re2c-lexer"]
 
 
+def json_string_oracle(data):
+    """Whether bytes are exactly one JSON string (RFC 8259 section 7), by
+    Python's json module after a strict UTF-8 decode (section 8.1)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
+        return False  # json.loads would skip white space around the value
+    try:
+        return isinstance(json.loads(text), str)
+    except ValueError:
+        return False
+
+
+def count_accepted(dfa):
+    """How many strings an acyclic DFA accepts (None: it loops)."""
+    memo, busy = {}, set()
+
+    def n(s):
+        if s == dfa.reject:
+            return 0
+        if s in busy:
+            raise OverflowError
+        if s not in memo:
+            busy.add(s)
+            memo[s] = int(dfa.accepting[s]) + sum(n(t) for t in dfa.trans[s])
+            busy.discard(s)
+        return memo[s]
+    try:
+        return n(dfa.start)
+    except OverflowError:
+        return None
+
+
+def scalar_values(lo, hi):
+    """How many Unicode scalar values (code points but surrogates) lo..hi holds."""
+    return hi - lo + 1 - max(0, min(hi, 0xDFFF) - max(lo, 0xD800) + 1)
+
+
+class TestUtf8Terminals(Case):
+    """--terminals utf-8: num-vals as Unicode code points, matched as UTF-8."""
+
+    JSON = os.path.join(GRAMMAR_DIR, "rfc8259-string.abnf")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.json = compiler.compile_grammar(cls.JSON, terminals="utf-8")
+
+    def code_point_dfa(self, lo, hi):
+        g = abnf.parse_grammar("cp.abnf", f"a = %x{lo:X}-{hi:X}\n", terminals="utf-8")
+        return automaton.language_dfa(g, "a")
+
+    def test_ranges_are_exactly_the_utf8_of_their_scalar_values(self):
+        # The DFA accepts a code point's UTF-8 (Python's codec) iff it is in
+        # the range and not a surrogate, and accepts as many strings as the
+        # range has scalar values: so nothing else.
+        bounds = [0, 0x7F, 0x80, 0x7FF, 0x800, 0xFFF, 0x1000, 0xD7FF, 0xD800, 0xDFFF, 0xE000,
+                  0xFFFF, 0x10000, 0x3FFFF, 0x40000, 0xFFFFF, 0x100000, 0x10FFFF]
+        rng = random.Random(8259)
+        cases = [(0, 0x10FFFF), (0x5D, 0x10FFFF), (0xA0, 0xD7FF), (0x80, 0x10FFFF), (0x7F, 0x80)]
+        cases += [tuple(sorted(rng.sample(bounds, 2))) for _ in range(12)]
+        cases += [tuple(sorted((rng.randrange(0x110000), rng.randrange(0x110000))))
+                  for _ in range(12)]
+        for lo, hi in cases:
+            if scalar_values(lo, hi) == 0 or hi <= 0xFF and not lo < 0x80 <= hi:
+                continue  # all surrogates (an error), or octets
+            with self.subTest(lo=hex(lo), hi=hex(hi)):
+                d = self.code_point_dfa(lo, hi)
+                self.assertWellFormedDfa(d)
+                self.assertEqual(count_accepted(d), scalar_values(lo, hi))
+                probes = {lo, hi, max(0, lo - 1), min(0x10FFFF, hi + 1), 0xD800, 0xDFFF}
+                probes |= {c + k for c in bounds for k in (-1, 0, 1) if 0 <= c + k <= 0x10FFFF}
+                probes |= {rng.randrange(0x110000) for _ in range(300)}
+                for cp in sorted(probes):
+                    want = lo <= cp <= hi and not 0xD800 <= cp <= 0xDFFF
+                    self.assertEqual(d.accepts(chr(cp).encode("utf-8", "surrogatepass")), want,
+                                     f"U+{cp:04X}")
+        # Every code point, once, for the whole range.
+        d = self.code_point_dfa(0, 0x10FFFF)
+        for cp in range(0x110000):
+            if d.accepts(chr(cp).encode("utf-8", "surrogatepass")) == (0xD800 <= cp <= 0xDFFF):
+                self.fail(f"U+{cp:04X}")
+
+    def test_rfc8259_string_every_code_point_against_python_json(self):
+        d = self.json.language
+        self.assertWellFormedDfa(d)
+        inside = d.trans[d.start][0x22]
+        wrong = []
+        for cp in range(0x110000):
+            data = chr(cp).encode("utf-8", "surrogatepass")
+            s = inside
+            for b in data:
+                s = d.trans[s][b]
+            got = d.accepting[d.trans[s][0x22]]
+            if got != json_string_oracle(b'"' + data + b'"'):
+                wrong.append(f"U+{cp:04X}")
+        self.assertEqual(wrong[:10], [])
+
+    def test_rfc8259_string_byte_strings_against_python_json(self):
+        d = self.json.language
+        cases = [b'"' + bytes(p) + b'"' for p in itertools.product(range(256), repeat=2)]
+        rng = random.Random(7159)
+        pieces = [b'"', b"\\", b"u", b"0", b"a", b"F", b"g", b"n", b"/", b" ", b"\x1f", b"\x7f",
+                  "\u00e9".encode(), "\u20ac".encode(), "\U0001F600".encode(), b"\xff", b"\xc0\xaf",
+                  b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe0\x80", b"\xc3"]
+        for _ in range(40000):
+            cases.append(b'"' + b"".join(rng.choice(pieces) for _ in range(rng.randrange(7)))
+                         + rng.choice([b'"', b"", b'"'*2, b"x"]))
+        cases += [b'""', b'"\\u00e9"', b'"\\uD83D\\uDE00"', b'"\\uzzzz"', b'"a\\"b"', b'"\\',
+                  b'', b'"', b'"\\u12"']
+        wrong = [c for c in cases if d.accepts(c) != json_string_oracle(c)]
+        self.assertEqual(wrong[:10], [])
+
+    def test_rfc8259_string_against_re2c_utf8(self):
+        """The generated C header against re2c -8 on the same strings as a
+        regular expression over code points: every string of 0 to 3 bytes
+        between quotes, 4-byte sequences around the UTF-8 limits, escapes."""
+        self.need_cc(also_re2c=True)
+        d = os.path.join(TMP, "re2c-json")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "js.gen.h"), "w", encoding="utf-8") as f:
+            f.write(emit.emit_c(self.json, "rfc8259-string.abnf", "js"))
+        src = ["#include <stdio.h>", "#include <stddef.h>", '#include "js.gen.h"', "",
+               "static int re2c_string(const unsigned char *in, size_t n)", "{",
+               "    const unsigned char *cur = in, *lim = in + n, *mar = in;", "    (void)mar;",
+               "    /*!re2c", *RE2C_BUFFER_API,
+               "        hex = [0-9A-Fa-f];",
+               "        unescaped = [\\x20-\\x21\\x23-\\x5B\\x5D-\\uD7FF\\uE000-\\U0010FFFF];",
+               '        char = unescaped | "\\\\" (["\\\\/bfnrt] | "u" hex{4});',
+               '        ["] char* ["] { return cur == lim; }',
+               "        * { return 0; }", "        $ { return 0; }", "    */", "}", "",
+               "static int ours(const unsigned char *in, size_t n)", "{",
+               "    uint32_t s = JS_START;", "    size_t i;",
+               "    for (i = 0; i < n; i++)", "        s = js_step(s, in[i]);",
+               "    return js_is_accepting(s);", "}", "",
+               "static long checked, differ;",
+               "static void check(const unsigned char *x, size_t n)", "{",
+               "    unsigned char buf[16];", "    size_t i;", "    buf[0] = '\"';",
+               "    for (i = 0; i < n; i++)", "        buf[i + 1] = x[i];", "    buf[n + 1] = '\"';",
+               "    checked++;",
+               "    if (ours(buf, n + 2) != re2c_string(buf, n + 2) && differ++ < 5) {",
+               "        for (i = 0; i < n + 2; i++)", '            printf("%02X ", buf[i]);',
+               '        printf("differ\\n");', "    }", "}", "",
+               "int main(void)", "{",
+               "    static const char hexish[] = \"0123456789abcdefABCDEFgG/ \";",
+               "    unsigned char x[6] = {0};", "    unsigned a, b, c, e;",
+               "    check(x, 0);",
+               "    for (a = 0; a < 256; a++) {", "        x[0] = (unsigned char)a;", "        check(x, 1);",
+               "        for (b = 0; b < 256; b++) {", "            x[1] = (unsigned char)b;",
+               "            check(x, 2);",
+               "            for (c = 0; c < 256; c++) {", "                x[2] = (unsigned char)c;",
+               "                check(x, 3);", "            }", "        }", "    }",
+               "    for (a = 0xED; a <= 0xF5; a++)",
+               "        for (b = 0x7F; b <= 0xC0; b++)", "            for (c = 0x7F; c <= 0xC0; c++)",
+               "                for (e = 0x7F; e <= 0xC0; e++) {",
+               "                    x[0] = (unsigned char)a; x[1] = (unsigned char)b;",
+               "                    x[2] = (unsigned char)c; x[3] = (unsigned char)e;",
+               "                    check(x, 4);", "                }",
+               "    x[0] = '\\\\'; x[1] = 'u';",
+               "    for (a = 0; a < 26; a++)", "        for (b = 0; b < 26; b++)",
+               "            for (c = 0; c < 26; c++)", "                for (e = 0; e < 26; e++) {",
+               "                    x[2] = (unsigned char)hexish[a]; x[3] = (unsigned char)hexish[b];",
+               "                    x[4] = (unsigned char)hexish[c]; x[5] = (unsigned char)hexish[e];",
+               "                    check(x, 6);", "                }",
+               '    printf("checked %ld, %ld differ\\n", checked, differ);',
+               "    return differ != 0;", "}"]
+        with open(os.path.join(d, "cross.re"), "w") as f:
+            f.write("\n".join(src) + "\n")
+        r = subprocess.run([RE2C, "-8", "--encoding-policy", "fail", "-W", "-Werror",
+                            "--no-generation-date", "--no-version", "-i",
+                            os.path.join(d, "cross.re"), "-o", os.path.join(d, "cross.c")],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        exe = os.path.join(d, "cross")
+        r = subprocess.run(CC + CFLAGS + ["-O2", "-I", d, os.path.join(d, "cross.c"), "-o", exe],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run([exe], capture_output=True, text=True, timeout=120)
+        n = 1 + 256 + 256 ** 2 + 256 ** 3 + 9 * 66 ** 3 + 26 ** 4
+        self.assertEqual((r.returncode, r.stdout), (0, f"checked {n}, 0 differ\n"))
+
+    def test_values_up_to_ff_stay_octets(self):
+        # RFC 3629 writes UTF-8's bytes as %xC2-DF and %x80-BF: they stay bytes.
+        g = abnf.parse_grammar("o.abnf", "a = %xC3 %xA9 / %xE9\nb = %x0-E9\n", terminals="utf-8")
+        self.assertLanguage(automaton.language_dfa(g, "a"), [b"\xc3\xa9", b"\xe9"], [b"\xc3"])
+        # A range crossing 0x80 is code points: U+00E9 is C3 A9, not E9.
+        self.assertLanguage(automaton.language_dfa(g, "b"), [b"\xc3\xa9", b"a", b"\xc2\x80"],
+                            [b"\xe9", b"\x80", b"\xc3\xaa"])
+        for path in sorted(os.listdir(os.path.join(ROOT, "grammar"))):
+            if path.startswith("utf8"):
+                full = os.path.join(ROOT, "grammar", path)
+                self.assertEqual(emit.emit_c(compiler.compile_grammar(full, terminals="utf-8"), "x", "x"),
+                                 emit.emit_c(compiler.compile_grammar(full), "x", "x"), path)
+
+    def test_dotted_values(self):
+        g = abnf.parse_grammar("d.abnf", "a = %x61.E9.20AC.1F600\n", terminals="utf-8")
+        self.assertLanguage(automaton.language_dfa(g, "a"),
+                            ["a\u00e9\u20ac\U0001F600".encode().replace(b"\xc3\xa9", b"\xe9")],
+                            ["a\u00e9\u20ac\U0001F600".encode()])
+
+    def test_errors(self):
+        def err(text, col, fragment, terminals="utf-8"):
+            self.assertAbnfError(lambda: abnf.parse_grammar("t.abnf", text, terminals), 1, col,
+                                 fragment, "t.abnf")
+        err("a = %x110000", 7, "value 110000 (=1114112) is beyond U+10FFFF, the last Unicode code point")
+        err("a = %x41-110000", 10, "is beyond U+10FFFF")
+        err("a = %xD800", 7, "U+D800 is a surrogate, which UTF-8 does not encode: nothing can match")
+        err("a = %xD800-DFFF", 5, "U+D800-U+DFFF are surrogates")
+        err("a = %x100", 7, "(--terminals utf-8 reads values above 0xFF as Unicode code points)",
+            "octets")
+        r = run_cli(self.JSON)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("--terminals utf-8", r.stderr)
+        r = run_cli(self.JSON, "--terminals", "utf-8")
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+
+
 # ------------------------------------------------------------- error paths
 
 class TestErrors(Case):
