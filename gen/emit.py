@@ -572,8 +572,30 @@ def emit_re2c_lexer(comp, source, prefix, defs_name, defs_prefix=None):
 
 # ---------------------------------------------------------------- pictures
 
+def _printable(b):
+    return 0x20 <= b <= 0x7E
+
+
+def _char_text(b):
+    """A printable byte as a C character constant: '0', ' ', '\'', '\\'."""
+    return "'" + ("\\" + chr(b) if chr(b) in "'\\" else chr(b)) + "'"
+
+
+def picture_label(byte_list):
+    """Bytes as people read them on an edge: printable ASCII as characters
+    ('0'-'9' 'T' 't'), other bytes in hex (00-1F C2-DF), a range in hex
+    unless both its ends are printable."""
+    out = []
+    for a, b in ranges(byte_list):
+        if _printable(a) and _printable(b):
+            out.append(_char_text(a) if a == b else f"{_char_text(a)}-{_char_text(b)}")
+        else:
+            out.append(f"{a:02X}" if a == b else f"{a:02X}-{b:02X}")
+    return " ".join(out)
+
+
 def _edges(dfa):
-    """(from, to) -> label, leaving out edges into the reject state."""
+    """(from, to) -> bytes, leaving out edges into the reject state."""
     by = {}
     for s in range(dfa.nstates):
         if s == dfa.reject:
@@ -582,7 +604,13 @@ def _edges(dfa):
             t = dfa.class_trans[s][c]
             if t != dfa.reject:
                 by.setdefault((s, t), []).extend(dfa.class_bytes(c))
-    return {k: range_text(ranges(sorted(v)), ", ") for k, v in sorted(by.items())}
+    return {k: sorted(v) for k, v in sorted(by.items())}
+
+
+def _shown(dfa, s):
+    """Whether a picture draws state s: not the reject state, which no drawn
+    edge reaches (unless it is the start: a grammar that accepts nothing)."""
+    return s != dfa.reject or s == dfa.start
 
 
 def _bytes_to_go(dfa):
@@ -617,26 +645,32 @@ def emit_dot(comp, source):
            "digraph dfa {", "  rankdir=LR;", '  node [shape=circle, fontname="monospace"];',
            '  edge [fontname="monospace"];']
     to_go = _bytes_to_go(dfa)
-    for s in range(dfa.nstates):
+    for s in filter(lambda s: _shown(dfa, s), range(dfa.nstates)):
         shape = "doublecircle" if dfa.accepting[s] else "circle"
         out.append(f'  s{s} [label="{_node_label(dfa, s, to_go)}", shape={shape}];')
-    for (s, t), label in _edges(dfa).items():
+    for (s, t), edge in _edges(dfa).items():
+        label = picture_label(edge).replace("\\", "\\\\").replace('"', '\\"')
         out.append(f'  s{s} -> s{t} [label="{label}"];')
     out += ["}", ""]
     return "\n".join(out)
+
+
+def _mermaid_text(text):
+    """Text inside a quoted Mermaid label: its entity codes for the
+    characters Mermaid would read as markup."""
+    codes = {"#": "#35;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "&": "#amp;"}
+    return "".join(codes.get(ch, ch) for ch in text)
 
 
 def emit_mermaid(comp, source):
     dfa = comp.dfa
     out = ["flowchart LR", f"  %% {banner(source)}; edges into REJECT left out"]
     to_go = _bytes_to_go(dfa)
-    for s in range(dfa.nstates):
-        if s == dfa.reject:
-            continue
+    for s in filter(lambda s: _shown(dfa, s), range(dfa.nstates)):
         lab = _node_label(dfa, s, to_go)
         out.append(f'  s{s}(("{lab}"))' if dfa.accepting[s] else f'  s{s}["{lab}"]')
-    for (s, t), label in _edges(dfa).items():
-        out.append(f'  s{s} -->|"{label}"| s{t}')
+    for (s, t), edge in _edges(dfa).items():
+        out.append(f'  s{s} -->|"{_mermaid_text(picture_label(edge))}"| s{t}')
     out.append("")
     return "\n".join(out)
 

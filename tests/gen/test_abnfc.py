@@ -129,13 +129,29 @@ def first_reject(dfa, data):
 
 
 def parse_byte_label(label):
-    """'00-7F, C2' -> set of bytes (the emitters' range_text)."""
-    out = set()
-    for part in re.split(r"[ ,]+", label.strip()):
-        if not part:
-            continue
-        lo, _, hi = part.partition("-")
-        out.update(range(int(lo, 16), int(hi or lo, 16) + 1))
+    """A picture's edge label -> set of bytes. Items are separated by one space:
+    'c' or 'c'-'d' (a printable character, C escapes for ' and \\), XX or XX-YY
+    (hex, only where a byte is not printable ASCII)."""
+    out, i = set(), 0
+
+    def one(i):
+        if label[i] == "'":
+            escaped = label[i + 1] == "\\"
+            ch = label[i + 1 + escaped]
+            assert label[i + 2 + escaped] == "'", label
+            return ord(ch), i + 3 + escaped, True
+        return int(label[i:i + 2], 16), i + 2, False
+
+    while i < len(label):
+        a, i, a_char = one(i)
+        b, b_char = a, a_char
+        if i < len(label) and label[i] == "-":
+            b, i, b_char = one(i + 1)
+        printable = 0x20 <= a <= 0x7E and 0x20 <= b <= 0x7E
+        assert a_char == b_char == printable, f"{label!r}: {a:02X}-{b:02X} shown wrongly"
+        out.update(range(a, b + 1))
+        assert i == len(label) or label[i] == " ", label
+        i += 1
     return out
 
 
@@ -2118,24 +2134,46 @@ class TestEmitters(Case):
         self.assertEqual(edges, dfa_edges(dfa))
         return nodes
 
+    # Every printable ASCII byte, the characters dot and Mermaid quote or
+    # read as markup among them, next to bytes that are not printable.
+    TRICKY = ('a = "T" / "t" / 1*DIGIT / %x22 / "\\" / "\'" / "#<>&" / %x00-1F / %x20 / %x7F '
+              '/ %x80-FF 2( %x21-7E )\n')
+
+    def picture_comps(self):
+        yield from self.all_comps()
+        yield "tricky", compile_text(self.TRICKY)
+
+    def test_picture_labels_for_people(self):
+        comp = compile_text('a = ( "T" / "t" ) 1*DIGIT %x0A\n')
+        for text in (emit.emit_dot(comp, "p"), emit.emit_mermaid(comp, "p")):
+            self.assertIn("'T' 't'", text)
+            self.assertIn("'0'-'9'", text)
+            self.assertRegex(text, r"[\"|]0A[\"|]")
+
     def test_dot(self):
-        for prefix, comp in self.all_comps():
+        for prefix, comp in self.picture_comps():
             with self.subTest(prefix=prefix):
                 text = emit.emit_dot(comp, "src")
                 self.assertIn("digraph", text)
                 self.assertEqual(text.count("{"), text.count("}"))
-                self._check_picture(comp.dfa, text, r"(?m)^\s*s(\d+) \[",
-                                    r'(?m)^\s*s(?P<s>\d+) -> s(?P<t>\d+) \[label="(?P<label>[^"]*)"\]',
-                                    r"(?m)^\s*s(\d+) \[[^\]]*doublecircle")
+                unescaped = re.sub(r'\\(["\\])', r"\1", text)  # dot's escapes in quoted strings
+                nodes = self._check_picture(
+                    comp.dfa, unescaped, r"(?m)^\s*s(\d+) \[",
+                    r"(?m)^\s*s(?P<s>\d+) -> s(?P<t>\d+) \[label=\"(?P<label>.*)\"\];$",
+                    r"(?m)^\s*s(\d+) \[[^\]]*doublecircle")
+                self.assertNotIn(comp.dfa.reject, nodes, "no lone REJECT node")
 
     def test_mermaid(self):
-        for prefix, comp in self.all_comps():
+        for prefix, comp in self.picture_comps():
             with self.subTest(prefix=prefix):
                 text = emit.emit_mermaid(comp, "src")
                 self.assertTrue(text.startswith("flowchart LR\n"))
+                for code, ch in (("#quot;", '"'), ("#lt;", "<"), ("#gt;", ">"), ("#amp;", "&"),
+                                 ("#35;", "#")):  # Mermaid's entity codes
+                    text = text.replace(code, ch)
                 nodes = self._check_picture(
                     comp.dfa, text, r'(?m)^\s*s(\d+)(?:\(\(|\[)"',
-                    r'(?m)^\s*s(?P<s>\d+) -->\|"(?P<label>[^"]*)"\| s(?P<t>\d+)\s*$',
+                    r'(?m)^\s*s(?P<s>\d+) -->\|"(?P<label>.*)"\| s(?P<t>\d+)\s*$',
                     r'(?m)^\s*s(\d+)\(\("')
                 self.assertNotIn(comp.dfa.reject, nodes, "the reject state is left out")
 
