@@ -4,6 +4,10 @@ The parser turns a grammar file into a dict of rules (name, case-folded ->
 Rule) whose bodies are small expression trees over *octets*: every terminal
 is a set of byte values. Annotations for the compiler are written inside ABNF
 comments (`; @start RULE`), so an annotated grammar is still plain ABNF.
+With terminals="utf-8" a num-val written in Unicode code points becomes the
+byte sequences of their UTF-8 encodings (see _RuleParser). Several files
+make one grammar (parse_grammars): a rule one of them defines in prose may
+be defined in ABNF by another.
 
 Every error is an AbnfError carrying FILE:LINE:COL; nothing here raises
 anything else on bad input.

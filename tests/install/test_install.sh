@@ -150,7 +150,7 @@ for enc in ("utf-16-le", "utf-32-be"):
     run utfdfa-gen --help
     local ghelp=$OUT
     [ $RC = 0 ] && [ "${OUT#usage: utfdfa-gen }" != "$OUT" ]; verdict $? "utfdfa-gen --help names utfdfa-gen"
-    for opt in --start --emit --prefix --output --version c re2c dot mermaid json; do
+    for opt in --start --emit --prefix --output --version --terminals utf-8 c re2c dot mermaid json; do
         contains "$ghelp" "$opt"; verdict $? "utfdfa-gen --help mentions $opt"
     done
     run utfdfa-gen -h
