@@ -50,18 +50,26 @@ measure() {
 }
 
 # same_output ABNFC_A ABNFC_B: every grammar's automata written alike by both.
+# A grammar the base cannot compile (one that needs a later feature, such as
+# several files or --terminals utf-8) is skipped and counted.
 same_output() {
     n=0
     differ=0
+    skipped=0
     for g in grammar/*.abnf tests/gen/grammars/*.abnf tests/bench/grammars/*.abnf; do
         for e in c json; do
-            "$PYTHON" "$1" "$g" --emit $e -o "$OUT/a.out"
-            "$PYTHON" "$2" "$g" --emit $e -o "$OUT/b.out"
+            if ! "$PYTHON" "$1" "$g" --emit $e -o "$OUT/a.out" 2>/dev/null; then
+                skipped=$((skipped + 1))
+                continue
+            fi
             n=$((n + 1))
-            cmp -s "$OUT/a.out" "$OUT/b.out" || { echo "bench-gen: $g --emit $e differs"; differ=$((differ + 1)); }
+            if ! "$PYTHON" "$2" "$g" --emit $e -o "$OUT/b.out" || ! cmp -s "$OUT/a.out" "$OUT/b.out"; then
+                echo "bench-gen: $g --emit $e differs"
+                differ=$((differ + 1))
+            fi
         done
     done
-    echo "bench-gen: $n outputs compared with $BASE, $differ differ"
+    echo "bench-gen: $n outputs compared with $BASE, $differ differ ($skipped skipped: $BASE cannot compile them)"
     [ "$differ" = 0 ]
 }
 
