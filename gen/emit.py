@@ -583,14 +583,15 @@ def _char_text(b):
 
 def picture_label(byte_list):
     """Bytes as people read them on an edge: printable ASCII as characters
-    ('0'-'9' 'T' 't'), other bytes in hex (00-1F C2-DF), a range in hex
-    unless both its ends are printable."""
+    ('0'-'9' 'T' 't'), other bytes in hex (00-1F C2-DF); a range that holds
+    both is split where they meet (00-1F ' '-'~' 7F)."""
     out = []
     for a, b in ranges(byte_list):
-        if _printable(a) and _printable(b):
-            out.append(_char_text(a) if a == b else f"{_char_text(a)}-{_char_text(b)}")
-        else:
-            out.append(f"{a:02X}" if a == b else f"{a:02X}-{b:02X}")
+        for lo, hi in ((a, min(b, 0x1F)), (max(a, 0x20), min(b, 0x7E)), (max(a, 0x7F), b)):
+            if lo > hi:
+                continue
+            text = _char_text if _printable(lo) else "{:02X}".format
+            out.append(text(lo) if lo == hi else f"{text(lo)}-{text(hi)}")
     return " ".join(out)
 
 

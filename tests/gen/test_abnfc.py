@@ -147,8 +147,9 @@ def parse_byte_label(label):
         b, b_char = a, a_char
         if i < len(label) and label[i] == "-":
             b, i, b_char = one(i + 1)
-        printable = 0x20 <= a <= 0x7E and 0x20 <= b <= 0x7E
-        assert a_char == b_char == printable, f"{label!r}: {a:02X}-{b:02X} shown wrongly"
+        printable = [0x20 <= x <= 0x7E for x in range(a, b + 1)]
+        assert a_char == b_char and printable == [a_char] * len(printable), \
+            f"{label!r}: {a:02X}-{b:02X} shown wrongly"
         out.update(range(a, b + 1))
         assert i == len(label) or label[i] == " ", label
         i += 1
@@ -2144,11 +2145,12 @@ class TestEmitters(Case):
         yield "tricky", compile_text(self.TRICKY)
 
     def test_picture_labels_for_people(self):
-        comp = compile_text('a = ( "T" / "t" ) 1*DIGIT %x0A\n')
+        comp = compile_text('a = ( "T" / "t" ) 1*DIGIT %x0A %x5D-7F\n')
         for text in (emit.emit_dot(comp, "p"), emit.emit_mermaid(comp, "p")):
             self.assertIn("'T' 't'", text)
             self.assertIn("'0'-'9'", text)
             self.assertRegex(text, r"[\"|]0A[\"|]")
+            self.assertIn("']'-'~' 7F", text)
 
     def test_dot(self):
         for prefix, comp in self.picture_comps():
