@@ -707,6 +707,16 @@ $(B)/bench/lib_loop: tests/bench/lib_loop.c include/utfdfa.h $(B)/libutfdfa.a
 bench-cli: $(B)/utfdfa $(B)/bench/lib_loop
 	$(PYTHON) tests/bench/cli_bench.py $(B) $(SHARED) $(BENCH_CLI_ROUNDS)
 
+# make bench-gen   the generator's CPU time and peak memory on large automata
+#              (tests/bench/grammars/), medians of RUNS runs (default 5) under
+#              GNU time; BASE=REV measures that revision's generator too and
+#              checks that both write the same automata for every grammar.
+#              A benchmark, not part of make check (tests/bench/gen_bench.sh).
+.PHONY: bench-gen
+RUNS ?= 5
+bench-gen: | $(B)/.tools-ok
+	@B="$(B)" PYTHON="$(PYTHON)" BASE="$(BASE)" RUNS="$(RUNS)" sh tests/bench/gen_bench.sh
+
 # The fast paths equal the plain per-byte loop: every variant, for UTF-8, for
 # UTF-8 without shift rows and for the other grammars (tests/unit/test_fast.c).
 $(T)/test_fast: tests/unit/test_fast.c tests/unit/check.h tests/unit/vectors.h src/utf8_fast.c src/utf8_fast.h \

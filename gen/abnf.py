@@ -4,6 +4,10 @@ The parser turns a grammar file into a dict of rules (name, case-folded ->
 Rule) whose bodies are small expression trees over *octets*: every terminal
 is a set of byte values. Annotations for the compiler are written inside ABNF
 comments (`; @start RULE`), so an annotated grammar is still plain ABNF.
+With terminals="utf-8" a num-val written in Unicode code points becomes the
+byte sequences of their UTF-8 encodings (see _RuleParser). Several files
+make one grammar (parse_grammars): a rule one of them defines in prose may
+be defined in ABNF by another.
 
 Every error is an AbnfError carrying FILE:LINE:COL; nothing here raises
 anything else on bad input.
@@ -95,10 +99,23 @@ class Annotation:
 
 @dataclass
 class Grammar:
-    path: str
+    path: str                   # the first grammar file
     rules: dict                 # lower-cased name -> Rule
     order: list                 # lower-cased names in definition order
     annotations: list
+    paths: list = field(default_factory=list)  # every grammar file, in the order given
+
+
+def is_prose(rule):
+    """Whether a rule is defined only in words (`token = <token, see RFC 2616>`):
+    a hole that another grammar file may fill with an ABNF definition."""
+    return isinstance(rule.body, Prose)
+
+
+def where(pos, seen_from):
+    """LINE:COL of pos, with its file in front when that is not seen_from's file."""
+    at = f"{pos.line}:{pos.col}"
+    return at if pos.path == seen_from.path else f"{pos.path}:{at}"
 
 
 def byte_mask(lo, hi=None):
@@ -177,10 +194,53 @@ class _Cursor:
 MAX_NESTING = 100  # groups and options inside one another, far beyond any real grammar
 
 
+TERMINALS = ("octets", "utf-8")
+MAX_CODE_POINT = 0x10FFFF
+SURROGATES = (0xD800, 0xDFFF)
+
+
+def _utf8(cp):
+    return chr(cp).encode("utf-8")
+
+
+def utf8_sequences(lo, hi):
+    """The UTF-8 encodings of the scalar values lo..hi (surrogates left out),
+    as a list of byte-range sequences [(first, last), ...]: each sequence
+    matches exactly the encodings of one sub-range. The sub-ranges share an
+    encoded length and differ only in their last k continuation bytes, all
+    of whose values they cover (as re2c and RE2 split them)."""
+    out = []
+    for a, b in ((lo, min(hi, SURROGATES[0] - 1)), (max(lo, SURROGATES[1] + 1), hi)):
+        for first, last in ((0, 0x7F), (0x80, 0x7FF), (0x800, 0xFFFF), (0x10000, MAX_CODE_POINT)):
+            if max(a, first) <= min(b, last):
+                _same_length(max(a, first), min(b, last), out)
+    return out
+
+
+def _same_length(lo, hi, out):
+    n = len(_utf8(lo))
+    for i in range(1, n):
+        low = (1 << (6 * i)) - 1  # the bits of the last i continuation bytes
+        if lo & ~low != hi & ~low:
+            if lo & low:
+                _same_length(lo, lo | low, out)
+                _same_length((lo | low) + 1, hi, out)
+                return
+            if hi & low != low:
+                _same_length(lo, (hi & ~low) - 1, out)
+                _same_length(hi & ~low, hi, out)
+                return
+    out.append(list(zip(_utf8(lo), _utf8(hi))))
+
+
 class _RuleParser:
-    def __init__(self, cur):
+    def __init__(self, cur, terminals="octets"):
         self.cur = cur
         self.depth = 0
+        # utf-8: a num-val above 0xFF, or a range crossing 0x80, is Unicode
+        # code points encoded in UTF-8; other values stay octets (RFC 3629
+        # writes UTF-8's own bytes as %x80-BF and the like).
+        self.code_points = terminals == "utf-8"
 
     def alternation(self):
         pos = self.cur.pos()
@@ -214,6 +274,7 @@ class _RuleParser:
     def repetition(self):
         cur = self.cur
         pos = cur.pos()
+        start = cur.i
         lo_txt = cur.take_while(DIGITS)
         if cur.peek() == "*":
             cur.i += 1
@@ -227,8 +288,26 @@ class _RuleParser:
         else:
             return self.element()
         if not cur.peek() or cur.peek() in WSP + "\n/)]":
-            raise cur.error("expected an element after the repeat count")
+            raise cur.error("expected an element after the repeat count"
+                            + self._space_hint(cur.chars[start:cur.i]))
         return Rep(lo, hi, self.element(), pos)
+
+    def _space_hint(self, count):
+        """When an element follows the count after a space (`1*255 DIGIT`),
+        the grammar's author meant it: say what RFC 5234 wants instead."""
+        cur = self.cur
+        j = cur.i
+        while j < len(cur.chars) and cur.chars[j] in WSP:
+            j += 1
+        k = j
+        while k < len(cur.chars) and cur.chars[k] not in WSP + "\n":
+            k += 1
+        word = "".join(cur.chars[j:k])
+        if j == cur.i or not word or word[0] not in ALPHA + '("[%<':
+            return ""
+        count = "".join(count)
+        return (f" {count}: RFC 5234 allows no space between a repeat and its element "
+                f"(write {count}{word}, not {count} {word})")
 
     def element(self):
         cur = self.cur
@@ -314,26 +393,47 @@ class _RuleParser:
             if not txt:
                 raise p.error(f"expected a base-{base} digit")
             v = int(txt, base)
-            if v > 0xFF:
+            if v > 0xFF and not self.code_points:
                 raise p.error(f"value {txt} (={v}) is not an octet: this compiler's "
-                              "terminals are bytes 0-255")
-            return v
+                              "terminals are bytes 0-255 (--terminals utf-8 reads values "
+                              "above 0xFF as Unicode code points)")
+            if v > MAX_CODE_POINT:
+                raise p.error(f"value {txt} (={v}) is beyond U+10FFFF, the last Unicode "
+                              "code point")
+            return v, p
 
-        first = number()
+        (first, first_pos) = number()
         if cur.peek() == "-":
             cur.i += 1
-            last = number()
+            last, _ = number()
             if last < first:
                 raise pos.error("num-val range is empty: the end is below the start")
+            if self.code_points and (last > 0xFF or first < 0x80 <= last):
+                return self._code_points(first, last, pos)
             return Bytes(byte_mask(first, last), pos)
-        if cur.peek() == ".":
-            items = [Bytes(byte_mask(first), pos)]
-            while cur.peek() == ".":
-                cur.i += 1
-                p = cur.pos()
-                items.append(Bytes(byte_mask(number()), p))
-            return Seq(tuple(items), pos)
-        return Bytes(byte_mask(first), pos)
+        items = [self._value(first, first_pos)]
+        while cur.peek() == ".":
+            cur.i += 1
+            items.append(self._value(*number()))
+        return items[0] if len(items) == 1 else Seq(tuple(items), pos)
+
+    def _value(self, v, pos):
+        """One value of a num-val: a byte, or (above 0xFF, with code points)
+        a code point's UTF-8 bytes."""
+        if self.code_points and v > 0xFF:
+            return self._code_points(v, v, pos)
+        return Bytes(byte_mask(v), pos)
+
+    def _code_points(self, lo, hi, pos):
+        """The UTF-8 encodings of the code points lo..hi, surrogates excluded."""
+        seqs = utf8_sequences(lo, hi)
+        if not seqs:
+            raise pos.error(f"U+{lo:04X}" + (f"-U+{hi:04X} are surrogates" if hi > lo else
+                                              " is a surrogate")
+                            + ", which UTF-8 does not encode: nothing can match")
+        alts = [Seq(tuple(Bytes(byte_mask(a, b), pos) for a, b in seq), pos)
+                if len(seq) > 1 else Bytes(byte_mask(*seq[0]), pos) for seq in seqs]
+        return alts[0] if len(alts) == 1 else Alt(tuple(alts), pos)
 
 
 def _check_chars(path, text):
@@ -364,7 +464,7 @@ def _split_comment(line):
     return -1
 
 
-def parse_text(path, text, core=False):
+def parse_text(path, text, core=False, terminals="octets"):
     """Parse grammar text; return (list of (Rule, defined_as), annotations)."""
     _check_chars(path, text)
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
@@ -434,7 +534,7 @@ def parse_text(path, text, core=False):
         cur.skip_ws()
         if not cur.peek():
             raise cur.error(f"rule {name!r} has no elements")
-        body = _RuleParser(cur).alternation()
+        body = _RuleParser(cur, terminals).alternation()
         cur.skip_ws()
         if cur.peek():
             raise cur.error(f"unexpected {cur.peek()!r} after the elements of rule {name!r}")
@@ -452,50 +552,85 @@ def _core_rules():
     return _CORE_CACHE[0]
 
 
-def parse_grammar(path, text):
-    defs, annotations = parse_text(path, text)
-    rules, order = {}, []
+def _add_definitions(rules, order, defs):
+    """Add one file's definitions. A rule may be defined once; across files
+    a prose definition gives way to an ABNF one (a grammar supplies what
+    another describes in words)."""
     for rule, incremental in defs:
         key = rule.name.lower()
+        old = rules.get(key)
         if incremental:
-            if key not in rules:
+            if old is None:
                 raise rule.pos.error(f"'=/' adds to rule {rule.name!r}, which is not defined "
                                      "earlier in the file")
-            old = rules[key]
             items = (old.body.items if isinstance(old.body, Alt) else (old.body,))
             new = rule.body.items if isinstance(rule.body, Alt) else (rule.body,)
             old.body = Alt(items + new, old.body.pos)
-        else:
-            if key in rules:
-                first = rules[key].pos
-                raise rule.pos.error(f"rule {rule.name!r} is already defined at "
-                                     f"{first.line}:{first.col} (use '=/' to add alternatives)")
+        elif old is None:
             rules[key] = rule
             order.append(key)
+        elif old.pos.path != rule.pos.path and is_prose(old) != is_prose(rule):
+            if is_prose(old):
+                rules[key] = rule  # supplied: keeps its place in the order
+        elif old.pos.path != rule.pos.path:
+            raise rule.pos.error(f"rule {rule.name!r} is already defined at "
+                                 f"{where(old.pos, rule.pos)}; a rule is defined in one "
+                                 "grammar file only, unless one of the definitions is prose")
+        else:
+            raise rule.pos.error(f"rule {rule.name!r} is already defined at "
+                                 f"{where(old.pos, rule.pos)} (use '=/' to add alternatives)")
+
+
+def _add_core_rules(rules):
     for key, rule in _core_rules().items():
         if key not in rules:
             rules[key] = Rule(rule.name, rule.body, rule.pos, core=True)
-    return Grammar(path, rules, order, annotations)
 
 
-def parse_expression(pos, text):
+def parse_grammars(sources, terminals="octets"):
+    """One grammar from several files: sources is a list of (path, text).
+    Each file is parsed on its own (its own left margin: RFC excerpts are
+    indented differently), then their rules are put together."""
+    rules, order, annotations = {}, [], []
+    for path, text in sources:
+        defs, anns = parse_text(path, text, terminals=terminals)
+        _add_definitions(rules, order, defs)
+        annotations += anns
+    _add_core_rules(rules)
+    paths = [path for path, _ in sources]
+    return Grammar(paths[0], rules, order, annotations, paths)
+
+
+def parse_grammar(path, text, terminals="octets"):
+    return parse_grammars([(path, text)], terminals)
+
+
+def parse_expression(pos, text, terminals="octets"):
     """Parse an alternation written in an annotation (one line)."""
     chars = list(text)
     positions = [Pos(pos.path, pos.line, pos.col + j) for j in range(len(text))]
     cur = _Cursor(chars, positions, Pos(pos.path, pos.line, pos.col + len(text)))
     if not text.strip(WSP):
         raise pos.error("expected ABNF elements")
-    expr = _RuleParser(cur).alternation()
+    expr = _RuleParser(cur, terminals).alternation()
     cur.skip_ws()
     if cur.peek():
         raise cur.error(f"unexpected {cur.peek()!r} after the elements")
     return expr
 
 
-def load(path):
+def _read(path):
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
         raise AbnfError(path, 0, 0, f"cannot read grammar: {e.strerror}")
-    return parse_grammar(path, data.decode("latin-1"))
+    return data.decode("latin-1")
+
+
+def load(paths, terminals="octets"):
+    """The grammar of one file (a path) or of several (a list of paths).
+    terminals: "octets" (num-vals are bytes) or "utf-8" (see _RuleParser)."""
+    if isinstance(paths, str):
+        paths = [paths]
+    return parse_grammars([(path, _read(path)) for path in paths], terminals)

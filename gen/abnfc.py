@@ -100,14 +100,22 @@ def main(argv=None):
         prog=os.environ.get("UTFDFA_GEN_PROG") or "abnfc",  # "utfdfa-gen" via the wrapper
         description="Compile a regular ABNF grammar into a minimal DFA and emit it as C, "
                     "re2c, dot, Mermaid or JSON.")
-    ap.add_argument("grammar", help="ABNF file (RFC 5234; RFC 7405 %%s/%%i strings)")
+    ap.add_argument("grammar", nargs="+",
+                    help="ABNF file (RFC 5234; RFC 7405 %%s/%%i strings); several files make "
+                         "one grammar: each is parsed on its own, and an ABNF definition in "
+                         "one may supply a rule another defines in prose")
     ap.add_argument("--start", help="rule to compile (default: @start, else the first rule)")
     ap.add_argument("--unit", help="unit rule of a decoder (default: @unit)")
     ap.add_argument("--tags", action="store_true", default=None,
                     help="tag unit completions with the alternative (default: @tags)")
+    ap.add_argument("--terminals", choices=abnf.TERMINALS, default="octets",
+                    help="what a num-val means: octets (default: bytes 0-255), or utf-8: a "
+                         "value above 0xFF, or a range crossing 0x80, is Unicode code points "
+                         "matched as their UTF-8 bytes (surrogates never match)")
     ap.add_argument("--emit", choices=EMITTERS, default="stats",
                     help="what to write (default: stats, a one-line summary)")
-    ap.add_argument("--prefix", help="C symbol prefix (default: grammar file name); also "
+    ap.add_argument("--prefix", help="C symbol prefix (default: the first grammar file's "
+                                     "name); also "
                                      "PREFIX_ before every re2c definition name")
     ap.add_argument("--source", help="grammar path to name in the banner (default: as given)")
     ap.add_argument("--defs", help="file name the re2c lexer !includes "
@@ -116,7 +124,7 @@ def main(argv=None):
     ap.add_argument("--version", action="version", version=f"utfdfa-gen {tool_version()}")
     args = ap.parse_args(argv)
 
-    base = os.path.basename(args.grammar)
+    base = os.path.basename(args.grammar[0])
     prefix = args.prefix or os.path.splitext(base)[0]
     prefix = "".join(ch if ch.isalnum() else "_" for ch in prefix)
     if not prefix or prefix[0].isdigit():
@@ -124,9 +132,10 @@ def main(argv=None):
     # re2c definitions are namespaced only when asked: without --prefix they keep
     # the rule names (UTF8_char), which installed lexers !include by name.
     defs_prefix = prefix if args.prefix else None
-    source = args.source or args.grammar
+    source = args.source or ", ".join(args.grammar)
     try:
-        comp = compiler.compile_grammar(args.grammar, args.start, args.unit, args.tags)
+        comp = compiler.compile_grammar(args.grammar, args.start, args.unit, args.tags,
+                                        args.terminals)
         if args.emit == "c":
             text = emit.emit_c(comp, source, prefix)
         elif args.emit == "re2c":

@@ -20,6 +20,7 @@ REJECT state and the kinds move to a separate table that only the error path
 reads. Tags are Mealy outputs and minimisation respects them the same way.
 """
 
+import functools
 from dataclasses import dataclass
 from collections import deque
 
@@ -132,9 +133,22 @@ class NfaBuilder:
         if isinstance(e, Ref):
             return self._ref(e, tail)
         if isinstance(e, Prose):
-            raise e.pos.error(f"prose-val <{e.text}> cannot be compiled: it describes "
-                              "the rule in words, not in ABNF")
+            raise self._prose_error(e)
         raise TypeError(e)
+
+    def _prose_error(self, e):
+        """A prose-val is a hole in the grammar: say which rule it leaves
+        undefined and how to fill it."""
+        shown = f"<{e.text}>" if len(e.text) <= 60 else f"<{e.text[:57]}...>"
+        if not self.stack:
+            return e.pos.error(f"prose {shown} cannot be compiled: write it in ABNF")
+        rule = self.g.rules[self.stack[-1].key]
+        if rule.body is e:
+            return e.pos.error(f"rule {rule.name!r} is prose ({shown}); give a grammar "
+                               "that defines it")
+        return e.pos.error(f"rule {rule.name!r} uses prose ({shown}) inside its definition; "
+                           "only a rule that is prose as a whole can be defined by another "
+                           "grammar, so write this part in ABNF")
 
     def _ref(self, e, tail):
         key = e.name.lower()
@@ -177,8 +191,10 @@ def _byte_partition(masks):
     return blocks
 
 
+@functools.lru_cache(maxsize=None)
 def _bytes_of(mask):
-    return [b for b in range(256) if mask >> b & 1]
+    """The bytes of a mask, ascending (cached: the same blocks recur in every state)."""
+    return tuple(b for b in range(256) if mask >> b & 1)
 
 
 @dataclass
@@ -190,16 +206,34 @@ class Track:
 
 
 class _Mealy:
-    """A DFA whose transitions carry an output: trans[s][b] = (target, output)."""
+    """A DFA whose transitions carry an output: trans[s][c] = (target, output)
+    for each byte class c. The classes split 0..255 so that no NFA edge
+    tells two bytes of a class apart; they are numbered in the order of
+    their smallest byte, so walking a row in class order meets the targets
+    in the order a walk in byte order would."""
 
-    def __init__(self):
+    def __init__(self, class_masks):
         self.trans = []
         self.label = []  # initial partition key per state
+        self.class_masks = class_masks
+        self.class_of = [0] * 256
+        for c, mask in enumerate(class_masks):
+            for b in _bytes_of(mask):
+                self.class_of[b] = c
 
     def add(self, label):
         self.trans.append(None)
         self.label.append(label)
         return len(self.trans) - 1
+
+    def byte_row(self, row):
+        """A class row spread over the 256 bytes."""
+        return [row[c] for c in self.class_of]
+
+
+def _classes_of_masks(masks):
+    """The byte classes of a set of edge masks, ordered by smallest byte."""
+    return sorted(_byte_partition(masks), key=lambda m: m & -m)
 
 
 TAG_BEFORE = 0x80  # output flag: the unit ended before this byte, which starts the next
@@ -225,11 +259,24 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
     for live in track_live:
         keep |= live
 
+    closures = {}
+
+    def closure_of(state):
+        if state not in closures:
+            closures[state] = frozenset(s for s in nfa.closure([state]) if s in keep)
+        return closures[state]
+
     def close(states):
-        return frozenset(s for s in nfa.closure(states) if s in keep)
+        return frozenset().union(*map(closure_of, states))
 
     start_set = close([main_start] + [t.start for t in tracks])
-    m = _Mealy()
+    m = _Mealy(_classes_of_masks(mk for s in keep for mk, _ in nfa.edges[s]))
+    nclasses = len(m.class_masks)
+
+    @functools.lru_cache(maxsize=None)
+    def classes_in(mask):
+        return tuple(c for c, cm in enumerate(m.class_masks) if cm & mask)
+
     ids = {}
     sinks = {}
     accepting = set()
@@ -237,7 +284,7 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
     def sink(kind):
         if kind not in sinks:
             k = m.add(("sink", kind))
-            m.trans[k] = [(k, 0)] * 256
+            m.trans[k] = [(k, 0)] * nclasses
             sinks[kind] = k
         return sinks[kind]
 
@@ -253,6 +300,20 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
             queue.append(sset)
         return ids[sset]
 
+    def blocks(sset):
+        """The bytes that move sset alike, as (smallest byte, NFA targets,
+        classes), by smallest byte. One pass over the edges for every class at
+        once: a big automaton's states have few edges and few classes."""
+        targets = [[] for _ in range(nclasses)]
+        for s in sset:
+            for mask, t in nfa.edges[s]:
+                for c in classes_in(mask):
+                    targets[c].append(t)
+        alike = {}
+        for c in range(nclasses):
+            alike.setdefault(frozenset(targets[c]), []).append(c)
+        return sorted((_bytes_of(m.class_masks[cs[0]])[0], ts, cs) for ts, cs in alike.items())
+
     queue = deque()
     start = state(start_set, b"")
     if not loop and start_set & set(finals):
@@ -260,15 +321,15 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
     while queue:
         sset = queue.popleft()
         sid = ids[sset]
-        edges = [(mask, t) for s in sset for (mask, t) in nfa.edges[s]]
-        row = [None] * 256
-        for blk in _byte_partition([mk for mk, _ in edges]):
-            moved = close([t for mk, t in edges if mk & blk])
+        row = [None] * nclasses
+        for first_byte, targets, cs in blocks(sset):
+            moved = close(targets)
+            path = how[sid] + bytes([first_byte])
             main_part = moved & live_main
             done = sorted(finals[s] for s in main_part if s in finals)
             marks = sorted({nfa.mark[s] for s in main_part if s in nfa.mark})
             if len(marks) > 1 or (marks and done and not longest):
-                raise AmbiguousMark(how[sid] + bytes([_bytes_of(blk)[0]]), marks, bool(done))
+                raise AmbiguousMark(path, marks, bool(done))
             mark = marks[0] if marks else 0
             if not main_part and sid in final_tag:
                 out = (start, final_tag[sid] | TAG_BEFORE)
@@ -279,7 +340,6 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
                 out = (sink(kind), 0)
             elif loop and done:
                 going_on = [s for s in main_part if s not in finals and nfa.edges[s]]
-                path = how[sid] + bytes([_bytes_of(blk)[0]])
                 if going_on and not longest:
                     raise NotPrefixFree(path)
                 if going_on:
@@ -289,12 +349,12 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
                 else:
                     out = (start, done[0])
             else:
-                nid = state(moved, how[sid] + bytes([_bytes_of(blk)[0]]))
+                nid = state(moved, path)
                 if not loop and done:
                     accepting.add(nid)
                 out = (nid, mark)
-            for b in _bytes_of(blk):
-                row[b] = out
+            for c in cs:
+                row[c] = out
         m.trans[sid] = row
     if loop:
         accepting.add(start)
@@ -354,13 +414,13 @@ def _minimize(m, accepting):
     the initial key. (Moore's refinement, which this replaces, needs up to n
     rounds of O(n) work each: `1*5000( "x" / "y" )` took over 20 s.)"""
     n = len(m.trans)
-    # Bytes whose columns agree in every state cannot tell states apart:
-    # refine on one byte of each such class.
+    # Classes whose columns agree in every state cannot tell states apart:
+    # refine on one class of each such set.
     reps = {}
-    for b in range(256):
-        reps.setdefault(tuple(m.trans[s][b] for s in range(n)), b)
+    for c, column in enumerate(zip(*m.trans)):  # zip: the columns, built in C
+        reps.setdefault(column, c)
     reps = sorted(reps.values())
-    block = _renumber([(i in accepting, m.label[i]) + tuple(m.trans[i][b][1] for b in reps)
+    block = _renumber([(i in accepting, m.label[i]) + tuple(m.trans[i][c][1] for c in reps)
                        for i in range(n)])
     members = {}
     for s in range(n):
@@ -369,8 +429,8 @@ def _minimize(m, accepting):
     inv = [{} for _ in reps]
     for s in range(n):
         row = m.trans[s]
-        for j, b in enumerate(reps):
-            inv[j].setdefault(row[b][0], []).append(s)
+        for j, c in enumerate(reps):
+            inv[j].setdefault(row[c][0], []).append(s)
     # Splitters (block, byte index): every block once, in a fixed order.
     todo = [(B, j) for B in sorted(members) for j in range(len(reps))]
     pending = set(todo)
@@ -498,26 +558,36 @@ def _finish(m, start, accepting, sinks, kind_names, tag_names, final_tag=None):
         order.append(reject_block)
     n = len(order)
     reject = number[reject_block]
+    # Rows over 256 bytes; equal rows are one shared list (most tag and kind
+    # rows of a big automaton are alike), so a big DFA stays small in memory.
+    shared = {}
+
+    def byte_row(class_row):
+        key = tuple(class_row)
+        if key not in shared:
+            shared[key] = m.byte_row(class_row)
+        return shared[key]
+
     trans, tags, kinds, acc, finals = [], [], [], [], []
     for b in order:
         if b == reject_block:
-            trans.append([reject] * 256)
-            tags.append([0] * 256)
-            kinds.append([0] * 256)
+            trans.append(byte_row([reject] * len(m.class_masks)))
+            tags.append(byte_row([0] * len(m.class_masks)))
+            kinds.append(byte_row([0] * len(m.class_masks)))
             acc.append(False)
             finals.append(0)
             continue
         s = rep[b]
         finals.append((final_tag or {}).get(s, 0))
-        trans.append([number[blk(t)] for t, _ in m.trans[s]])
-        tags.append([o for _, o in m.trans[s]])
-        kinds.append([kind_of_block[block[t]] if block[t] in sink_blocks else 0
-                      for t, _ in m.trans[s]])
+        trans.append(byte_row([number[blk(t)] for t, _ in m.trans[s]]))
+        tags.append(byte_row([o for _, o in m.trans[s]]))
+        kinds.append(byte_row([kind_of_block[block[t]] if block[t] in sink_blocks else 0
+                               for t, _ in m.trans[s]]))
         acc.append(s in accepting)
     paths = _shortest_paths(trans, 0)
-    classes, ncls = _classes([tuple((trans[s][b], tags[s][b]) for s in range(n))
-                              for b in range(256)])
-    error_classes, necls = _classes([tuple(kinds[s][b] for s in range(n)) for b in range(256)])
+    # A byte's column of (next, tag) pairs, compared as its two columns.
+    classes, ncls = _classes(list(zip(zip(*trans), zip(*tags))))
+    error_classes, necls = _classes(list(zip(*kinds)))
     first = [classes.index(c) for c in range(ncls)]
     efirst = [error_classes.index(c) for c in range(necls)]
     return Dfa(

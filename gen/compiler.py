@@ -58,7 +58,7 @@ def _one(anns, kw):
     found = [a for a in anns if a.keyword == kw]
     if len(found) > 1:
         raise found[1].pos.error(f"@{kw} is given more than once (first at "
-                                 f"{found[0].pos.line}:{found[0].pos.col})")
+                                 f"{abnf.where(found[0].pos, found[1].pos)})")
     return found[0] if found else None
 
 
@@ -78,8 +78,12 @@ def _strip_comment(text):
     return (text if cut < 0 else text[:cut]).rstrip(abnf.WSP)
 
 
-def compile_grammar(path, start=None, unit=None, tags=None):
-    g = abnf.load(path)
+def compile_grammar(paths, start=None, unit=None, tags=None, terminals="octets"):
+    """Compile the grammar of one file (a path) or of several (a list of
+    paths, whose rules are put together: see abnf.parse_grammars).
+    terminals="utf-8": num-vals above 0xFF are code points (abnf._RuleParser)."""
+    g = abnf.load(paths, terminals)
+    path = ", ".join(g.paths)  # names the grammar in messages about it as a whole
     for a in g.annotations:
         a.args = _strip_comment(a.args)
         if a.keyword not in KNOWN:
@@ -110,6 +114,10 @@ def compile_grammar(path, start=None, unit=None, tags=None):
 
     language = automaton.language_dfa(g, start)
     if unit is None:
+        value_ann = next((a for a in anns if a.keyword == "value"), None)
+        if value_ann:
+            raise value_ann.pos.error("@value describes the value of a decoder's units: it "
+                                      "needs a unit rule (@unit or --unit)")
         return Compiled(g, start, None, language, language)
 
     kinds_ann = _one(anns, "error-kinds")
@@ -143,7 +151,8 @@ def compile_grammar(path, start=None, unit=None, tags=None):
             raise a.args_pos.error("@error takes KIND = ELEMENTS")
         expr_col = a.args_pos.col + len(a.args) - len(expr) + (len(expr) - len(expr.lstrip()))
         expr_pos = abnf.Pos(a.pos.path, a.pos.line, expr_col)
-        errors.append((kind_index(a, kind), abnf.parse_expression(expr_pos, expr.strip())))
+        errors.append((kind_index(a, kind), abnf.parse_expression(expr_pos, expr.strip(),
+                                                                  terminals)))
     defaults = []
     for kw, fallback in (("error-start", "invalid"), ("error-within", "truncated")):
         ann = _one(anns, kw)
@@ -171,10 +180,12 @@ def compile_grammar(path, start=None, unit=None, tags=None):
         raise rule.pos.error(f"start rule {start!r} must be *( {unit} ) for a decoder: "
                              "its language differs")
     values = {}
+    value_anns = []
     for a in anns:
         if a.keyword != "value":
             continue
         parts = a.args.split()
+        value_anns.append((a, parts))
         if parts[:1] == ["payload"] and len(parts) == 2:
             values["payload"] = parts[1:]
         elif parts[:2] == ["payload", "digits"] and len(parts) == 3:
@@ -198,7 +209,70 @@ def compile_grammar(path, start=None, unit=None, tags=None):
             raise a.args_pos.error("@value takes 'payload SCHEME', 'payload digits RULE', "
                                    "'offset TAG NUMBER', 'reserved TAG', 'literal TAG', "
                                    "'constant TAG NUMBER', 'empty TAG' or 'split MARK BITS'")
+    for a, parts in value_anns:
+        _check_value(a, parts, g, dfa)
     return Compiled(g, start, unit, language, dfa, values)
+
+
+PAYLOAD_SCHEMES = ("leading-ones",)
+
+
+def payload_mask(b):
+    """@value payload leading-ones: the bits of byte b below its highest zero
+    bit (UTF-8's lead and continuation bytes alike)."""
+    bit = 7
+    while bit >= 0 and b >> bit & 1:
+        bit -= 1
+    return (1 << bit) - 1 if bit > 0 else 0
+
+
+def _word_pos(a, i):
+    """Where the i-th word of an annotation's arguments starts."""
+    col = 0
+    for _ in range(i + 1):
+        while a.args[col] in abnf.WSP:
+            col += 1
+        start = col
+        while col < len(a.args) and a.args[col] not in abnf.WSP:
+            col += 1
+    return abnf.Pos(a.args_pos.path, a.args_pos.line, a.args_pos.col + start)
+
+
+def _check_value(a, parts, g, dfa):
+    """What an @value annotation names must exist in the decoder DFA: checked
+    when the grammar is read, whatever is emitted."""
+    tags = dfa.tag_names
+    known = f"(tags: {', '.join(tags[1:])})" if len(tags) > 1 else "(the unit has no tags: @tags)"
+    if parts[0] == "payload" and parts[1] != "digits":
+        if parts[1] not in PAYLOAD_SCHEMES:
+            raise _word_pos(a, 1).error(f"@value payload: unknown scheme {parts[1]!r} (known: "
+                                   + ", ".join(PAYLOAD_SCHEMES) + ")")
+        for c in range(dfa.nclasses):
+            live = any(dfa.class_trans[s][c] != dfa.reject for s in range(dfa.nstates))
+            if live and len({payload_mask(b) for b in dfa.class_bytes(c)}) != 1:
+                shown = " ".join(f"{x:02X}" if x == y else f"{x:02X}-{y:02X}"
+                                 for x, y in _ranges(dfa.class_bytes(c)))
+                raise a.args_pos.error(f"@value payload: byte class {shown} mixes payload "
+                                       "masks, so one mask per class cannot decode it")
+    elif parts[0] in ("literal", "empty", "constant", "split"):
+        if _tag_name(g, parts[1]) not in tags:
+            raise _word_pos(a, 1).error(f"@value {parts[0]}: {parts[1]!r} is not a tag or mark {known}")
+    elif parts[0] in ("reserved", "offset"):
+        if len(tags) < 2:
+            raise a.args_pos.error(f"@value {parts[0]} needs @tags")
+        if _tag_name(g, parts[1]) not in tags:
+            raise _word_pos(a, 1).error(f"@value {parts[0]}: {parts[1]!r} is not an alternative of "
+                                   f"the unit rule {known}")
+
+
+def _ranges(byte_list):
+    out = []
+    for b in byte_list:
+        if out and out[-1][1] == b - 1:
+            out[-1][1] = b
+        else:
+            out.append([b, b])
+    return out
 
 
 def _tag_name(g, name):

@@ -8,6 +8,7 @@ so two runs give identical bytes.
 import json
 
 import abnf
+import compiler
 from abnf import Alt, Bytes, Prose, Ref, Rep, Seq, Text
 
 GENERATOR = "gen/abnfc.py"
@@ -231,25 +232,8 @@ def _emit_values(out, comp, P, p):
     """Value semantics declared by `; @value` annotations, as per-class tables."""
     dfa = comp.dfa
     if "payload" in comp.values:
-        # @value payload leading-ones: the payload of a byte is the bits below
-        # its highest zero bit (UTF-8's lead and continuation bytes alike).
-        scheme = comp.values["payload"]
-        if scheme != ["leading-ones"]:
-            raise ValueError(f"@value payload: unknown scheme {' '.join(scheme)!r}")
-        def mask(b):
-            bit = 7
-            while bit >= 0 and b >> bit & 1:
-                bit -= 1
-            return (1 << bit) - 1 if bit > 0 else 0
-
-        masks = []
-        for c in range(dfa.nclasses):
-            members = dfa.class_bytes(c)
-            live = any(dfa.class_trans[s][c] != dfa.reject for s in range(dfa.nstates))
-            if live and len({mask(b) for b in members}) != 1:
-                raise ValueError(f"@value payload: byte class {class_label(dfa, c)} mixes "
-                                 "payload masks, so one mask per class cannot decode it")
-            masks.append(mask(members[0]))
+        # @value payload leading-ones (checked by the compiler: one mask a class).
+        masks = [compiler.payload_mask(dfa.class_bytes(c)[0]) for c in range(dfa.nclasses)]
         out += ["/* Payload bits of each byte class: value = value << 6 | (byte & mask). */",
                 f"static const uint8_t {p}_payload_mask[{P}_NCLASSES] = {{",
                 "    " + ", ".join(f"0x{m:02X}" for m in masks) + ",", "};", ""]
@@ -279,9 +263,6 @@ def _emit_values(out, comp, P, p):
         order = ["payload", "literal", "constant", "empty", "split"]
         table = [("payload", 0)] * len(dfa.tag_names)
         for tag, kn in sorted(kinds.items()):
-            if tag not in dfa.tag_names:
-                raise ValueError(f"@value {kn[0]}: {tag!r} is not a tag or mark "
-                                 f"(tags: {', '.join(dfa.tag_names[1:])})")
             table[dfa.tag_names.index(tag)] = kn
         out += [f"/* What a tag means for the value (@value): PAYLOAD, the bits gathered;",
                 " * LITERAL, the completing byte; CONSTANT, tag_number; EMPTY, no character;",
@@ -295,21 +276,14 @@ def _emit_values(out, comp, P, p):
                 "    " + ", ".join(f"{n}u" for _, n in table) + ",", "};", ""]
     reserved = comp.values.get("reserved")
     if reserved is not None:
-        if reserved not in dfa.tag_names:
-            raise ValueError(f"@value reserved: {reserved!r} is not an alternative of the unit")
         out += [f"/* The tag of a unit that has no value (a reserved unit). */",
                 f"#define {P}_RESERVED_TAG {dfa.tag_names.index(reserved)}", ""]
     offsets = comp.values.get("offset")
     if offsets is not None:
         # @value offset TAG N: added to the value of a unit completed by that
         # alternative (Corrected UTF-8's per-row offsets).
-        if len(dfa.tag_names) < 2:
-            raise ValueError("@value offset needs @tags")
         table = [0] * len(dfa.tag_names)
         for tag, number in offsets:
-            if tag not in dfa.tag_names:
-                raise ValueError(f"@value offset: {tag!r} is not an alternative of the unit rule "
-                                 f"(tags: {', '.join(dfa.tag_names[1:])})")
             table[dfa.tag_names.index(tag)] = number
         out += ["/* Value offset of each tag: value += offset[tag] when a unit completes. */",
                 f"static const uint32_t {p}_tag_offset[{len(table)}] = {{",
@@ -355,6 +329,8 @@ def re2c_expr(e, top=True, names=None):
     if isinstance(e, Alt):
         s = " | ".join(re2c_expr(i, True, names) for i in e.items)
         return s if top else f"({s})"
+    if isinstance(e, Rep) and e.hi == 0:
+        return '""'  # nothing repeated at most 0 times: whatever it is
     if isinstance(e, Rep):
         inner = re2c_expr(e.item, False, names)
         if isinstance(e.item, (Seq, Alt)) and not inner.startswith("("):
@@ -372,26 +348,36 @@ def re2c_expr(e, top=True, names=None):
 
 
 def _refs(e, acc):
+    """The references e makes, leaving out those under a repeat of at most 0
+    (`0<pchar>`, `0*0x` are the empty string whatever they repeat)."""
     if isinstance(e, Ref):
         acc.append(e)
     elif isinstance(e, (Seq, Alt)):
         for i in e.items:
             _refs(i, acc)
-    elif isinstance(e, Rep):
+    elif isinstance(e, Rep) and e.hi != 0:
         _refs(e.item, acc)
     return acc
 
 
-def _has_prose(e):
+def _prose_in(e):
+    """The first prose-val e uses (not under a repeat of at most 0), or None."""
     if isinstance(e, Prose):
-        return True
+        return e
     if isinstance(e, (Seq, Alt)):
-        return any(_has_prose(i) for i in e.items)
-    return isinstance(e, Rep) and _has_prose(e.item)
+        return next((p for p in map(_prose_in, e.items) if p), None)
+    if isinstance(e, Rep) and e.hi != 0:
+        return _prose_in(e.item)
+    return None
+
+
+def _prose_text(p):
+    return f"<{p.text}>" if len(p.text) <= 60 else f"<{p.text[:57]}...>"
 
 
 def re2c_rules(grammar):
-    """Grammar rules (and the core rules they use) in an order re2c accepts."""
+    """Grammar rules (and the core rules they use) in an order re2c accepts,
+    and for each rule that cannot be a re2c definition a clause saying why."""
     g = grammar
     wanted = list(g.order)
     for key in g.order:
@@ -400,31 +386,53 @@ def re2c_rules(grammar):
             if k in g.rules and g.rules[k].core and k not in wanted:
                 wanted.append(k)
     done, out, skipped = set(), [], {}
-    visiting = set()
+    stack = []
+    cyclic = {}  # rule on a cycle of references -> the cycle, from that rule
 
-    def visit(key, chain):
+    def self_reference(key):
+        return (f"it refers to itself ({cyclic[key]}), and a re2c definition cannot "
+                "(the DFA of --emit c loops instead)")
+
+    def why_not(key):
+        """Why rule `key` cannot be a definition (None: it can), visiting
+        what it uses first so that definitions come before their uses."""
+        rule = g.rules[key]
+        prose = _prose_in(rule.body)
+        if prose is not None:
+            return (f"it is prose, {_prose_text(prose)}, and no grammar given defines it"
+                    if rule.body is prose else
+                    f"it uses the prose {_prose_text(prose)}, which names no bytes")
+        for r in _refs(rule.body, []):
+            k = r.name.lower()
+            if k not in g.rules:
+                return f"it uses {r.name}, which no grammar given defines"
+            if k in stack:
+                members = stack[stack.index(k):]
+                for i, m in enumerate(members):
+                    loop = members[i:] + members[:i] + [m]
+                    cyclic.setdefault(m, " -> ".join(g.rules[x].name for x in loop))
+                return self_reference(key)
+            visit(k)
+            if key in cyclic:
+                return self_reference(key)
+            if k in skipped:
+                return f"it uses {g.rules[k].name}, which is not a re2c definition either"
+        return None
+
+    def visit(key):
         if key in done or key in skipped:
-            return key not in skipped
-        if key in visiting:
-            return False
-        visiting.add(key)
-        rule = g.rules.get(key)
-        ok = rule is not None and not _has_prose(rule.body)
-        if ok:
-            for r in _refs(rule.body, []):
-                if not visit(r.name.lower(), chain + [key]):
-                    ok = False
-        visiting.discard(key)
-        if ok:
+            return
+        stack.append(key)
+        reason = why_not(key)
+        stack.pop()
+        if reason is None:
             done.add(key)
             out.append(key)
-        elif rule is not None:
-            skipped[key] = ("it is recursive or uses a rule that is" if not _has_prose(rule.body)
-                            else "it is prose")
-        return ok
+        else:
+            skipped[key] = reason
 
     for key in sorted(wanted, key=lambda k: (g.rules[k].core, wanted.index(k))):
-        visit(key, [])
+        visit(key)
     return out, skipped
 
 
@@ -442,11 +450,12 @@ def emit_re2c_defs(comp, source, prefix=None):
                                            if prefix else "") + " */", ""]
     for key in keys:
         rule = g.rules[key]
-        origin = "RFC 5234 Appendix B" if rule.core else f"{source}:{rule.pos.line}"
+        where = source if len(g.paths) <= 1 else rule.pos.path
+        origin = "RFC 5234 Appendix B" if rule.core else f"{where}:{rule.pos.line}"
         out.append(f"{names[key]} = {re2c_expr(rule.body, True, names)}; "
                    f"// {origin}")
     for key in sorted(skipped, key=lambda k: g.order.index(k) if k in g.order else 0):
-        out.append(f"// {names[key]}: not a re2c definition: {skipped[key]}")
+        out.append(f"// {names[key]} is not a re2c definition: {skipped[key]}.")
     out.append("")
     return "\n".join(out)
 
@@ -563,8 +572,31 @@ def emit_re2c_lexer(comp, source, prefix, defs_name, defs_prefix=None):
 
 # ---------------------------------------------------------------- pictures
 
+def _printable(b):
+    return 0x20 <= b <= 0x7E
+
+
+def _char_text(b):
+    """A printable byte as a C character constant: '0', ' ', '\'', '\\'."""
+    return "'" + ("\\" + chr(b) if chr(b) in "'\\" else chr(b)) + "'"
+
+
+def picture_label(byte_list):
+    """Bytes as people read them on an edge: printable ASCII as characters
+    ('0'-'9' 'T' 't'), other bytes in hex (00-1F C2-DF); a range that holds
+    both is split where they meet (00-1F ' '-'~' 7F)."""
+    out = []
+    for a, b in ranges(byte_list):
+        for lo, hi in ((a, min(b, 0x1F)), (max(a, 0x20), min(b, 0x7E)), (max(a, 0x7F), b)):
+            if lo > hi:
+                continue
+            text = _char_text if _printable(lo) else "{:02X}".format
+            out.append(text(lo) if lo == hi else f"{text(lo)}-{text(hi)}")
+    return " ".join(out)
+
+
 def _edges(dfa):
-    """(from, to) -> label, leaving out edges into the reject state."""
+    """(from, to) -> bytes, leaving out edges into the reject state."""
     by = {}
     for s in range(dfa.nstates):
         if s == dfa.reject:
@@ -573,7 +605,13 @@ def _edges(dfa):
             t = dfa.class_trans[s][c]
             if t != dfa.reject:
                 by.setdefault((s, t), []).extend(dfa.class_bytes(c))
-    return {k: range_text(ranges(sorted(v)), ", ") for k, v in sorted(by.items())}
+    return {k: sorted(v) for k, v in sorted(by.items())}
+
+
+def _shown(dfa, s):
+    """Whether a picture draws state s: not the reject state, which no drawn
+    edge reaches (unless it is the start: a grammar that accepts nothing)."""
+    return s != dfa.reject or s == dfa.start
 
 
 def _bytes_to_go(dfa):
@@ -608,26 +646,32 @@ def emit_dot(comp, source):
            "digraph dfa {", "  rankdir=LR;", '  node [shape=circle, fontname="monospace"];',
            '  edge [fontname="monospace"];']
     to_go = _bytes_to_go(dfa)
-    for s in range(dfa.nstates):
+    for s in filter(lambda s: _shown(dfa, s), range(dfa.nstates)):
         shape = "doublecircle" if dfa.accepting[s] else "circle"
         out.append(f'  s{s} [label="{_node_label(dfa, s, to_go)}", shape={shape}];')
-    for (s, t), label in _edges(dfa).items():
+    for (s, t), edge in _edges(dfa).items():
+        label = picture_label(edge).replace("\\", "\\\\").replace('"', '\\"')
         out.append(f'  s{s} -> s{t} [label="{label}"];')
     out += ["}", ""]
     return "\n".join(out)
+
+
+def _mermaid_text(text):
+    """Text inside a quoted Mermaid label: its entity codes for the
+    characters Mermaid would read as markup."""
+    codes = {"#": "#35;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "&": "#amp;"}
+    return "".join(codes.get(ch, ch) for ch in text)
 
 
 def emit_mermaid(comp, source):
     dfa = comp.dfa
     out = ["flowchart LR", f"  %% {banner(source)}; edges into REJECT left out"]
     to_go = _bytes_to_go(dfa)
-    for s in range(dfa.nstates):
-        if s == dfa.reject:
-            continue
+    for s in filter(lambda s: _shown(dfa, s), range(dfa.nstates)):
         lab = _node_label(dfa, s, to_go)
         out.append(f'  s{s}(("{lab}"))' if dfa.accepting[s] else f'  s{s}["{lab}"]')
-    for (s, t), label in _edges(dfa).items():
-        out.append(f'  s{s} -->|"{label}"| s{t}')
+    for (s, t), edge in _edges(dfa).items():
+        out.append(f'  s{s} -->|"{_mermaid_text(picture_label(edge))}"| s{t}')
     out.append("")
     return "\n".join(out)
 

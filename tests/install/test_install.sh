@@ -151,7 +151,7 @@ for enc in ("utf-16-le", "utf-32-be"):
     run utfdfa-gen --help
     local ghelp=$OUT
     [ $RC = 0 ] && [ "${OUT#usage: utfdfa-gen }" != "$OUT" ]; verdict $? "utfdfa-gen --help names utfdfa-gen"
-    for opt in --start --emit --prefix --output --version c re2c dot mermaid json; do
+    for opt in --start --emit --prefix --output --version --terminals utf-8 c re2c dot mermaid json; do
         contains "$ghelp" "$opt"; verdict $? "utfdfa-gen --help mentions $opt"
     done
     run utfdfa-gen -h
@@ -208,6 +208,14 @@ sys.exit(j["start"] != "IPv4address")' ipv4.json
     utfdfa-gen "$P/share/utfdfa/grammar/utf8.abnf" --emit c --prefix u8 -o u8.gen.h &&
         grep -q '^#define U8_GEN_H' u8.gen.h
     verdict $? "utfdfa-gen on the installed utf8.abnf, --prefix u8"
+
+    # Several files make one grammar: RFC 6265 defines token in prose, RFC 7230 in ABNF.
+    run utfdfa-gen "$S/rfc6265-cookie.abnf" "$S/rfc7230-token.abnf" --start cookie-pair
+    [ $RC = 0 ] && contains "$OUT" "start cookie-pair: language DFA"
+    verdict $? "utfdfa-gen with two grammar files (got $RC: $ERR)"
+    run utfdfa-gen "$S/rfc6265-cookie.abnf" --start cookie-pair
+    [ $RC = 1 ] && contains "$ERR" "rule 'token' is prose (<token, defined in [RFC2616], Section 2.2>)"
+    verdict $? "utfdfa-gen: a prose rule no file defines is an error naming it (got $RC: $ERR)"
 
     # ---- a program with both DFAs (and the installed utf8 one), statically linked
     export PKG_CONFIG_PATH=$P/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$D
@@ -477,7 +485,8 @@ leaks=$(grep -rIl -- "$REPO" "$D")
 # ---- 2. the user phase, the source tree hidden when the system lets us
 mkdir -p "$WORK/src" "$WORK/home"
 cp "$HERE/test_install.sh" tests/install/consumer.c tests/install/ipv4_main.c tests/install/ipv4.abnf \
-    tests/examples/re2c_ident.re "$WORK/src/"
+    tests/examples/re2c_ident.re tests/gen/grammars/rfc6265-cookie.abnf \
+    tests/gen/grammars/rfc7230-token.abnf "$WORK/src/"
 USER_ENV=(env -i "PATH=$P/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" "HOME=$WORK/home"
           "LC_ALL=C.UTF-8" "CC=$CC" "WARN=$WARN")
 USER_CMD=(bash "$WORK/src/test_install.sh" --user-phase "$WORK" "$D" "$PREFIX" "$VERSION")
