@@ -1093,6 +1093,47 @@ class TestDecoder(Case):
         self.assertAbnfError(lambda: compiler.compile_grammar(path), 2, 16, "'invalid'")
 
 
+# ------------------------------------------------------ license and provenance
+
+class TestNotice(Case):
+    """Generated tables carry their grammar's license (its SPDX line) and its
+    own description of where it comes from; a grammar that declares no license
+    gives output that declares none (utfdfa-gen imposes none of its own)."""
+
+    GRAMMAR = ("; SPDX-License-Identifier: Apache-2.0 OR MIT\n"
+               "; Digits, after RFC 5234 Appendix B's DIGIT.\n"
+               "; A second line of the description; a */ inside it.\n"
+               ";\n"
+               "; not part of the description\n"
+               "; @start digits\n"
+               "digits = 1*%x30-39\n")
+
+    def test_c_header(self):
+        comp = compile_text(self.GRAMMAR)
+        h = emit.emit_c(comp, "d.abnf", "d")
+        self.assertTrue(h.startswith("/* SPDX-License-Identifier: Apache-2.0 OR MIT */\n"), h[:200])
+        self.assertIn(" *   Digits, after RFC 5234 Appendix B's DIGIT.\n", h)
+        self.assertIn("a * / inside it.", h)
+        self.assertNotIn("not part of the description", h)
+        self.assertNotIn("@start", h.split("#ifndef")[0])
+        self.need_cc()
+        self.build_run(tempfile.mkdtemp(dir=TMP), {
+            "d.gen.h": h, "main.c": '#include "d.gen.h"\nint main(void) { return D_NSTATES > 0 ? 0 : 1; }\n'})
+
+    def test_re2c_and_json(self):
+        comp = compile_text(self.GRAMMAR)
+        self.assertTrue(emit.emit_re2c_defs(comp, "d.abnf").startswith(
+            "/* SPDX-License-Identifier: Apache-2.0 OR MIT */\n"))
+        self.assertEqual(json.loads(emit.emit_json(comp, "d.abnf"))["license"], "Apache-2.0 OR MIT")
+
+    def test_no_license_declared(self):
+        comp = compile_text("; Digits.\ndigits = 1*%x30-39\n")
+        h = emit.emit_c(comp, "d.abnf", "d")
+        self.assertNotIn("SPDX", h)
+        self.assertIn(" *   Digits.\n", h)
+        self.assertNotIn("license", json.loads(emit.emit_json(comp, "d.abnf")))
+
+
 # ------------------------------------------------------ tests/gen/readme_mermaid.py
 
 class TestReadmeCheck(Case):
@@ -1318,7 +1359,8 @@ class TestUtf8(Case):
     @staticmethod
     def _strip_banner(c_text):
         # The banner comment names the source and the rules; everything after it must agree.
-        _, sep, rest = c_text.partition(" */\n")
+        # (It ends with a line of its own; an SPDX line before it is a comment of one line.)
+        _, sep, rest = c_text.partition("\n */\n")
         assert sep
         return rest
 
