@@ -39,7 +39,7 @@ GENERATED = $(HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
 # UTFDFA_EACH_ENCODING list, so make -j compiles them side by side.
 CONVERT_SOURCES = utf8 utf16le utf16be utf32le utf32be rfc2279 corrected ucs4le ucs4be utf7 \
                   cesu8 mutf8 wtf8 utf7_imap
-LIB_SRCS = src/utfdfa.c src/utf8_fast.c
+LIB_SRCS = src/utfdfa.c src/utf8_fast.c src/version.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o) $(CONVERT_SOURCES:%=$(B)/obj/convert_from_%.o)
 
 all: generated $(B)/libutfdfa.a $(B)/utfdfa
@@ -116,6 +116,7 @@ $(B)/obj/convert_from_%.o: src/convert_from.c $(LIB_HEADERS)
 	  -I $(G) -c $< -o $@
 
 $(B)/libutfdfa.a: $(LIB_OBJS)
+	$(check_version)
 	rm -f $@ && ar rcs $@ $^
 
 $(B)/utfdfa: src/cli.c include/utfdfa.h $(B)/libutfdfa.a
@@ -249,6 +250,14 @@ INSTALL       ?= install
 # The one version number is UTFDFA_VERSION in the header; its first field is the soname's.
 LIB_VERSION := $(shell sed -n 's/^.define UTFDFA_VERSION "\([0-9][0-9.]*\)".*/\1/p' include/utfdfa.h)
 LIB_MAJOR   := $(firstword $(subst ., ,$(LIB_VERSION)))
+# ... and it must be UTFDFA_VERSION_MAJOR.MINOR.PATCH, the macros beside it.
+LIB_VERSION_PARTS := $(shell sed -n 's/^.define UTFDFA_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9][0-9]*\)$$/\2/p' \
+                       include/utfdfa.h | paste -sd. -)
+check_version = $(if $(LIB_VERSION),,$(error no UTFDFA_VERSION "X.Y.Z" in include/utfdfa.h))$(if \
+  $(filter $(LIB_VERSION),$(LIB_VERSION_PARTS)),,$(error include/utfdfa.h: UTFDFA_VERSION \
+  "$(LIB_VERSION)" is not UTFDFA_VERSION_MAJOR.MINOR.PATCH ($(LIB_VERSION_PARTS))))
+# Exported symbols and their versions: the linker's version script.
+VERSION_SCRIPT = src/libutfdfa.map
 SONAME       = libutfdfa.so.$(LIB_MAJOR)
 SHLIB        = $(B)/libutfdfa.so.$(LIB_VERSION)
 # Public functions, from the header: one man3 link page each. ($(PAREN): make
@@ -257,7 +266,7 @@ PAREN       := (
 API_FUNCS   := $(shell sed -n 's/^UTFDFA_API [^$(PAREN)]*[ *]\(utfdfa_[a-z0-9_]*\)[$(PAREN)].*/\1/p' include/utfdfa.h)
 # Man pages carry this date, not the build's, so their output is reproducible.
 # Change it when the pages change.
-MAN_DATE     = 2026-11-24
+MAN_DATE     = 2026-11-25
 MAN_PAGES    = $(B)/man/utfdfa.1 $(B)/man/utfdfa-gen.1 $(B)/man/utfdfa.3
 GEN_PY       = $(wildcard gen/*.py)
 ALL_GRAMMARS = $(wildcard grammar/*.abnf)
@@ -278,9 +287,10 @@ INSTALLED = $(BINDIR)/utfdfa $(BINDIR)/utfdfa-gen \
 shared: $(B)/libutfdfa.so
 all: $(B)/libutfdfa.so
 
-$(SHLIB): $(LIB_OBJS)
-	$(if $(LIB_VERSION),,$(error no UTFDFA_VERSION "X.Y.Z" in include/utfdfa.h))
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined $(LIB_OBJS) -o $@
+$(SHLIB): $(LIB_OBJS) $(VERSION_SCRIPT)
+	$(check_version)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined \
+	  -Wl,--version-script=$(VERSION_SCRIPT) $(LIB_OBJS) -o $@
 
 $(B)/$(SONAME): $(SHLIB)
 	ln -sf $(notdir $<) $@
@@ -355,6 +365,9 @@ $(B)/utfdfa-gen: $(B)/install-dirs Makefile | $(B) $(B)/.tools-ok
 $(B)/man/%: man/% $(B)/install-dirs | $(B)
 	@mkdir -p $(@D)
 	sed -e 's|@VERSION@|$(LIB_VERSION)|g' -e 's|@DATE@|$(MAN_DATE)|g' \
+	    -e 's|@MAJOR@|$(word 1,$(subst ., ,$(LIB_VERSION)))|g' \
+	    -e 's|@MINOR@|$(word 2,$(subst ., ,$(LIB_VERSION)))|g' \
+	    -e 's|@PATCH@|$(word 3,$(subst ., ,$(LIB_VERSION)))|g' \
 	    -e 's|@PKGDATADIR@|$(PKGDATADIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 	    -e 's|@LIBDIR@|$(LIBDIR)|g' $< > $@.tmp && mv $@.tmp $@
 
@@ -433,6 +446,14 @@ check-example-fd: $(T)/fd_chunks
 	$(T)/fd_chunks $(SHARED)
 
 CHECKS += check-example-re2c check-example-fd check-install
+
+# ---- the ABI: libutfdfa.so exports exactly tests/abi/libutfdfa.symbols, each
+# symbol with its version (src/libutfdfa.map); see tests/abi/check_symbols.sh.
+.PHONY: check-abi
+check-abi: $(SHLIB) | $(B)/.install-tools-ok
+	@sh tests/abi/check_symbols.sh $(SHLIB) tests/abi/libutfdfa.symbols
+
+CHECKS += check-abi
 
 
 # ======================================== sanitizers and fuzzing (issue 6)

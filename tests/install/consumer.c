@@ -38,6 +38,16 @@ static void test_names(void)
     check(!utfdfa_encoding_from_name("latin-1", 7, &e), "encoding_from_name rejects latin-1");
     check(strcmp(utfdfa_error_name(UTFDFA_ERR_OVERLONG), "overlong") == 0, "error_name");
     check(strlen(UTFDFA_VERSION) > 0, "UTFDFA_VERSION");
+    /* The version macros, usable in #if, spell UTFDFA_VERSION; the library
+     * linked (static, shared or the amalgamation) says the same version. */
+#if !defined(UTFDFA_VERSION_MAJOR) || UTFDFA_VERSION_MAJOR < 0 || UTFDFA_VERSION_MINOR < 0 || \
+    UTFDFA_VERSION_PATCH < 0
+#error "UTFDFA_VERSION_MAJOR, _MINOR and _PATCH are missing"
+#endif
+    char v[64];
+    snprintf(v, sizeof v, "%d.%d.%d", UTFDFA_VERSION_MAJOR, UTFDFA_VERSION_MINOR, UTFDFA_VERSION_PATCH);
+    check(strcmp(v, UTFDFA_VERSION) == 0, "UTFDFA_VERSION is MAJOR.MINOR.PATCH");
+    check(strcmp(utfdfa_version(), UTFDFA_VERSION) == 0, "utfdfa_version() is UTFDFA_VERSION");
 }
 
 static void test_validation(void)
