@@ -6,6 +6,21 @@
 #
 # Generated files live under build/ only.
 
+# Builds use every core by default: when make is given no -j (on its command
+# line or in MAKEFLAGS from the environment) and is not a sub-make, the goals
+# that compile (none, all, shared, install, install-strip, amalgamate, ...)
+# run with -j$(nproc). -jN, -j1 included, always wins, and sub-makes share
+# their parent's jobs. Test goals keep running one at a time unless -j is
+# given: their output stays in order.
+BUILD_GOALS = all generated shared dfa install install-strip amalgamate
+ifeq ($(MAKELEVEL)$(filter -j% --jobs%,$(MAKEFLAGS)),0)
+ifeq ($(filter-out $(BUILD_GOALS),$(MAKECMDGOALS)),)
+ifeq ($(findstring j,$(shell printf '%s' "$${MAKEFLAGS%%-- *}")),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+endif
+endif
+endif
+
 PYTHON ?= python3
 RE2C   ?= re2c
 CC     ?= cc

@@ -973,6 +973,40 @@ class TestMakefile(Case):
                    if line.startswith("rm ") and "lexer.re" in line]
         self.assertEqual(removed, [], "make deletes the lexer source as an intermediate")  # ... and kept
 
+    def test_builds_use_every_core_unless_told(self):
+        """make alone builds with -j$(nproc); -jN (and MAKEFLAGS=-jN) win; a
+        sub-make adds nothing; test goals stay serial unless given -j."""
+        make = shutil.which("make")
+        if not make:
+            self.skipTest("no make")
+        env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+        ncpu = os.cpu_count() or 1
+        try:
+            ncpu = len(os.sched_getaffinity(0))  # what nproc counts
+        except AttributeError:
+            pass
+
+        # make -n still expands recipes, and $(file ...) in them writes: a
+        # build directory of its own that does not exist keeps build/ clean.
+        b = os.path.join(TMP, "mk-jobs")
+
+        def jobs(*args, **extra):
+            r = subprocess.run([make, "-pn", "-C", ROOT, f"B={b}", *args], capture_output=True,
+                               text=True, env={**env, **extra}, timeout=120)
+            flags = [line for line in r.stdout.splitlines() if line.startswith("MAKEFLAGS = ")]
+            self.assertTrue(flags, r.stderr[-500:])
+            return re.findall(r"(?:^| )(-j\d*)(?= |$)", flags[-1])
+
+        self.assertEqual(jobs(), [f"-j{ncpu}"])
+        self.assertEqual(jobs("all"), [f"-j{ncpu}"])
+        self.assertEqual(jobs("amalgamate"), [f"-j{ncpu}"])
+        self.assertEqual(jobs("-j1"), ["-j1"])
+        self.assertEqual(jobs("-j3", "all"), ["-j3"])
+        self.assertEqual(jobs(MAKEFLAGS="-j1"), ["-j1"])
+        self.assertEqual(jobs(MAKELEVEL="1"), [])
+        self.assertEqual(jobs("check-abi"), [])
+        self.assertEqual(jobs("all", "check-abi"), [])
+
     def test_built_lexer_sources_are_in_place(self):
         built = [g for g in ("utf8", "utf7") if os.path.exists(os.path.join(ROOT, "build", "gen", g + ".lexer.c"))]
         if not built:
