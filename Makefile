@@ -3,6 +3,8 @@
 #   make         generate the DFAs from grammar/ and build the library and CLI
 #   make check   run every test (what CI runs)
 #   make dfa     draw the DFAs (build/*.dot, and .svg when graphviz is there)
+#   make install, make install-strip, make uninstall   (see the install section)
+#   make amalgamate   the single-file build: build/amalgamation/utfdfa.c and utfdfa.h
 #
 # Generated files live under build/ only.
 
@@ -582,6 +584,71 @@ check-abi: $(SHLIB) | $(B)/.install-tools-ok
 	@sh tests/abi/check_symbols.sh $(SHLIB) tests/abi/libutfdfa.symbols
 
 CHECKS += check-abi
+
+# ---- the single-file distribution, for vendoring (as SQLite and simdutf ship)
+#   make amalgamate   build/amalgamation/utfdfa.c (the whole library, the generated
+#                     tables inside) and build/amalgamation/utfdfa.h (the API)
+# gen/dist/amalgamate.py inlines every local #include and instantiates
+# src/convert_from.c once per CONVERT_SOURCES name, as the units above are.
+# check-amalgamation compiles utfdfa.c alone in an empty directory with the
+# flags a vendoring project would use, then builds the install test's consumer
+# and the C suites against that object and the amalgamated header (no
+# include/, no build/gen/, no libutfdfa.a) and runs them.
+AMALG = $(B)/amalgamation
+AT    = $(T)/amalgamation
+AMALG_CFLAGS = -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror
+
+.PHONY: amalgamate check-amalgamation
+amalgamate: $(AMALG)/.stamp
+
+$(AMALG)/.stamp: gen/dist/amalgamate.py include/utfdfa.h src/convert_from.c src/convert.h \
+                 src/utf8_fast.h $(LIB_SRCS) $(HEADERS) LICENSE Makefile | $(B)/.tools-ok
+	$(check_version)
+	$(PYTHON) gen/dist/amalgamate.py --out $(AMALG) --gen $(G) --version $(LIB_VERSION) \
+	  --convert '$(CONVERT_SOURCES)' $(LIB_SRCS)
+	@touch $@
+
+$(AMALG)/utfdfa.c $(AMALG)/utfdfa.h: $(AMALG)/.stamp ;
+
+# Alone: a directory holding nothing but utfdfa.c, no -I.
+$(AT)/utfdfa.o: $(AMALG)/.stamp
+	@rm -rf $(AT)/alone && mkdir -p $(AT)/alone && cp $(AMALG)/utfdfa.c $(AT)/alone/
+	cd $(AT)/alone && $(CC) $(AMALG_CFLAGS) -c utfdfa.c -o ../utfdfa.o
+
+AMALG_RUN = consumer test_hostile test_decode test_forms test_utf7 test_utf7_ref
+AMALG_CC  = $(CC) $(WARN) $(CFLAGS) -I $(AMALG)
+$(AT)/consumer: tests/install/consumer.c $(AT)/utfdfa.o
+	$(AMALG_CC) -DCONSUMER_NO_DFA_HEADER $< $(AT)/utfdfa.o -o $@
+$(AT)/test_hostile: tests/unit/test_hostile.c $(REF_SRCS) $(REF_HDRS) $(AT)/utfdfa.o
+	$(AMALG_CC) -I tests/ref $< $(REF_SRCS) $(AT)/utfdfa.o -o $@
+$(AT)/test_decode: tests/unit/test_decode.c tests/unit/vectors.h tests/ref/ref_utf8.c $(AT)/utfdfa.o
+	$(AMALG_CC) -I tests/ref -I tests/unit $< tests/ref/ref_utf8.c $(AT)/utfdfa.o -o $@
+$(AT)/test_forms: tests/unit/test_forms.c tests/ref/ref_forms.c tests/ref/ref_forms.h $(AT)/utfdfa.o
+	$(AMALG_CC) -I tests/ref $< tests/ref/ref_forms.c $(AT)/utfdfa.o -o $@
+$(AT)/test_utf7: tests/unit/test_utf7.c $(AT)/utfdfa.o
+	$(AMALG_CC) $< $(AT)/utfdfa.o -o $@
+$(AT)/test_utf7_ref: tests/unit/test_utf7_ref.c tests/ref/ref_utf7.c tests/ref/ref_utf7.h $(AT)/utfdfa.o
+	$(AMALG_CC) -I tests/ref $< tests/ref/ref_utf7.c $(AT)/utfdfa.o -o $@
+
+# test_decode's exhaustive part runs against the library in check-unit: the
+# code is the same, so here it is skipped (UTFDFA_QUICK).
+check-amalgamation: $(AMALG_RUN:%=$(AT)/%) | $(B)/.install-tools-ok
+	@! grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $(AMALG)/utfdfa.c $(AMALG)/utfdfa.h \
+	  || { echo "check-amalgamation: a local #include is left" >&2; exit 1; }
+	@bad=$$(nm -g --defined-only $(AT)/utfdfa.o | awk 'NF == 3 && $$3 !~ /^utfdfa_/ {print $$3}'); \
+	  [ -z "$$bad" ] || { echo "check-amalgamation: utfdfa.o defines $$bad" >&2; exit 1; }
+	@sed '1,/^\/\* ---- include\/utfdfa\.h ---- \*\/$$/d' $(AMALG)/utfdfa.h > $(AT)/utfdfa.h.body && \
+	  sed '1{/SPDX-License-Identifier/d;}' include/utfdfa.h | cmp -s - $(AT)/utfdfa.h.body \
+	  || { echo "check-amalgamation: utfdfa.h is not include/utfdfa.h" >&2; exit 1; }
+	$(AT)/consumer
+	$(AT)/test_hostile
+	UTFDFA_QUICK=1 $(AT)/test_decode $(SHARED)
+	$(AT)/test_forms
+	$(AT)/test_utf7
+	$(AT)/test_utf7_ref
+	@echo "check-amalgamation: all passed"
+
+CHECKS += check-amalgamation
 
 
 # ======================================== sanitizers and fuzzing (issue 6)
