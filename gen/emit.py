@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Emitters: C header, re2c definitions and lexer, dot, Mermaid, JSON.
 
 Every emitter is a pure function of the compiled grammar and the names given

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utfdfa: table-driven UTF decoding, the tables generated from ABNF.
  *
  * Conventions: every buffer is (pointer, length); nothing is NUL-terminated;

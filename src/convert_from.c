@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One unit of the conversion engine (src/convert.h): every conversion from
  * the source encoding SOURCE_NAME (a name from UTFDFA_EACH_ENCODING), each into
  * its own specialised loop. The Makefile compiles this file once per source

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utfdfa_version(): the version of the library that is linked, which may be
  * newer than the header a program was compiled with. Its own unit, so the
  * version string lives in one place of the binary. */

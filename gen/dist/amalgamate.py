@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The single-file distribution: build/amalgamation/utfdfa.c and utfdfa.h.
 
     python3 gen/dist/amalgamate.py --out DIR --gen build/gen --convert 'utf8 utf16le ...' \

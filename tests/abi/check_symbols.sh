@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The ABI check (make check-abi): the dynamic symbols libutfdfa.so defines,
 # each with its version (NAME@@VERSION, plus the version nodes themselves),
 # must be exactly the committed list tests/abi/libutfdfa.symbols. An export

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program that uses an installed libutfdfa, built only with
  *     cc consumer.c $(pkg-config --cflags --libs utfdfa)
  * (statically and against the shared library, and with CMake), and against

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The install test (issue 7), run by `make check-install` from the repository root:
 #
 #  1. `make install` into a temporary DESTDIR with PREFIX=/opt/utfdfa-test, then
@@ -553,6 +554,17 @@ for line in open(sys.argv[1]):
 EOF
 )
 [ -z "$undocumented" ]; verdict $? "utfdfa(3) documents every public function, type and constant${undocumented:+; missing: ${undocumented//$'\n'/, }}"
+
+# Every installed text file says its license at its top (after a shebang): the
+# sources, what the Makefile writes (utfdfa.pc, the CMake files, utfdfa-gen)
+# and the tables generated from the grammars. Not LICENSE itself, nor the
+# one-line .so pages that point to utfdfa(3).
+nolicense=$(cd "$P" && find . -type f | sed 's|^\./||' | sort | while read -r f; do
+    case $f in share/doc/utfdfa/LICENSE | share/man/man3/utfdfa_*.3) continue ;; esac
+    grep -Iq . "$f" 2>/dev/null || continue # binary
+    head -n 2 "$f" | sed '1{/^#!/d;}' | head -n 1 | grep -q 'SPDX-License-Identifier: MIT' || printf '%s ' "$f"
+done)
+[ -z "$nolicense" ]; verdict $? "every installed text file starts with its SPDX-License-Identifier${nolicense:+; not: $nolicense}"
 
 # Nothing installed may point back into the source tree.
 leaks=$(grep -rIl -- "$REPO" "$D")
