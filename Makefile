@@ -1,10 +1,28 @@
+# SPDX-License-Identifier: MIT
 # utfdfa: a table-driven UTF decoder generated from ABNF.
 #
 #   make         generate the DFAs from grammar/ and build the library and CLI
 #   make check   run every test (what CI runs)
 #   make dfa     draw the DFAs (build/*.dot, and .svg when graphviz is there)
+#   make install, make install-strip, make uninstall   (see the install section)
+#   make amalgamate   the single-file build: build/amalgamation/utfdfa.c and utfdfa.h
 #
 # Generated files live under build/ only.
+
+# Builds use every core by default: when make is given no -j (on its command
+# line or in MAKEFLAGS from the environment) and is not a sub-make, the goals
+# that compile (none, all, shared, install, install-strip, amalgamate, ...)
+# run with -j$(nproc). -jN, -j1 included, always wins, and sub-makes share
+# their parent's jobs. Test goals keep running one at a time unless -j is
+# given: their output stays in order.
+BUILD_GOALS = all generated shared dfa install install-strip amalgamate
+ifeq ($(MAKELEVEL)$(filter -j% --jobs%,$(MAKEFLAGS)),0)
+ifeq ($(filter-out $(BUILD_GOALS),$(MAKECMDGOALS)),)
+ifeq ($(findstring j,$(shell printf '%s' "$${MAKEFLAGS%%-- *}")),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+endif
+endif
+endif
 
 PYTHON ?= python3
 RE2C   ?= re2c
@@ -39,7 +57,7 @@ GENERATED = $(HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
 # UTFDFA_EACH_ENCODING list, so make -j compiles them side by side.
 CONVERT_SOURCES = utf8 utf16le utf16be utf32le utf32be rfc2279 corrected ucs4le ucs4be utf7 \
                   cesu8 mutf8 wtf8 utf7_imap
-LIB_SRCS = src/utfdfa.c src/utf8_fast.c
+LIB_SRCS = src/utfdfa.c src/utf8_fast.c src/version.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o) $(CONVERT_SOURCES:%=$(B)/obj/convert_from_%.o)
 
 all: generated $(B)/libutfdfa.a $(B)/utfdfa
@@ -116,6 +134,7 @@ $(B)/obj/convert_from_%.o: src/convert_from.c $(LIB_HEADERS)
 	  -I $(G) -c $< -o $@
 
 $(B)/libutfdfa.a: $(LIB_OBJS)
+	$(check_version)
 	rm -f $@ && ar rcs $@ $^
 
 # The command-line tool: src/cli/, one file each concern.
@@ -231,13 +250,18 @@ check-cli: $(B)/utfdfa | $(B)/.faults-tools-ok
 #   lib/libutfdfa.a               static library
 #   lib/libutfdfa.so.X.Y.Z        shared library, soname libutfdfa.so.X (X.Y.Z = UTFDFA_VERSION),
 #   lib/libutfdfa.so.X, .so       with the usual links; only utfdfa_* symbols are exported
-#   lib/pkgconfig/utfdfa.pc       pkg-config --cflags --libs utfdfa
+#   lib/pkgconfig/utfdfa.pc       pkg-config --cflags --libs utfdfa (--static: the same, libc only)
+#   lib/cmake/utfdfa/             find_package(utfdfa): utfdfa::utfdfa (shared), utfdfa::utfdfa_static
 #   include/utfdfa.h              the API
 #   include/utfdfa/NAME.gen.h     standalone DFA headers: #include <utfdfa/utf8.gen.h>
 #   share/utfdfa/NAME.defs.re     re2c definitions: re2c -I "$(pkg-config --variable=pkgdatadir utfdfa)"
 #   share/utfdfa/grammar/*.abnf   the grammars
 #   share/utfdfa/gen/*.py         the generator itself
 #   share/man/man1/utfdfa.1, utfdfa-gen.1, share/man/man3/utfdfa.3 (+ one .so page per function)
+#   share/doc/utfdfa/LICENSE      the license
+#   share/doc/utfdfa/examples/    the examples and a Makefile that builds them through pkg-config
+#
+#   make install-strip             the same, the binaries and libraries stripped of debug information
 #
 # Needs GNU make 4.0 or later ($(file)).
 
@@ -250,11 +274,23 @@ DATAROOTDIR    = $(PREFIX)/share
 PKGDATADIR     = $(DATAROOTDIR)/utfdfa
 MANDIR         = $(DATAROOTDIR)/man
 PKGCONFIGDIR   = $(LIBDIR)/pkgconfig
+CMAKEDIR       = $(LIBDIR)/cmake/utfdfa
+DOCDIR         = $(DATAROOTDIR)/doc/utfdfa
+EXAMPLESDIR    = $(DOCDIR)/examples
+STRIP         ?= strip
 INSTALL       ?= install
 
 # The one version number is UTFDFA_VERSION in the header; its first field is the soname's.
 LIB_VERSION := $(shell sed -n 's/^.define UTFDFA_VERSION "\([0-9][0-9.]*\)".*/\1/p' include/utfdfa.h)
 LIB_MAJOR   := $(firstword $(subst ., ,$(LIB_VERSION)))
+# ... and it must be UTFDFA_VERSION_MAJOR.MINOR.PATCH, the macros beside it.
+LIB_VERSION_PARTS := $(shell sed -n 's/^.define UTFDFA_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9][0-9]*\)$$/\2/p' \
+                       include/utfdfa.h | paste -sd. -)
+check_version = $(if $(LIB_VERSION),,$(error no UTFDFA_VERSION "X.Y.Z" in include/utfdfa.h))$(if \
+  $(filter $(LIB_VERSION),$(LIB_VERSION_PARTS)),,$(error include/utfdfa.h: UTFDFA_VERSION \
+  "$(LIB_VERSION)" is not UTFDFA_VERSION_MAJOR.MINOR.PATCH ($(LIB_VERSION_PARTS))))
+# Exported symbols and their versions: the linker's version script.
+VERSION_SCRIPT = src/libutfdfa.map
 SONAME       = libutfdfa.so.$(LIB_MAJOR)
 SHLIB        = $(B)/libutfdfa.so.$(LIB_VERSION)
 # Public functions, from the header: one man3 link page each. ($(PAREN): make
@@ -263,7 +299,7 @@ PAREN       := (
 API_FUNCS   := $(shell sed -n 's/^UTFDFA_API [^$(PAREN)]*[ *]\(utfdfa_[a-z0-9_]*\)[$(PAREN)].*/\1/p' include/utfdfa.h)
 # Man pages carry this date, not the build's, so their output is reproducible.
 # Change it when the pages change.
-MAN_DATE     = 2026-11-24
+MAN_DATE     = 2026-11-25
 MAN_PAGES    = $(B)/man/utfdfa.1 $(B)/man/utfdfa-gen.1 $(B)/man/utfdfa.3
 GEN_PY       = $(wildcard gen/*.py)
 ALL_GRAMMARS = $(wildcard grammar/*.abnf)
@@ -275,18 +311,26 @@ INSTALLED = $(BINDIR)/utfdfa $(BINDIR)/utfdfa-gen \
             $(HEADERS:$(G)/%=$(DFAINCLUDEDIR)/%) $(DEFS:$(G)/%=$(PKGDATADIR)/%) \
             $(ALL_GRAMMARS:grammar/%=$(PKGDATADIR)/grammar/%) $(GEN_PY:gen/%=$(PKGDATADIR)/gen/%) \
             $(MANDIR)/man1/utfdfa.1 $(MANDIR)/man1/utfdfa-gen.1 $(MANDIR)/man3/utfdfa.3 \
-            $(API_FUNCS:%=$(MANDIR)/man3/%.3)
+            $(API_FUNCS:%=$(MANDIR)/man3/%.3) \
+            $(CMAKE_FILES:%=$(CMAKEDIR)/%) $(DOCDIR)/LICENSE \
+            $(addprefix $(EXAMPLESDIR)/,$(notdir $(EXAMPLES)) Makefile)
+# The CMake package: find_package(utfdfa) reads these.
+CMAKE_FILES = utfdfaConfig.cmake utfdfaConfigVersion.cmake utfdfaTargets.cmake
+# The examples as a user gets them: built by share/doc/utfdfa/examples/Makefile
+# (tests/examples/Makefile.installed) through pkg-config.
+EXAMPLES = tests/examples/fd_chunks.c tests/examples/json_string.c tests/examples/re2c_ident.re
 
-.PHONY: install uninstall shared check-install check-example-re2c check-example-fd \
+.PHONY: install install-strip uninstall shared check-install check-example-re2c check-example-fd \
         install-dirs-always
 
 # ---- shared library: the same -fPIC -fvisibility=hidden objects as the archive
 shared: $(B)/libutfdfa.so
 all: $(B)/libutfdfa.so
 
-$(SHLIB): $(LIB_OBJS)
-	$(if $(LIB_VERSION),,$(error no UTFDFA_VERSION "X.Y.Z" in include/utfdfa.h))
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined $(LIB_OBJS) -o $@
+$(SHLIB): $(LIB_OBJS) $(VERSION_SCRIPT)
+	$(check_version)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined \
+	  -Wl,--version-script=$(VERSION_SCRIPT) $(LIB_OBJS) -o $@
 
 $(B)/$(SONAME): $(SHLIB)
 	ln -sf $(notdir $<) $@
@@ -297,7 +341,7 @@ $(B)/libutfdfa.so: $(B)/$(SONAME)
 # ---- files that name the install directories: rebuilt when PREFIX & co change
 $(B)/install-dirs: install-dirs-always | $(B)
 	@printf '%s\n' '$(PREFIX) $(BINDIR) $(LIBDIR) $(INCLUDEDIR) $(DFAINCLUDEDIR) $(PKGDATADIR)' \
-	  '$(MANDIR) $(PKGCONFIGDIR)' \
+	  '$(MANDIR) $(PKGCONFIGDIR) $(CMAKEDIR) $(DOCDIR) $(EXAMPLESDIR)' \
 	  '$(LIB_VERSION) $(MAN_DATE)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
@@ -306,6 +350,7 @@ $(B)/install-dirs: install-dirs-always | $(B)
 pc_path = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 
 define UTFDFA_PC
+# SPDX-License-Identifier: MIT
 prefix=$(PREFIX)
 bindir=$(call pc_path,$(BINDIR))
 libdir=$(call pc_path,$(LIBDIR))
@@ -319,11 +364,97 @@ Description: UTF decoder and transcoder whose DFA tables are generated from ABNF
 Version: $(LIB_VERSION)
 Cflags: -I$${includedir}
 Libs: -L$${libdir} -lutfdfa
+# Static linking (pkg-config --static) needs nothing more: the library uses
+# only the C library (and the compiler's own runtime, which cc links anyway).
+Libs.private:
 endef
 
 $(B)/utfdfa.pc: $(B)/install-dirs Makefile | $(B)
 	$(file >$@.tmp,$(UTFDFA_PC))
 	@mv $@.tmp $@
+
+# ---- the CMake package (lib/cmake/utfdfa). Paths are relative to the file's
+# own directory (@PREFIX_REL@: PREFIX relative to CMAKEDIR), so the package
+# works from a DESTDIR and from a moved tree; a directory outside PREFIX stays
+# absolute.
+cm_path = $(patsubst $(PREFIX)/%,$${_utfdfa_prefix}/%,$(1))
+# CMake refuses a package built for another pointer size (a 32-bit build).
+SIZEOF_VOID_P = $(shell $(CC) -dM -E -x c /dev/null 2>/dev/null | sed -n 's/^.define __SIZEOF_POINTER__ //p')
+
+define UTFDFA_CMAKE_CONFIG
+# SPDX-License-Identifier: MIT
+# utfdfa's CMake package (generated by the Makefile; do not edit).
+#
+#   find_package(utfdfa 0.1 REQUIRED)
+#   target_link_libraries(app PRIVATE utfdfa::utfdfa)          # libutfdfa.so
+#   target_link_libraries(app PRIVATE utfdfa::utfdfa_static)   # libutfdfa.a
+#
+# Both targets carry the include directory (<utfdfa.h>, <utfdfa/utf8.gen.h>).
+# utfdfa_DATADIR is the directory of the re2c definitions, the grammars and
+# the generator (pkg-config's pkgdatadir); utfdfa_GEN is the utfdfa-gen program.
+include("$${CMAKE_CURRENT_LIST_DIR}/utfdfaTargets.cmake")
+get_filename_component(_utfdfa_prefix "$${CMAKE_CURRENT_LIST_DIR}/@PREFIX_REL@" ABSOLUTE)
+set(utfdfa_DATADIR "$(call cm_path,$(PKGDATADIR))")
+set(utfdfa_GEN "$(call cm_path,$(BINDIR))/utfdfa-gen")
+unset(_utfdfa_prefix)
+endef
+
+define UTFDFA_CMAKE_TARGETS
+# SPDX-License-Identifier: MIT
+# utfdfa's imported targets (generated by the Makefile; do not edit).
+get_filename_component(_utfdfa_prefix "$${CMAKE_CURRENT_LIST_DIR}/@PREFIX_REL@" ABSOLUTE)
+if(NOT TARGET utfdfa::utfdfa)
+  add_library(utfdfa::utfdfa SHARED IMPORTED)
+  set_target_properties(utfdfa::utfdfa PROPERTIES
+    IMPORTED_LOCATION "$(call cm_path,$(LIBDIR))/$(notdir $(SHLIB))"
+    IMPORTED_SONAME "$(SONAME)"
+    INTERFACE_INCLUDE_DIRECTORIES "$(call cm_path,$(INCLUDEDIR))")
+endif()
+if(NOT TARGET utfdfa::utfdfa_static)
+  add_library(utfdfa::utfdfa_static STATIC IMPORTED)
+  set_target_properties(utfdfa::utfdfa_static PROPERTIES
+    IMPORTED_LOCATION "$(call cm_path,$(LIBDIR))/libutfdfa.a"
+    IMPORTED_LINK_INTERFACE_LANGUAGES "C"
+    INTERFACE_INCLUDE_DIRECTORIES "$(call cm_path,$(INCLUDEDIR))")
+endif()
+unset(_utfdfa_prefix)
+endef
+
+# find_package(utfdfa X.Y) takes this version when X is its major version and
+# X.Y is not newer: the README's compatibility promise.
+define UTFDFA_CMAKE_VERSION
+# SPDX-License-Identifier: MIT
+# utfdfa's package version (generated by the Makefile; do not edit).
+set(PACKAGE_VERSION "$(LIB_VERSION)")
+if(PACKAGE_VERSION VERSION_LESS PACKAGE_FIND_VERSION)
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+elseif(PACKAGE_FIND_VERSION_MAJOR STREQUAL "$(LIB_MAJOR)")
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+else()
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+endif()
+if(NOT "$${CMAKE_SIZEOF_VOID_P}" STREQUAL "" AND NOT "$${CMAKE_SIZEOF_VOID_P}" STREQUAL "$(SIZEOF_VOID_P)")
+  math(EXPR _utfdfa_bits "$(SIZEOF_VOID_P) * 8")
+  set(PACKAGE_VERSION "$${PACKAGE_VERSION} ($${_utfdfa_bits}-bit)")
+  set(PACKAGE_VERSION_UNSUITABLE TRUE)
+  unset(_utfdfa_bits)
+endif()
+endef
+
+$(B)/cmake/utfdfaConfig.cmake: UTFDFA_CMAKE = $(UTFDFA_CMAKE_CONFIG)
+$(B)/cmake/utfdfaTargets.cmake: UTFDFA_CMAKE = $(UTFDFA_CMAKE_TARGETS)
+$(B)/cmake/utfdfaConfigVersion.cmake: UTFDFA_CMAKE = $(UTFDFA_CMAKE_VERSION)
+$(B)/cmake:
+	@mkdir -p $@
+
+$(CMAKE_FILES:%=$(B)/cmake/%): $(B)/install-dirs Makefile | $(B)/cmake $(B)/.tools-ok
+	$(file >$@.in,$(UTFDFA_CMAKE))
+	@rel=$$($(PYTHON) -c 'import os, sys; print(os.path.relpath(sys.argv[1], sys.argv[2]))' \
+	        '$(PREFIX)' '$(CMAKEDIR)') && \
+	sed -e "s|@PREFIX_REL@|$$rel|g" $@.in > $@.tmp && rm -f $@.in && mv $@.tmp $@
 
 # The wrapper finds the generator beside itself first (@REL@ = PKGDATADIR relative
 # to BINDIR), so it also runs from a DESTDIR or a moved tree; then at PKGDATADIR.
@@ -331,6 +462,7 @@ $(B)/utfdfa.pc: $(B)/install-dirs Makefile | $(B)
 # -B: no __pycache__ left in the installed tree.
 define UTFDFA_GEN_WRAPPER
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # utfdfa-gen @VERSION@: compile a regular ABNF grammar into a minimal DFA and
 # write it as C, re2c, dot, Mermaid or JSON. See utfdfa-gen(1).
 self=$$(readlink -f -- "$$0" 2>/dev/null) || self=$$0
@@ -361,20 +493,28 @@ $(B)/utfdfa-gen: $(B)/install-dirs Makefile | $(B) $(B)/.tools-ok
 $(B)/man/%: man/% $(B)/install-dirs | $(B)
 	@mkdir -p $(@D)
 	sed -e 's|@VERSION@|$(LIB_VERSION)|g' -e 's|@DATE@|$(MAN_DATE)|g' \
+	    -e 's|@MAJOR@|$(word 1,$(subst ., ,$(LIB_VERSION)))|g' \
+	    -e 's|@MINOR@|$(word 2,$(subst ., ,$(LIB_VERSION)))|g' \
+	    -e 's|@PATCH@|$(word 3,$(subst ., ,$(LIB_VERSION)))|g' \
 	    -e 's|@PKGDATADIR@|$(PKGDATADIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
-	    -e 's|@LIBDIR@|$(LIBDIR)|g' $< > $@.tmp && mv $@.tmp $@
+	    -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' $< > $@.tmp && mv $@.tmp $@
 
 # ---- install / uninstall
-install: all $(B)/utfdfa.pc $(B)/utfdfa-gen $(MAN_PAGES)
+install: all $(B)/utfdfa.pc $(B)/utfdfa-gen $(MAN_PAGES) $(CMAKE_FILES:%=$(B)/cmake/%)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	  $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(DFAINCLUDEDIR) $(DESTDIR)$(PKGDATADIR)/grammar \
-	  $(DESTDIR)$(PKGDATADIR)/gen $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	  $(DESTDIR)$(PKGDATADIR)/gen $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+	  $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(EXAMPLESDIR)
 	$(INSTALL) -m 755 $(B)/utfdfa $(B)/utfdfa-gen $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 644 $(B)/libutfdfa.a $(DESTDIR)$(LIBDIR)/
 	$(INSTALL) -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libutfdfa.so
 	$(INSTALL) -m 644 $(B)/utfdfa.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(INSTALL) -m 644 $(CMAKE_FILES:%=$(B)/cmake/%) $(DESTDIR)$(CMAKEDIR)/
+	$(INSTALL) -m 644 LICENSE $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 644 $(EXAMPLES) $(DESTDIR)$(EXAMPLESDIR)/
+	$(INSTALL) -m 644 tests/examples/Makefile.installed $(DESTDIR)$(EXAMPLESDIR)/Makefile
 	$(INSTALL) -m 644 include/utfdfa.h $(DESTDIR)$(INCLUDEDIR)/
 	$(INSTALL) -m 644 $(HEADERS) $(DESTDIR)$(DFAINCLUDEDIR)/
 	$(INSTALL) -m 644 $(DEFS) $(DESTDIR)$(PKGDATADIR)/
@@ -389,20 +529,29 @@ install: all $(B)/utfdfa.pc $(B)/utfdfa-gen $(MAN_PAGES)
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then \
 	  PATH="$$PATH:/sbin:/usr/sbin"; command -v ldconfig >/dev/null && ldconfig || true; fi
 
+# install, then strip what was installed: the debug information is most of the
+# size (-g). Programs and the shared library lose every symbol not needed to
+# link or run; the archive keeps its symbols (it is linked from), not the rest.
+install-strip: install
+	$(STRIP) --strip-unneeded $(DESTDIR)$(BINDIR)/utfdfa $(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB))
+	$(STRIP) --strip-debug $(DESTDIR)$(LIBDIR)/libutfdfa.a
+
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	rm -rf $(DESTDIR)$(PKGDATADIR)/gen/__pycache__
 	-rmdir $(DESTDIR)$(PKGDATADIR)/gen $(DESTDIR)$(PKGDATADIR)/grammar $(DESTDIR)$(PKGDATADIR) \
-	  $(DESTDIR)$(DFAINCLUDEDIR) 2>/dev/null
+	  $(DESTDIR)$(DFAINCLUDEDIR) $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(LIBDIR)/cmake \
+	  $(DESTDIR)$(EXAMPLESDIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 # ---- tests
 # Tools the install test needs: groff (groff-base) for the man pages, pkg-config,
-# nm/readelf (binutils).
+# nm/readelf/strip (binutils), cmake for the CMake package.
 $(B)/.install-tools-ok: | $(B)
 	@missing=""; \
 	command -v groff >/dev/null 2>&1 || missing="$$missing groff-base"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkgconf"; \
 	{ command -v nm && command -v readelf; } >/dev/null 2>&1 || missing="$$missing binutils"; \
+	command -v cmake >/dev/null 2>&1 || missing="$$missing cmake"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing$$missing with apt-get"; \
@@ -439,6 +588,102 @@ check-example-fd: $(T)/fd_chunks
 	$(T)/fd_chunks $(SHARED)
 
 CHECKS += check-example-re2c check-example-fd check-install
+
+# ---- the ABI: libutfdfa.so exports exactly tests/abi/libutfdfa.symbols, each
+# symbol with its version (src/libutfdfa.map); see tests/abi/check_symbols.sh.
+.PHONY: check-abi
+check-abi: $(SHLIB) | $(B)/.install-tools-ok
+	@sh tests/abi/check_symbols.sh $(SHLIB) tests/abi/libutfdfa.symbols
+
+CHECKS += check-abi
+
+# ---- the single-file distribution, for vendoring (as SQLite and simdutf ship)
+#   make amalgamate   build/amalgamation/utfdfa.c (the whole library, the generated
+#                     tables inside) and build/amalgamation/utfdfa.h (the API)
+# gen/dist/amalgamate.py inlines every local #include and instantiates
+# src/convert_from.c once per CONVERT_SOURCES name, as the units above are.
+# check-amalgamation compiles utfdfa.c alone in an empty directory with the
+# flags a vendoring project would use, then builds the install test's consumer
+# and the C suites against that object and the amalgamated header (no
+# include/, no build/gen/, no libutfdfa.a) and runs them.
+AMALG = $(B)/amalgamation
+AT    = $(T)/amalgamation
+AMALG_CFLAGS = -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror
+
+.PHONY: amalgamate check-amalgamation
+amalgamate: $(AMALG)/.stamp
+
+$(AMALG)/.stamp: gen/dist/amalgamate.py include/utfdfa.h src/convert_from.c src/convert.h \
+                 src/utf8_fast.h $(LIB_SRCS) $(HEADERS) LICENSE Makefile | $(B)/.tools-ok
+	$(check_version)
+	$(PYTHON) gen/dist/amalgamate.py --out $(AMALG) --gen $(G) --version $(LIB_VERSION) \
+	  --convert '$(CONVERT_SOURCES)' $(LIB_SRCS)
+	@touch $@
+
+$(AMALG)/utfdfa.c $(AMALG)/utfdfa.h: $(AMALG)/.stamp ;
+
+# Alone: a directory holding nothing but utfdfa.c, no -I.
+$(AT)/utfdfa.o: $(AMALG)/.stamp
+	@rm -rf $(AT)/alone && mkdir -p $(AT)/alone && cp $(AMALG)/utfdfa.c $(AT)/alone/
+	cd $(AT)/alone && $(CC) $(AMALG_CFLAGS) -c utfdfa.c -o ../utfdfa.o
+
+AMALG_RUN = consumer test_hostile test_decode test_forms test_utf7 test_utf7_ref
+AMALG_CC  = $(CC) $(WARN) $(CFLAGS) -I $(AMALG)
+$(AT)/consumer: tests/install/consumer.c $(AT)/utfdfa.o
+	$(AMALG_CC) -DCONSUMER_NO_DFA_HEADER $< $(AT)/utfdfa.o -o $@
+$(AT)/test_hostile: tests/unit/test_hostile.c $(REF_SRCS) $(REF_HDRS) $(AT)/utfdfa.o
+	$(AMALG_CC) -I tests/ref $< $(REF_SRCS) $(AT)/utfdfa.o -o $@
+$(AT)/test_decode: tests/unit/test_decode.c tests/unit/vectors.h tests/ref/ref_utf8.c $(AT)/utfdfa.o
+	$(AMALG_CC) -I tests/ref -I tests/unit $< tests/ref/ref_utf8.c $(AT)/utfdfa.o -o $@
+$(AT)/test_forms: tests/unit/test_forms.c tests/ref/ref_forms.c tests/ref/ref_forms.h $(AT)/utfdfa.o
+	$(AMALG_CC) -I tests/ref $< tests/ref/ref_forms.c $(AT)/utfdfa.o -o $@
+$(AT)/test_utf7: tests/unit/test_utf7.c $(AT)/utfdfa.o
+	$(AMALG_CC) $< $(AT)/utfdfa.o -o $@
+$(AT)/test_utf7_ref: tests/unit/test_utf7_ref.c tests/ref/ref_utf7.c tests/ref/ref_utf7.h $(AT)/utfdfa.o
+	$(AMALG_CC) -I tests/ref $< tests/ref/ref_utf7.c $(AT)/utfdfa.o -o $@
+
+# test_decode's exhaustive part runs against the library in check-unit: the
+# code is the same, so here it is skipped (UTFDFA_QUICK).
+check-amalgamation: $(AMALG_RUN:%=$(AT)/%) | $(B)/.install-tools-ok
+	@! grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' $(AMALG)/utfdfa.c $(AMALG)/utfdfa.h \
+	  || { echo "check-amalgamation: a local #include is left" >&2; exit 1; }
+	@bad=$$(nm -g --defined-only $(AT)/utfdfa.o | awk 'NF == 3 && $$3 !~ /^utfdfa_/ {print $$3}'); \
+	  [ -z "$$bad" ] || { echo "check-amalgamation: utfdfa.o defines $$bad" >&2; exit 1; }
+	@sed '1,/^\/\* ---- include\/utfdfa\.h ---- \*\/$$/d' $(AMALG)/utfdfa.h > $(AT)/utfdfa.h.body && \
+	  sed '1{/SPDX-License-Identifier/d;}' include/utfdfa.h | cmp -s - $(AT)/utfdfa.h.body \
+	  || { echo "check-amalgamation: utfdfa.h is not include/utfdfa.h" >&2; exit 1; }
+	$(AT)/consumer
+	$(AT)/test_hostile
+	UTFDFA_QUICK=1 $(AT)/test_decode $(SHARED)
+	$(AT)/test_forms
+	$(AT)/test_utf7
+	$(AT)/test_utf7_ref
+	@echo "check-amalgamation: all passed"
+
+CHECKS += check-amalgamation
+
+# ---- every source file says its license (MIT, LICENSE) in its first line, or
+# its second after a shebang. Not sources: the license and README themselves,
+# and test data whose bytes or line numbers are the test (fuzz regressions,
+# malformed and RFC grammars, the install test's user grammar, the ABI list).
+.PHONY: check-license
+LICENSE_EXEMPT = ./LICENSE ./README.md ./.gitignore ./tests/abi/libutfdfa.symbols \
+                 ./tests/install/ipv4.abnf
+check-license:
+	@n=0; bad=; for f in $$(find . \( -path ./$(B) -o -path ./.git -o -name __pycache__ \
+	      -o -path ./tests/fuzz/regressions -o -path ./tests/gen/bad -o -path ./tests/gen/grammars \) -prune \
+	      -o -type f ! -name '*.pyc' -print | LC_ALL=C sort); do \
+	  case " $(LICENSE_EXEMPT) " in *" $$f "*) continue;; esac; \
+	  n=$$((n + 1)); \
+	  head -n 2 "$$f" | sed '1{/^#!/d;}' | head -n 1 | grep -q 'SPDX-License-Identifier: MIT\b' \
+	    || bad="$$bad $$f"; \
+	done; \
+	if [ -n "$$bad" ]; then \
+	  echo "check-license: no SPDX-License-Identifier: MIT line at the top of:$$bad" >&2; \
+	  echo "check-license: $$((n - $$(echo $$bad | wc -w))) passed, $$(echo $$bad | wc -w) failed"; exit 1; \
+	fi; echo "check-license: $$n passed, 0 failed (every source file names its license)"
+
+CHECKS += check-license
 
 
 # ======================================== sanitizers and fuzzing (issue 6)

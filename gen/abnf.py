@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ABNF parser: RFC 5234 (with RFC 7405 %s/%i case-sensitive strings).
 
 The parser turns a grammar file into a dict of rules (name, case-folded ->

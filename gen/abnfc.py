@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """abnfc: compile a regular ABNF grammar (RFC 5234, RFC 7405) into a minimal DFA.
 
 Outputs a standalone C header (byte-class table, pre-multiplied transition

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """ABNF expression trees -> NFA -> DFA -> minimal DFA -> byte classes.
 
 Two automata come out of a grammar:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Grammar file + annotations -> compiled automata.
 
 Annotations live in ABNF comments, one per line:

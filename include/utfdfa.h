@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utfdfa: table-driven UTF decoding, the tables generated from ABNF.
  *
  * Conventions: every buffer is (pointer, length); nothing is NUL-terminated;
@@ -32,7 +33,15 @@ extern "C" {
 #define UTFDFA_API
 #endif
 
+/* The version, X.Y.Z: a minor version (Y) only adds to the API and the ABI;
+ * see the README's compatibility promise. The soname is libutfdfa.so.X. */
+#define UTFDFA_VERSION_MAJOR 0
+#define UTFDFA_VERSION_MINOR 1
+#define UTFDFA_VERSION_PATCH 0
 #define UTFDFA_VERSION "0.1.0"
+/* The version of the library linked at run time: UTFDFA_VERSION of the header
+ * it was built with (compare with the UTFDFA_VERSION a program was built with). */
+UTFDFA_API const char *utfdfa_version(void);
 
 enum utfdfa_encoding {
     UTFDFA_UTF8 = 0,        /* RFC 3629: U+0000..U+10FFFF, no surrogates */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The conversion engine of the utfdfa runtime (internal; not installed).
  *
  * It steps the DFAs generated from grammar/ (RFC 3629 section 4 and the

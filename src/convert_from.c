@@ -1,7 +1,11 @@
+/* SPDX-License-Identifier: MIT */
 /* One unit of the conversion engine (src/convert.h): every conversion from
  * the source encoding SOURCE_NAME (a name from UTFDFA_EACH_ENCODING), each into
  * its own specialised loop. The Makefile compiles this file once per source
- * (CONVERT_SOURCES); see src/convert.h for why.
+ * (CONVERT_SOURCES); see src/convert.h for why. The single-file build
+ * (make amalgamate) puts every instance in one unit, each after its own
+ * #define SOURCE_NAME: so what is common is defined once, every name of an
+ * instance carries SOURCE_NAME, and its macros are undefined at the end.
  */
 #include "convert.h"
 
@@ -9,17 +13,22 @@
 #error "compile with -DSOURCE_NAME=name, a name from UTFDFA_EACH_ENCODING in src/convert.h"
 #endif
 
+#ifndef UTFDFA_CONVERT_FROM_COMMON
+#define UTFDFA_CONVERT_FROM_COMMON
 #define SOURCE_ENUM(name, enc) SOURCE_##name = enc,
 enum { UTFDFA_EACH_ENCODING(SOURCE_ENUM) };
 #undef SOURCE_ENUM
 
 #define PASTE(a, b) a##b
 #define EXPAND_PASTE(a, b) PASTE(a, b)
+#endif
+
 #define SOURCE ((unsigned)EXPAND_PASTE(SOURCE_, SOURCE_NAME))
 #define CONVERT_FROM_THIS EXPAND_PASTE(utfdfa__convert_from_, SOURCE_NAME)
+#define SPECIALISE EXPAND_PASTE(specialise_from_, SOURCE_NAME)
 
 /* UTF-8 into code points (and validation) takes the fast paths first. */
-ALWAYS_INLINE utfdfa_result specialise(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+ALWAYS_INLINE utfdfa_result SPECIALISE(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
                                        struct out *o, enum sink sink, unsigned to, bool last,
                                        utfdfa_error *err)
 {
@@ -34,21 +43,25 @@ utfdfa_result CONVERT_FROM_THIS(utfdfa_decoder *d, const uint8_t *src, size_t *s
 {
     switch (sink) {
     case SINK_NONE:
-        return specialise(d, src, src_len, o, SINK_NONE, UTFDFA_UTF8, last, err);
+        return SPECIALISE(d, src, src_len, o, SINK_NONE, UTFDFA_UTF8, last, err);
     case SINK_U32:
-        return specialise(d, src, src_len, o, SINK_U32, UTFDFA_UTF8, last, err);
+        return SPECIALISE(d, src, src_len, o, SINK_U32, UTFDFA_UTF8, last, err);
     case SINK_U16:
-        return specialise(d, src, src_len, o, SINK_U16, UTFDFA_UTF8, last, err);
+        return SPECIALISE(d, src, src_len, o, SINK_U16, UTFDFA_UTF8, last, err);
     default:
         break;
     }
     switch (to) {
 #define TARGET_CASE(name, enc)                                                             \
     case enc:                                                                              \
-        return specialise(d, src, src_len, o, SINK_BYTES, enc, last, err);
+        return SPECIALISE(d, src, src_len, o, SINK_BYTES, enc, last, err);
         UTFDFA_EACH_ENCODING(TARGET_CASE)
 #undef TARGET_CASE
     default: /* not reached: utfdfa_transcode passes a valid target */
-        return specialise(d, src, src_len, o, SINK_BYTES, UTFDFA_UCS4BE, last, err);
+        return SPECIALISE(d, src, src_len, o, SINK_BYTES, UTFDFA_UCS4BE, last, err);
     }
 }
+
+#undef SPECIALISE
+#undef CONVERT_FROM_THIS
+#undef SOURCE

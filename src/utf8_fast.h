@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal fast paths over the generated UTF-8 DFA (src/utf8_fast.c).
  *
  * Contract (what makes them safe to call before the plain per-byte loop):

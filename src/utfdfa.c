@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utfdfa runtime: the public functions. The conversions themselves are in
  * src/convert.h, instantiated per source encoding by src/convert_from.c;
  * here each call dispatches on the decoder's source.

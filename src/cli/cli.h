@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the parts of the utfdfa command share. */
 #ifndef UTFDFA_CLI_H
 #define UTFDFA_CLI_H

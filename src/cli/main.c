@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utfdfa: iconv-like transcoder and validator built on libutfdfa.
  *
  *   utfdfa [-f FROM] [-t TO[//IGNORE|//TRANSLIT]] [--errors=strict|replace|ignore]

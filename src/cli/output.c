@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The output stream: -o through a temporary file, or standard output (see
  * output.h). */
 #define _XOPEN_SOURCE 700 /* realpath */

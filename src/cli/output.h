@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where the transcoded text goes: standard output, or the file of -o.
  *
  * A regular file named by -o (or a new one) is written to a temporary file

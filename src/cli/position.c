@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Line and column, computed when an error asks (see position.h). */
 #include "position.h"
 

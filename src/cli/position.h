@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where the text stands: the line and column of an input offset, at no
  * cost until an error is reported.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One input through the library, chunk by chunk (see stream.h). Memory is
  * bounded: the input is read and converted in fixed-size chunks, and line
  * and column are worked out only for an error (position.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One input file through the decoder: transcoded into the output stream,
  * or only checked. */
 #ifndef UTFDFA_CLI_STREAM_H

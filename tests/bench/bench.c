@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* `make bench`: utfdfa, its fast paths, in-project baselines and peers,
  * measured in one run. Never part of `make check` (timings are not tests).
  *

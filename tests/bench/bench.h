@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by tests/bench/bench.c (harness, utfdfa and in-project baselines)
  * and tests/bench/peers.c (other libraries, each compiled in when found). */
 #ifndef BENCH_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """`make bench-cli`: the utfdfa command against the library it wraps and
 against iconv, on the same file, as whole processes.
 

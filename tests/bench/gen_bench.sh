@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make bench-gen`: how long the generator takes, and how much memory, on
 # large automata (tests/bench/grammars/). Each grammar is compiled to a C
 # header RUNS times under GNU time; the medians of CPU time (user + system)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The baseline the CLI is measured against (tests/bench/cli_bench.py): the
  * public library call in a plain 64 KiB-chunk loop over a file, output to
  * standard output, no line counting, no error report beyond the status.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The peers measured by `make bench`, each compiled in when tests/bench/run.sh
  * found it (HAVE_ICU, HAVE_UNISTRING, HAVE_GLIB, HAVE_UTF8PROC,
  * HAVE_SIMDJSON; glibc iconv is always there; its UTF-7 module and ICU's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make bench`: install the peers (as root, with apt-get), build tests/bench
 # with every peer that is there, run it. A peer that is missing is skipped
 # with a note, never an error; a result that disagrees with the reference

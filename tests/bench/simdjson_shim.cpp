@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // simdjson is a C++ library: this shim gives the C benchmark its UTF-8
 // validator (runtime-dispatched SIMD, the reference for "what SIMD does").
 #include <simdjson.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the newer CLI suites share: a registry of tests, check(), the
 binary, a temporary folder, run(). Each suite ends with the line
 "NAME: N passed, M failed" and exits 1 when M > 0."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The encodings beyond the specs through the CLI, against Python's codecs:
 CESU-8, Java's modified UTF-8, WTF-8 and IMAP's modified UTF-7.
 

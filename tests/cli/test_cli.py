@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Acceptance tests for the utfdfa command-line tool.
 
     python3 tests/cli/test_cli.py BUILD_DIR      (BUILD_DIR/utfdfa is the binary)

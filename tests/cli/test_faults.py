@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The utfdfa command-line tool under faults, and nothing lost (issue 6).
 
     python3 tests/cli/test_faults.py BUILD_DIR              (BUILD_DIR/utfdfa)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """What the CLI leaves in its output, whatever ends the run.
 
     python3 tests/cli/test_output_files.py BUILD_DIR

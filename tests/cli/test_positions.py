@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Line and column in the CLI's error reports, against Python's decoders.
 
     python3 tests/cli/test_positions.py BUILD_DIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cross-check of the generated UTF-8 DFA against an independent oracle:
  * re2c's own UTF-8 encoder (re2c -8 --encoding-policy fail) compiling the
  * code point class [\x00-\uD7FF\uE000-\U0010FFFF], i.e. every Unicode scalar

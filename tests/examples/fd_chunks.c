@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Example 3: incremental decoding of input read from a file descriptor in
  * whatever chunks read() returns.
  *

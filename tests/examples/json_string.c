@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Embedding example: a JSON string scanner (RFC 8259 section 7) that
  * validates UTF-8 with the generated DFA alone. It includes only
  * build/gen/utf8.gen.h: no library, no allocation.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Example 2: your own re2c lexer on the generated definitions.
  *
  * A toy language whose identifiers are made of ASCII letters and any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the fuzz targets share (included once, by each target's .c).
  *
  * Always: the input being run (for the crash message), die() and REQUIRE()

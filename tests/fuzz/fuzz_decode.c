@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: one per input encoding (compiled with -DFUZZ_ENC=utf8,
  * utf16le, utf16be, utf32le or utf32be). Differential and protocol checks:
  *

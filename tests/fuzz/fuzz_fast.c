@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: every fast path of src/utf8_fast.c (each variant of
  * utfdfa__utf8_fast_variants, built with -DUTFDFA_FAST_VARIANTS) against
  * the plain per-byte DFA loop, under the contract of src/utf8_fast.h: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the encodings beyond the Unicode forms, one per
  * input encoding (compiled with -DFUZZ_ENC=rfc2279, corrected, ucs4le,
  * ucs4be, utf7, utf7imap, cesu8, mutf8 or wtf8). Differential and protocol checks:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Write the seed corpora of the fuzz targets (tests/fuzz/fuzz_decode.c).
 
     python3 tests/fuzz/make_seeds.py OUTDIR [SHARED_DIR]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A main() for the fuzz targets without libFuzzer: runs
  * LLVMFuzzerTestOneInput on every file named (directories are read one
  * level deep, in name order), each input in an exact-size heap buffer.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check-readme: README's Mermaid diagram must be exactly what the generator emits.
 
 usage: readme_mermaid.py README.md FILE.mmd

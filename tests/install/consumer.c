@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: MIT */
 /* A program that uses an installed libutfdfa, built only with
  *     cc consumer.c $(pkg-config --cflags --libs utfdfa)
- * (statically and against the shared library): the install test's proof that
+ * (statically and against the shared library, and with CMake), and against
+ * the single-file build (make check-amalgamation): the install test's proof that
  * the headers, the library and the standalone DFA header are usable from the
  * installed location. Expected values are written out by hand from the
  * standards (RFC 3629, RFC 2781, Unicode 3.9 Table 3-8), not from the code.
@@ -10,7 +12,11 @@
 #include <string.h>
 
 #include <utfdfa.h>
-#include <utfdfa/utf8.gen.h> /* the standalone DFA, installed beside the API */
+/* The standalone DFA, installed beside the API; the single-file build
+ * (make check-amalgamation) has no such header: -DCONSUMER_NO_DFA_HEADER. */
+#ifndef CONSUMER_NO_DFA_HEADER
+#include <utfdfa/utf8.gen.h>
+#endif
 
 static unsigned passed, failed;
 
@@ -38,6 +44,16 @@ static void test_names(void)
     check(!utfdfa_encoding_from_name("latin-1", 7, &e), "encoding_from_name rejects latin-1");
     check(strcmp(utfdfa_error_name(UTFDFA_ERR_OVERLONG), "overlong") == 0, "error_name");
     check(strlen(UTFDFA_VERSION) > 0, "UTFDFA_VERSION");
+    /* The version macros, usable in #if, spell UTFDFA_VERSION; the library
+     * linked (static, shared or the amalgamation) says the same version. */
+#if !defined(UTFDFA_VERSION_MAJOR) || UTFDFA_VERSION_MAJOR < 0 || UTFDFA_VERSION_MINOR < 0 || \
+    UTFDFA_VERSION_PATCH < 0
+#error "UTFDFA_VERSION_MAJOR, _MINOR and _PATCH are missing"
+#endif
+    char v[64];
+    snprintf(v, sizeof v, "%d.%d.%d", UTFDFA_VERSION_MAJOR, UTFDFA_VERSION_MINOR, UTFDFA_VERSION_PATCH);
+    check(strcmp(v, UTFDFA_VERSION) == 0, "UTFDFA_VERSION is MAJOR.MINOR.PATCH");
+    check(strcmp(utfdfa_version(), UTFDFA_VERSION) == 0, "utfdfa_version() is UTFDFA_VERSION");
 }
 
 static void test_validation(void)
@@ -179,6 +195,7 @@ static void test_sizes(void)
     check(utfdfa_max_utf16_len(UTFDFA_UTF8, 10, &out) && out >= 10, "max_utf16_len");
 }
 
+#ifndef CONSUMER_NO_DFA_HEADER
 /* The standalone header agrees with the library on where valid UTF-8 ends. */
 static size_t dfa_valid_up_to(const uint8_t *p, size_t n)
 {
@@ -216,6 +233,7 @@ static void test_standalone_header(void)
     }
     check(bad == 0, "utf8.gen.h and libutfdfa agree on 20000 random strings");
 }
+#endif
 
 int main(void)
 {
@@ -224,7 +242,9 @@ int main(void)
     test_streaming();
     test_encoder();
     test_sizes();
+#ifndef CONSUMER_NO_DFA_HEADER
     test_standalone_header();
+#endif
     printf("consumer: %u passed, %u failed\n", passed, failed);
     return failed != 0;
 }

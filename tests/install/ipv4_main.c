@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A user's program with DFAs that the installed utfdfa-gen made:
  *
  *   utfdfa-gen ipv4.abnf --start IPv4address --prefix ipv4 --emit c -o ipv4.gen.h

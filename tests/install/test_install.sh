@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The install test (issue 7), run by `make check-install` from the repository root:
 #
 #  1. `make install` into a temporary DESTDIR with PREFIX=/opt/utfdfa-test, then
@@ -13,10 +14,15 @@
 #     commands, utfdfa-gen on a user grammar (RFC 3986 IPv4address) and on the
 #     installed utf8.abnf, a program holding both DFAs (checked against Python's
 #     ipaddress module), a consumer built with `pkg-config --cflags --libs
-#     utfdfa` statically and against the shared library, the re2c example on
-#     the installed definitions, and man(1) finding the pages.
+#     utfdfa` statically and against the shared library, and fully static
+#     (`cc -static` with `pkg-config --static --libs`), a CMake project using
+#     find_package(utfdfa) (both imported targets, refused versions, the
+#     installed tree moved elsewhere), the installed examples built by their
+#     own Makefile, the re2c example on the installed definitions, and man(1)
+#     finding the pages.
 #  3. `make uninstall` leaves nothing it installed, and leaves other files alone.
 #  4. The same round trip with the default PREFIX (/usr/local in a DESTDIR).
+#  5. `make install-strip`: the same files, stripped, still linking and running.
 #
 # Environment (from the Makefile): MAKE, CC, WARN, PYTHON, GRAMMARS.
 # Last line: "test_install: N passed, M failed"; exit status 1 when M > 0.
@@ -296,6 +302,77 @@ EOF
     LD_LIBRARY_PATH=$P/lib ldd ./consumer-shared | grep -q "libutfdfa\.so\.$MAJOR => $P/lib/libutfdfa\.so\.$MAJOR "
     verdict $? "the shared consumer loads the DESTDIR's library"
 
+    # ---- a fully static program: pkg-config --static and cc -static
+    local slibs
+    slibs=$(pkg-config --static --libs utfdfa)
+    verdict $? "pkg-config --static --libs utfdfa"
+    $CC $WARN -O2 -static "$S/consumer.c" $cflags $slibs -o consumer-allstatic
+    verdict $? "build the consumer with -static and pkg-config --static --libs ($slibs)"
+    ! readelf -l consumer-allstatic | grep -q 'INTERP' && ! readelf -d consumer-allstatic | grep -q 'NEEDED'
+    verdict $? "the -static consumer has no interpreter and needs no shared library"
+    run ./consumer-allstatic
+    printf '%s (-static)\n' "${OUT##*$'\n'}"
+    [ $RC = 0 ] && [[ ${OUT##*$'\n'} =~ ^consumer:\ [0-9]+\ passed,\ 0\ failed$ ]]
+    verdict $? "the -static consumer passes"
+
+    # ---- CMake: find_package(utfdfa) from the DESTDIR, then from a moved copy
+    if command -v cmake >/dev/null 2>&1; then
+        mkdir -p cmake-src && cp "$S/CMakeLists.txt" "$S/consumer.c" cmake-src/
+        cmake_build() { # PREFIX_PATH BUILD_DIR [cmake -D...]: configure and build, output in OUT
+            local pp=$1 bd=$2
+            shift 2
+            OUT=$(cmake -S cmake-src -B "$bd" -DCMAKE_PREFIX_PATH="$pp" "$@" 2>&1 &&
+                cmake --build "$bd" 2>&1)
+        }
+        cmake_build "$P" cm1 -DUTFDFA_WANT=$MAJOR.0
+        verdict $? "CMake: find_package(utfdfa $MAJOR.0) and build against utfdfa::utfdfa, utfdfa::utfdfa_static${OUT:+: ${OUT: -400}}"
+        contains "$OUT" "utfdfa version: $VERSION" &&
+            contains "$OUT" "utfdfa::utfdfa: $P/lib/libutfdfa.so.$VERSION (include: $P/include)" &&
+            contains "$OUT" "utfdfa::utfdfa_static: $P/lib/libutfdfa.a (include: $P/include)" &&
+            contains "$OUT" "utfdfa_DATADIR: $P/share/utfdfa"
+        verdict $? "CMake: the targets point into the DESTDIR"
+        for t in shared static; do
+            run "cm1/consumer-cmake-$t"
+            printf '%s (CMake, %s)\n' "${OUT##*$'\n'}" "$t"
+            [ $RC = 0 ] && [[ ${OUT##*$'\n'} =~ ^consumer:\ [0-9]+\ passed,\ 0\ failed$ ]]
+            verdict $? "the CMake consumer ($t) passes"
+        done
+        readelf -d cm1/consumer-cmake-shared | grep -q "NEEDED.*\[libutfdfa\.so\.$MAJOR\]" &&
+            ! readelf -d cm1/consumer-cmake-static | grep -q 'NEEDED.*libutfdfa'
+        verdict $? "CMake: utfdfa::utfdfa is the shared library, utfdfa::utfdfa_static the static one"
+        for want in "$((MAJOR + 1)).0" "$MAJOR.$(( $(printf '%s' "$VERSION" | cut -d. -f2) + 1 ))"; do
+            cmake_build "$P" "cm-$want" -DUTFDFA_WANT="$want"
+            [ $? != 0 ] && contains "$OUT" "utfdfa"
+            verdict $? "CMake: find_package(utfdfa $want) refuses version $VERSION"
+        done
+        cp -a "$P" "$W/moved"
+        cmake_build "$W/moved" cm2
+        verdict $? "CMake: the installed tree, moved elsewhere, still builds${OUT:+: ${OUT: -400}}"
+        contains "$OUT" "utfdfa::utfdfa_static: $W/moved/lib/libutfdfa.a"
+        verdict $? "CMake: a moved tree's targets point into it (relocatable)"
+        run cm2/consumer-cmake-static
+        [ $RC = 0 ]; verdict $? "the CMake consumer built from the moved tree passes"
+        rm -rf "$W/moved"
+    else
+        bad "cmake is not installed: the CMake package is not tested"
+    fi
+
+    # ---- the installed examples, built by their Makefile through pkg-config
+    cp -r "$P/share/doc/utfdfa/examples" examples
+    if command -v make >/dev/null 2>&1; then
+        run make -C examples check
+        printf '%s\n' "$OUT" | grep ': [0-9]* passed, [0-9]* failed$'
+        [ $RC = 0 ] && [ "$(printf '%s\n' "$OUT" | grep -c ': [0-9]* passed, 0 failed$')" -ge 2 ]
+        verdict $? "make -C share/doc/utfdfa/examples check builds and passes the examples (got $RC: ${ERR: -300})"
+        [ -x examples/fd_chunks ] && [ -x examples/json_string ]
+        verdict $? "the examples' Makefile built fd_chunks and json_string"
+        if command -v re2c >/dev/null 2>&1; then
+            contains "$OUT" "re2c_ident: " ; verdict $? "the examples' Makefile built and ran re2c_ident"
+        fi
+    else
+        note "make is not installed: the installed examples were not built"
+    fi
+
     # ---- the man page's first example compiles as printed
     python3 - "$P/share/man/man3/utfdfa.3" > man_example.c <<'EOF'
 import sys
@@ -400,7 +477,11 @@ ok
 {
     printf '%s\n' bin/utfdfa bin/utfdfa-gen include/utfdfa.h lib/libutfdfa.a lib/libutfdfa.so \
         "lib/libutfdfa.so.$MAJOR" "lib/libutfdfa.so.$VERSION" lib/pkgconfig/utfdfa.pc \
-        share/man/man1/utfdfa.1 share/man/man1/utfdfa-gen.1 share/man/man3/utfdfa.3
+        share/man/man1/utfdfa.1 share/man/man1/utfdfa-gen.1 share/man/man3/utfdfa.3 \
+        lib/cmake/utfdfa/utfdfaConfig.cmake lib/cmake/utfdfa/utfdfaConfigVersion.cmake \
+        lib/cmake/utfdfa/utfdfaTargets.cmake share/doc/utfdfa/LICENSE \
+        share/doc/utfdfa/examples/Makefile share/doc/utfdfa/examples/fd_chunks.c \
+        share/doc/utfdfa/examples/json_string.c share/doc/utfdfa/examples/re2c_ident.re
     for g in $GRAMMARS; do
         printf '%s\n' "include/utfdfa/$g.gen.h" "share/utfdfa/$g.defs.re"
     done
@@ -432,7 +513,9 @@ verdict $? "installed copies are the built files"
 SO=$P/lib/libutfdfa.so.$VERSION
 [ "$(readelf -d "$SO" | sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p')" = "libutfdfa.so.$MAJOR" ]
 verdict $? "soname is libutfdfa.so.$MAJOR"
-EXPORTS=$(nm -D --defined-only "$SO" | awk '{print $NF}' | sort)
+# (Names without their @@VERSION; the version nodes, absolute symbols, left out:
+# `make check-abi` checks the versions.)
+EXPORTS=$(nm -D --defined-only "$SO" | awk '$2 != "A" {sub(/@.*/, "", $3); print $3}' | sort)
 [ -n "$EXPORTS" ] && ! printf '%s\n' "$EXPORTS" | grep -v '^utfdfa_' >&2
 verdict $? "the shared library exports only utfdfa_* symbols"
 [ "$EXPORTS" = "$FUNCS" ]
@@ -448,6 +531,9 @@ PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --validate utfdfa; verdict $? "pkg-c
 verdict $? "pkg-config --modversion utfdfa is $VERSION"
 [ "$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --variable=prefix utfdfa)" = "$PREFIX" ]
 verdict $? "utfdfa.pc has prefix=$PREFIX"
+grep -q '^Libs.private:' "$P/lib/pkgconfig/utfdfa.pc" &&
+    [ "$(echo $(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --static --libs utfdfa))" = "-L$PREFIX/lib -lutfdfa" ]
+verdict $? "utfdfa.pc says what static linking needs (Libs.private: nothing beyond libc)"
 
 # ---- man pages
 for page in share/man/man1/utfdfa.1 share/man/man1/utfdfa-gen.1 share/man/man3/utfdfa.3; do
@@ -478,6 +564,17 @@ EOF
 )
 [ -z "$undocumented" ]; verdict $? "utfdfa(3) documents every public function, type and constant${undocumented:+; missing: ${undocumented//$'\n'/, }}"
 
+# Every installed text file says its license at its top (after a shebang): the
+# sources, what the Makefile writes (utfdfa.pc, the CMake files, utfdfa-gen)
+# and the tables generated from the grammars. Not LICENSE itself, nor the
+# one-line .so pages that point to utfdfa(3).
+nolicense=$(cd "$P" && find . -type f | sed 's|^\./||' | sort | while read -r f; do
+    case $f in share/doc/utfdfa/LICENSE | share/man/man3/utfdfa_*.3) continue ;; esac
+    grep -Iq . "$f" 2>/dev/null || continue # binary
+    head -n 2 "$f" | sed '1{/^#!/d;}' | head -n 1 | grep -q 'SPDX-License-Identifier: MIT' || printf '%s ' "$f"
+done)
+[ -z "$nolicense" ]; verdict $? "every installed text file starts with its SPDX-License-Identifier${nolicense:+; not: $nolicense}"
+
 # Nothing installed may point back into the source tree.
 leaks=$(grep -rIl -- "$REPO" "$D")
 [ -z "$leaks" ]; verdict $? "no installed text file mentions $REPO ${leaks:+($leaks)}"
@@ -485,8 +582,8 @@ leaks=$(grep -rIl -- "$REPO" "$D")
 # ---- 2. the user phase, the source tree hidden when the system lets us
 mkdir -p "$WORK/src" "$WORK/home"
 cp "$HERE/test_install.sh" tests/install/consumer.c tests/install/ipv4_main.c tests/install/ipv4.abnf \
-    tests/examples/re2c_ident.re tests/gen/grammars/rfc6265-cookie.abnf \
-    tests/gen/grammars/rfc7230-token.abnf "$WORK/src/"
+    tests/install/cmake/CMakeLists.txt tests/examples/re2c_ident.re \
+    tests/gen/grammars/rfc6265-cookie.abnf tests/gen/grammars/rfc7230-token.abnf "$WORK/src/"
 USER_ENV=(env -i "PATH=$P/bin:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" "HOME=$WORK/home"
           "LC_ALL=C.UTF-8" "CC=$CC" "WARN=$WARN")
 USER_CMD=(bash "$WORK/src/test_install.sh" --user-phase "$WORK" "$D" "$PREFIX" "$VERSION")
@@ -541,6 +638,35 @@ verdict $? "the staged /usr/local utfdfa-gen runs from its DESTDIR"
 "$MAKE" -s uninstall DESTDIR="$D2" > "$WORK/uninstall2.log" 2>&1
 verdict $? "make uninstall DESTDIR=... (default PREFIX)"
 [ -z "$(find "$D2" \( -type f -o -type l \))" ]; verdict $? "no file left after the default-PREFIX uninstall"
+
+# ---- 5. install-strip: the same files, without debug information, still working
+D3=$WORK/stripped
+P3=$D3$PREFIX
+"$MAKE" -s install-strip DESTDIR="$D3" PREFIX="$PREFIX" > "$WORK/install3.log" 2>&1
+verdict $? "make install-strip DESTDIR=... PREFIX=$PREFIX $(cat "$WORK/install3.log")"
+(cd "$P3" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort) > "$WORK/installed3.txt"
+diff "$WORK/expected.txt" "$WORK/installed3.txt" >&2; verdict $? "install-strip installs the same files as install"
+for f in bin/utfdfa:build/utfdfa "lib/libutfdfa.so.$VERSION:build/libutfdfa.so.$VERSION" \
+    lib/libutfdfa.a:build/libutfdfa.a; do
+    built=${f#*:} f=${f%%:*}
+    ! readelf -S -W "$P3/$f" 2>/dev/null | grep -q '\.debug_'
+    verdict $? "$f has no debug sections after install-strip"
+    [ "$(stat -c %s "$P3/$f")" -lt "$(stat -c %s "$built")" ]
+    verdict $? "$f is smaller stripped ($(stat -c %s "$P3/$f") bytes, $(stat -c %s "$built") unstripped)"
+done
+sh tests/abi/check_symbols.sh "$P3/lib/libutfdfa.so.$VERSION" tests/abi/libutfdfa.symbols > "$WORK/abi3.log" 2>&1
+verdict $? "the stripped shared library still exports tests/abi/libutfdfa.symbols $(cat "$WORK/abi3.log")"
+[ "$("$P3/bin/utfdfa" --version)" = "utfdfa $VERSION" ]; verdict $? "the stripped utfdfa runs"
+cflags3=$(PKG_CONFIG_PATH=$P3/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$D3 pkg-config --cflags utfdfa)
+libs3=$(PKG_CONFIG_PATH=$P3/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$D3 pkg-config --libs utfdfa)
+$CC $WARN -O2 tests/install/consumer.c $cflags3 -Wl,-Bstatic $libs3 -Wl,-Bdynamic -o "$WORK/consumer-stripped-a" &&
+    "$WORK/consumer-stripped-a" > /dev/null
+verdict $? "a consumer linked with the stripped libutfdfa.a passes"
+$CC $WARN -O2 tests/install/consumer.c $cflags3 $libs3 -o "$WORK/consumer-stripped-so" &&
+    LD_LIBRARY_PATH=$P3/lib "$WORK/consumer-stripped-so" > /dev/null
+verdict $? "a consumer linked with the stripped libutfdfa.so passes"
+"$MAKE" -s uninstall DESTDIR="$D3" PREFIX="$PREFIX" > /dev/null 2>&1 && [ -z "$(find "$D3" \( -type f -o -type l \))" ]
+verdict $? "uninstall after install-strip leaves no file"
 
 printf 'test_install: %d passed, %d failed\n' "$pass" "$fail"
 [ "$fail" = 0 ]

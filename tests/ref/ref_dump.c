@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_dump.c - command-line front end of the reference UTF-8 oracle.
  *

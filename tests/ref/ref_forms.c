@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ref_forms.c - see ref_forms.h. */
 #include "ref_forms.h"
 

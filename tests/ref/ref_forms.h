@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_forms.h - reference (oracle) decoders and encoders for the UTF-8 forms
  * beyond RFC 3629: the original 1-6 byte UTF-8, Corrected UTF-8, WTF-8 (at

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Self-check of the reference UTF-8 oracle (tests/ref/ref_utf8.c).
 
 Usage:  python3 tests/ref/ref_selftest.py BUILD_DIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_utf16.c - reference UTF-16 decoder/encoder; see ref_utf16.h.
  * WHATWG Encoding Standard 14.2.1, one item at a time, no state kept.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_utf16.h - independent reference (oracle) UTF-16LE/BE decoder and encoder.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_utf32.c - reference UTF-32 decoder/encoder; see ref_utf32.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_utf32.h - independent reference (oracle) UTF-32LE/BE decoder and encoder.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_utf7.c - reference UTF-7 decoder/encoder; see ref_utf7.h.
  *

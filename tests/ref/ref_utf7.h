@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_utf7.h - independent reference (oracle) UTF-7 decoder and encoder.
  *

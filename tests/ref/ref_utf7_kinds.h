@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The library's name for each error kind of the reference UTF-7 decoder
  * (tests/ref/ref_utf7.h): for the tests that compare the two. Kept apart
  * so that the reference itself knows nothing of the library. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Check of the reference UTF-7 decoder/encoder (tests/ref/ref_utf7.c) against
 CPython's 'utf-7' codec (standard library only; nothing is stored).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_utf7_test.c - self-test of the reference UTF-7 decoder/encoder
  * (ref_utf7.c), and its command-line front end for ref_utf7_selftest.py.

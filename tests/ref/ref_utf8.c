@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_utf8.c - independent reference (oracle) UTF-8 decoder/encoder.
  * See ref_utf8.h.  Plain if/else over the byte ranges of Unicode Table 3-7;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_utf8.h - independent reference (oracle) UTF-8 decoder/encoder.
  *

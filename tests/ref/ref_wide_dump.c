@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ref_wide_dump.c - command-line front end of the reference UTF-16/UTF-32
  * decoders (ref_utf16.c, ref_utf32.c), for ref_wide_selftest.py.

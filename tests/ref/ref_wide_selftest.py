@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Self-check of the reference UTF-16/UTF-32 decoders (tests/ref/ref_utf16.c,
 tests/ref/ref_utf32.c) against CPython's codecs (standard library only).
 

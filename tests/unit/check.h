@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the C test programs share: the pass/fail counts, fail() (the first
  * 40 failures are printed, "FAIL: ..." on stderr, the rest only counted),
  * and CHECK(condition, printf-style message). Each program ends with the

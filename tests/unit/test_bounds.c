@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The worst-case sizes hold (utfdfa_max_transcoded_len, utfdfa_max_utf32_len,
  * utfdfa_max_utf16_len, utfdfa_max_encoded_len): a call given exactly that
  * much room never returns OUTPUT_FULL, for every source x target x option x

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Decoder tests: the library against the reference decoder in tests/ref
  * (written from the spec alone), exhaustively where the space allows, and
  * streaming against whole-buffer results at every split point.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Second engine: the re2c lexer generated from the same ABNF
  * (build/gen/utf8.lexer.c) must decode exactly like the table engine:
  * the same characters and the same maximal subparts, on every vector, on

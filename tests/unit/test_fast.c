@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fast paths of src/utf8_fast.c against the plain per-byte loop.
  *
  * The contract (src/utf8_fast.h): a fast function consumes a prefix of its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The UTF-8 forms beyond RFC 3629 against the reference decoders of
  * tests/ref/ref_forms.c, written from their specs: the original 1-6 byte
  * UTF-8 (RFC 2279), Corrected UTF-8, CESU-8, Java's modified UTF-8 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A decoder or encoder whose bytes were overwritten with garbage never
  * makes the library read or write outside its tables and the caller's
  * buffers. The state is opaque and caller-owned, so it can hold anything:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Hostile inputs (issue 6), each with its exact expected result, checked
  * through every output kind, in every error mode, whole and in chunks:
  *

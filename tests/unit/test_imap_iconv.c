@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* IMAP's modified UTF-7 against glibc's own (iconv(3), "UTF-7-IMAP"), an
  * independent implementation: every string of up to 5 bytes over the bytes
  * that matter and random longer ones, and random texts encoded both ways.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* UTF-7 (RFC 2152) tests: the RFC's examples both ways, the hostile inputs
  * of issue 6 with their exact errors, every split point and 1-byte chunks
  * against whole-buffer results, encode -> decode round trips over random

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The library's UTF-7 against the independent reference (tests/ref/ref_utf7.c,
  * written from RFC 2152 without seeing src/): replace-mode output and every
  * error (offset, length, kind), strict first errors, and the encoder's bytes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One writer, two ways in (include/utfdfa.h promises both):
  *
  *   1. utfdfa_encode(cps) and utfdfa_transcode from UCS-4BE of the same

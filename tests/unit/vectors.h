@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test vectors shared by the decoder tests: hostile and boundary inputs,
  * written as hex with their bit patterns or sources in comments. */
 #ifndef TEST_VECTORS_H
