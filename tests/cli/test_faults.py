@@ -7,7 +7,7 @@
     python3 tests/cli/test_faults.py BUILD_DIR --valgrind   representative commands
                                                             under valgrind
 
-The contract under test (README, src/cli.c): a read or write error is
+The contract under test (README, src/cli/): a read or write error is
 reported with one clear message naming the file and the reason, and exit
 status 3; the output written before any failure holds whole characters only;
 never exit 0 after a failed write; -o naming an input is refused (exit 2)
