@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Line and column, computed when an error asks (see position.h). */
+#define _GNU_SOURCE /* memrchr */
 #include "position.h"
 
 #include <string.h>
@@ -18,37 +19,48 @@ static void counter_init(const struct position *pos, utfdfa_decoder *c, enum utf
     utfdfa_decoder_set_options(c, pos->options);
 }
 
-enum { NO_STOP = SIZE_MAX };
+#define NO_STOP UINT64_MAX
 
-/* Characters decoded from p[0..n) with the counter, each error one, up to
- * the error at p + stop (not counted) if it comes. An error is known only
- * from the byte that reveals it, so only a strict decoder given the bytes
- * after it can tell that bytes it holds were an error before p + stop. */
-static uint64_t count_chars(utfdfa_decoder *c, const uint8_t *p, size_t n, size_t stop)
+/* Characters decoded from p[0..n) with the counter, each error one, added
+ * to *chars; unless *stopped already, or until the error at the counter's
+ * offset `stop` (not counted; NO_STOP: none) comes, which sets *stopped.
+ * An error is known only from the byte that reveals it, so only a strict
+ * decoder given the bytes after it can tell that bytes it holds were an
+ * earlier error. */
+static void count_chars(utfdfa_decoder *c, const uint8_t *p, size_t n, uint64_t stop,
+                        uint64_t *chars, bool *stopped)
 {
     uint32_t cps[256];
-    uint64_t total = 0, at = utfdfa_decoder_offset(c);
-    while (n > 0) {
+    while (n > 0 && !*stopped) {
         size_t k = n, m = sizeof cps / sizeof cps[0];
         utfdfa_error err;
         utfdfa_result r = utfdfa_decode_utf32(c, p, &k, cps, &m, false, &err);
-        total += m;
+        *chars += m;
         p += k;
         n -= k;
         if (r == UTFDFA_MALFORMED) {
-            if (stop != NO_STOP && err.offset >= at + stop)
-                break;
-            total++;
+            if (stop != NO_STOP && err.offset >= stop)
+                *stopped = true;
+            else
+                ++*chars;
         }
     }
-    return total;
+}
+
+/* All characters of p[0..n). */
+static uint64_t count_all(utfdfa_decoder *c, const uint8_t *p, size_t n)
+{
+    uint64_t chars = 0;
+    bool stopped = false;
+    count_chars(c, p, n, NO_STOP, &chars, &stopped);
+    return chars;
 }
 
 /* A counter as it stands right after a line feed: fed one, not counted. */
 static void counter_after_lf(const struct position *pos, utfdfa_decoder *c)
 {
     counter_init(pos, c, UTFDFA_BOM_KEEP);
-    count_chars(c, pos->lf, pos->lf_len, NO_STOP);
+    count_all(c, pos->lf, pos->lf_len);
 }
 
 /* Whether the unit at p is the line feed. */
@@ -113,6 +125,10 @@ static uint64_t count_lf(const struct position *pos, const uint8_t *p, size_t n)
 /* The end of the last line feed among the whole units of p[0..n), or 0. */
 static size_t after_last_lf(const struct position *pos, const uint8_t *p, size_t n)
 {
+    if (pos->unit == 1) {
+        const uint8_t *lf = memrchr(p, pos->lf[0], n);
+        return lf ? (size_t)(lf - p) + 1 : 0;
+    }
     for (size_t i = n - n % pos->unit; i >= pos->unit; i -= pos->unit)
         if (is_lf(pos, p + i - pos->unit))
             return i;
@@ -143,15 +159,24 @@ void position_of(const struct position *pos, const uint8_t *p, size_t n, uint64_
     size_t in = at > pos->chunk_start ? (size_t)(at - pos->chunk_start) : 0;
     in = in < n ? in : n;
     size_t start = after_last_lf(pos, p, in);
-    utfdfa_decoder c = pos->counter;
-    uint64_t before = pos->line_chars;
-    if (start > 0) {
-        counter_after_lf(pos, &c);
-        before = 0;
-    }
     *line = 1 + pos->lines + count_lf(pos, p, in);
-    *column = 1 + before + (at < pos->chunk_start ? 0 : count_chars(&c, p + start, n - start,
-                                                                   in - start));
+    utfdfa_decoder c;
+    uint64_t chars = 0;
+    bool stopped = false;
+    if (start > 0) { /* the line starts in this chunk */
+        counter_after_lf(pos, &c);
+        count_chars(&c, p + start, n - start,
+                    utfdfa_decoder_offset(&c) + (at - pos->chunk_start - start), &chars, &stopped);
+    } else { /* before it: from where the counter stands, through the tail */
+        uint64_t from = pos->chunk_start - pos->tail_len;
+        chars = pos->line_chars;
+        c = pos->counter;
+        uint64_t stop = at < from ? 0 : utfdfa_decoder_offset(&c) + (at - from);
+        stopped = at < from; /* in bytes pending before the tail: all counted */
+        count_chars(&c, pos->tail, pos->tail_len, stop, &chars, &stopped);
+        count_chars(&c, p, n, stop, &chars, &stopped);
+    }
+    *column = 1 + chars;
 }
 
 void position_advance(struct position *pos, const uint8_t *p, size_t n)
@@ -161,7 +186,15 @@ void position_advance(struct position *pos, const uint8_t *p, size_t n)
         pos->lines += count_lf(pos, p, start);
         counter_after_lf(pos, &pos->counter);
         pos->line_chars = 0;
+        pos->tail_len = 0;
     }
-    pos->line_chars += count_chars(&pos->counter, p + start, n - start, NO_STOP);
+    if (n - start <= sizeof pos->tail - pos->tail_len) {
+        memcpy(pos->tail + pos->tail_len, p + start, n - start);
+        pos->tail_len += n - start;
+    } else {
+        pos->line_chars += count_all(&pos->counter, pos->tail, pos->tail_len);
+        pos->line_chars += count_all(&pos->counter, p + start, n - start);
+        pos->tail_len = 0;
+    }
     pos->chunk_start += n;
 }

@@ -3,10 +3,11 @@
  * cost until an error is reported.
  *
  * While the input streams by, each chunk costs one vectorised count of its
- * line feeds and a decode of the bytes after its last one (the start of a
- * line that goes on into the next chunk; the whole chunk only when it has
- * no line feed). Line and column of an offset in the current chunk are
- * worked out only when asked, from the bytes still at hand.
+ * line feeds and a copy of the bytes after its last one (the start of a
+ * line that goes on into the next chunk; they are decoded only if that
+ * chunk has no line feed, or an error before its first). Line and column
+ * of an offset in the current chunk are worked out only when asked, from
+ * the bytes still at hand.
  *
  * A line ends at U+000A; the column counts characters (each ill-formed
  * subpart one, as a U+FFFD would be) from the start of the line, 1-based.
@@ -25,8 +26,11 @@ struct position {
     unsigned unit;            /* bytes a unit: chunks start on unit boundaries */
     uint64_t chunk_start;     /* stream offset of the current chunk */
     uint64_t lines;           /* line feeds before chunk_start */
-    uint64_t line_chars;      /* characters from the line start to chunk_start */
-    utfdfa_decoder counter;   /* counts those: where chunk_start is, restarted at each line */
+    uint64_t line_chars;      /* characters from the line start to the tail */
+    utfdfa_decoder counter;   /* counts those: where the tail starts, restarted at each line */
+    uint8_t tail[4096];       /* the line's bytes just before chunk_start, not counted yet:
+                                 most lines end in the next chunk, and then they never are */
+    size_t tail_len;
     enum utfdfa_encoding target;
     unsigned options;
     uint8_t lf[8];            /* U+000A in enc */

@@ -210,6 +210,14 @@ def bom_and_signature_columns():
 
 
 @test
+def errors_at_the_very_start():
+    for enc in PYNAME:
+        for bad in BAD[enc]:
+            data = bad + encode("ab\ncd", enc) + bad
+            compare(data, enc, "an error in the first bytes")
+
+
+@test
 def check_reads_standard_input():
     data = "ok\nb\u00e9d ".encode() + b"\xff\n"
     p = S.run(["check"], data)
