@@ -167,20 +167,33 @@ static const char *display_name(const char *file)
     return is_stdin(file) ? "<stdin>" : file;
 }
 
-/* The input FILE ("-": standard input), never a directory. */
+/* The input FILE ("-": standard input), never a directory; -1 (the
+ * reason printed) if it cannot be read. */
 static int open_input(const char *file)
 {
     int fd = is_stdin(file) ? STDIN_FILENO : open(file, O_RDONLY);
     if (fd < 0) {
         fprintf(stderr, "%s: %s: %s\n", progname, file, strerror(errno));
-        exit(EXIT_USAGE);
+        return -1;
     }
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
         fprintf(stderr, "%s: %s: is a directory\n", progname, display_name(file));
-        exit(EXIT_USAGE);
+        if (fd != STDIN_FILENO)
+            close(fd);
+        return -1;
     }
     return fd;
+}
+
+/* A standard stream the caller closed is opened on /dev/null the wrong way
+ * round (as coreutils does): no file this run opens takes its number, and
+ * using it fails as a read or write error instead of going elsewhere. */
+static void occupy_closed_standard_streams(void)
+{
+    for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+            (void)!open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
 }
 
 /* Whether st is the same regular file as one of the inputs: writing it
@@ -215,7 +228,7 @@ static void set_signals(void)
 {
     signal(SIGPIPE, SIG_DFL); /* a closed pipe ends the run quietly, as cat's */
     signal(SIGXFSZ, SIG_IGN); /* a file size limit is a write error (EFBIG), reported */
-    static const int ending[] = {SIGINT, SIGTERM, SIGHUP};
+    static const int ending[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2};
     for (size_t k = 0; k < sizeof ending / sizeof ending[0]; k++)
         if (signal(ending[k], on_signal) == SIG_IGN)
             signal(ending[k], SIG_IGN); /* ignored by the caller: stays so */
@@ -226,39 +239,33 @@ static int run_check(const struct options *opt, const char **files, size_t nfile
     static const char *const stdin_only[] = {"-"};
     if (nfiles == 0)
         files = (const char **)stdin_only, nfiles = 1;
-    struct tally tally = {0, 0};
+    struct check_totals totals = {0, 0};
     int status = 0;
     for (size_t k = 0; k < nfiles; k++) {
         int fd = open_input(files[k]);
-        int r = check_file(fd, display_name(files[k]), opt, &tally);
+        if (fd < 0) { /* the others are still checked */
+            status = EXIT_USAGE;
+            continue;
+        }
+        int r = check_file(fd, display_name(files[k]), opt, &totals);
         if (fd != STDIN_FILENO)
             close(fd);
         if (r == EXIT_IO)
             return EXIT_IO;
-        if (r)
+        if (r && !status)
             status = EXIT_INVALID;
     }
     if (opt->all && !opt->silent)
         fprintf(stderr, "%s: check: %llu error%s in %zu of %zu file%s\n", progname,
-                (unsigned long long)tally.errors, tally.errors == 1 ? "" : "s",
-                tally.invalid_files, nfiles, nfiles == 1 ? "" : "s");
+                (unsigned long long)totals.errors, totals.errors == 1 ? "" : "s",
+                totals.invalid_files, nfiles, nfiles == 1 ? "" : "s");
     return status;
 }
 
-static int run_transcode(const struct options *opt, const char **files, size_t nfiles,
-                         const char *output)
+/* Transcode the opened inputs fds[0..nfiles) into one output stream. */
+static int transcode_all(const struct options *opt, const char **files, const int *fds,
+                         size_t nfiles, const char *output)
 {
-    /* Open every input first: a usage error must not leave a half-written output. */
-    static const char *const stdin_only[] = {"-"};
-    if (nfiles == 0)
-        files = (const char **)stdin_only, nfiles = 1;
-    int *fds = calloc(nfiles, sizeof *fds);
-    if (!fds) {
-        fprintf(stderr, "%s: out of memory\n", progname);
-        return EXIT_IO;
-    }
-    for (size_t k = 0; k < nfiles; k++)
-        fds[k] = open_input(files[k]);
     if (output_is_an_input(output, fds, nfiles)) {
         fprintf(stderr, "%s: %s: input file is output file; refusing to overwrite it\n",
                 progname, output ? output : "standard output");
@@ -281,85 +288,133 @@ static int run_transcode(const struct options *opt, const char **files, size_t n
                                 k == 0 ? opt->bom : UTFDFA_BOM_KEEP, &sink);
     if (output_close(&out) < 0 && status == 0)
         status = EXIT_IO;
+    return status;
+}
+
+static int run_transcode(const struct options *opt, const char **files, size_t nfiles,
+                         const char *output)
+{
+    /* Open every input first: a usage error must not leave a half-written output. */
+    static const char *const stdin_only[] = {"-"};
+    if (nfiles == 0)
+        files = (const char **)stdin_only, nfiles = 1;
+    int *fds = calloc(nfiles, sizeof *fds);
+    if (!fds) {
+        fprintf(stderr, "%s: out of memory\n", progname);
+        return EXIT_IO;
+    }
+    bool all_open = true;
     for (size_t k = 0; k < nfiles; k++)
-        if (fds[k] != STDIN_FILENO)
+        all_open &= (fds[k] = open_input(files[k])) >= 0;
+    int status = all_open ? transcode_all(opt, files, fds, nfiles, output) : EXIT_USAGE;
+    for (size_t k = 0; k < nfiles; k++)
+        if (fds[k] > STDIN_FILENO)
             close(fds[k]);
     free(fds);
     return status;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct request {
+    struct options opt;
+    bool check_mode;
+    bool done;          /* --help, --version or -l answered it */
+    const char *output; /* -o FILE */
+    const char **files;
+    size_t nfiles;
+};
+
+/* Read the options into r (files has room for argc); usage errors exit. */
+static void parse_arguments(int argc, char **argv, struct request *r)
 {
-    struct options opt = {UTFDFA_UTF8, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP, 0, 0, 0,
-                          false, false};
-    bool bom_given = false, check_mode = false, only_files = false;
-    const char *output = NULL;
-    const char **files = calloc((size_t)argc + 1, sizeof *files);
-    size_t nfiles = 0;
-    if (!files) {
-        fprintf(stderr, "%s: out of memory\n", progname);
-        return EXIT_IO;
-    }
-    set_signals();
+    bool bom_given = false, only_files = false;
+    struct options *opt = &r->opt;
     int i = 1;
     if (argc > 1 && strcmp(argv[1], "check") == 0) {
-        check_mode = true;
+        r->check_mode = true;
         i = 2;
     }
-    for (; i < argc; i++) {
+    for (; i < argc && !r->done; i++) {
         const char *a = argv[i], *v;
         if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-            files[nfiles++] = a;
+            r->files[r->nfiles++] = a;
         } else if (strcmp(a, "--") == 0) {
             only_files = true;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             print_help();
-            return 0;
+            r->done = true;
         } else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
             printf("utfdfa %s\n", UTFDFA_VERSION);
-            return 0;
+            r->done = true;
         } else if (strcmp(a, "-l") == 0 || strcmp(a, "--list") == 0) {
             print_list();
-            return 0;
+            r->done = true;
         } else if ((v = option_value(argc, argv, &i, a, "-f")) ||
                    (v = option_value(argc, argv, &i, a, "--from")) ||
                    (v = option_value(argc, argv, &i, a, "--from-code"))) {
-            parse_encoding(v, &opt.from, &opt.from_width, NULL);
+            parse_encoding(v, &opt->from, &opt->from_width, NULL);
         } else if (strcmp(a, "-s") == 0 || strcmp(a, "--silent") == 0) {
-            opt.silent = true;
-        } else if (check_mode && strcmp(a, "--all") == 0) {
-            opt.all = true;
-        } else if (check_mode) {
+            opt->silent = true;
+        } else if (r->check_mode && strcmp(a, "--all") == 0) {
+            opt->all = true;
+        } else if (r->check_mode) {
             usage_error("unknown option '%s' for check", a);
         } else if ((v = option_value(argc, argv, &i, a, "-t")) ||
                    (v = option_value(argc, argv, &i, a, "--to")) ||
                    (v = option_value(argc, argv, &i, a, "--to-code"))) {
-            parse_encoding(v, &opt.to, &opt.to_width, &opt.errors);
+            parse_encoding(v, &opt->to, &opt->to_width, &opt->errors);
         } else if ((v = option_value(argc, argv, &i, a, "-o")) ||
                    (v = option_value(argc, argv, &i, a, "--output"))) {
-            output = v;
+            if (!*v)
+                usage_error("%s", "-o needs a file name");
+            r->output = v;
         } else if ((v = option_value(argc, argv, &i, a, "--errors"))) {
             static const char *const modes[] = {"strict", "replace", "ignore", NULL};
-            opt.errors = (enum utfdfa_errors)choice(v, modes, "error mode");
+            opt->errors = (enum utfdfa_errors)choice(v, modes, "error mode");
         } else if (strcmp(a, "--utf7-set-o") == 0) {
-            opt.encoder_options |= UTFDFA_UTF7_DIRECT_SET_O;
+            opt->encoder_options |= UTFDFA_UTF7_DIRECT_SET_O;
         } else if (strcmp(a, "--corrected-pua") == 0) {
-            opt.encoder_options |= UTFDFA_CORRECTED_PUA;
+            opt->encoder_options |= UTFDFA_CORRECTED_PUA;
         } else if (strcmp(a, "-c") == 0) {
-            opt.errors = UTFDFA_IGNORE;
+            opt->errors = UTFDFA_IGNORE;
         } else if ((v = option_value(argc, argv, &i, a, "--bom"))) {
             static const char *const modes[] = {"keep", "strip", "add", NULL};
-            opt.bom = (enum utfdfa_bom)choice(v, modes, "BOM mode");
+            opt->bom = (enum utfdfa_bom)choice(v, modes, "BOM mode");
             bom_given = true;
         } else {
             usage_error("unknown option '%s'", a);
         }
     }
     /* Corrected UTF-8's magic number is not part of the text: strip it unless told. */
-    if (!bom_given && opt.from == UTFDFA_CORRECTED_UTF8)
-        opt.bom = UTFDFA_BOM_STRIP;
-    int status = check_mode ? run_check(&opt, files, nfiles)
-                            : run_transcode(&opt, files, nfiles, output);
-    free(files);
+    if (!bom_given && opt->from == UTFDFA_CORRECTED_UTF8)
+        opt->bom = UTFDFA_BOM_STRIP;
+}
+
+/* --help, -l and --version succeed only if what they print was written. */
+static int printed(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "%s: standard output: write error: %s\n", progname, strerror(errno));
+    return EXIT_IO;
+}
+
+int main(int argc, char **argv)
+{
+    struct request r = {{UTFDFA_UTF8, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP, 0, 0, 0, false,
+                         false},
+                        false, false, NULL, NULL, 0};
+    r.files = calloc((size_t)argc + 1, sizeof *r.files);
+    if (!r.files) {
+        fprintf(stderr, "%s: out of memory\n", progname);
+        return EXIT_IO;
+    }
+    set_signals();
+    occupy_closed_standard_streams();
+    parse_arguments(argc, argv, &r);
+    int status = r.done         ? printed()
+                 : r.check_mode ? run_check(&r.opt, r.files, r.nfiles)
+                                : run_transcode(&r.opt, r.files, r.nfiles, r.output);
+    free(r.files);
     return status;
 }

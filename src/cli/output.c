@@ -43,12 +43,19 @@ static char *temp_name_for(const char *target)
     return t;
 }
 
-/* A temporary file beside the target with the mode the file has (or a new
- * file would get); -1 if the directory does not allow one. */
+/* A temporary file beside the target with the mode and owner the file has
+ * (or a new file would get); -1 if the directory does not allow one, or
+ * the owner cannot be kept (the file is then written in place). */
 static int open_temp(struct output *out, const struct stat *existing)
 {
     out->temp = temp_name_for(out->target);
     int fd = mkstemp(out->temp);
+    if (fd >= 0 && existing && (existing->st_uid != geteuid() || existing->st_gid != getegid()) &&
+        fchown(fd, existing->st_uid, existing->st_gid) < 0) {
+        close(fd);
+        unlink(out->temp);
+        fd = -1;
+    }
     if (fd < 0) {
         free(out->temp);
         out->temp = NULL;
@@ -61,24 +68,38 @@ static int open_temp(struct output *out, const struct stat *existing)
     return fd;
 }
 
+/* Whether st is the file behind standard output or error (-o /dev/stdout). */
+static bool is_a_standard_stream(const struct stat *st)
+{
+    struct stat fst;
+    for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
+        if (fstat(fd, &fst) == 0 && fst.st_dev == st->st_dev && fst.st_ino == st->st_ino)
+            return true;
+    return false;
+}
+
 int output_open(struct output *out, const char *path)
 {
     memset(out, 0, sizeof *out);
     out->path = path;
-    if (!path) {
-        out->fd = STDOUT_FILENO;
-        out->name = "standard output";
-        off_t at = lseek(STDOUT_FILENO, 0, SEEK_CUR);
-        out->base = at > 0 ? (uint64_t)at : 0;
+    out->fd = STDOUT_FILENO;
+    out->name = "standard output";
+    if (!path)
         return 0;
-    }
     out->name = path;
     struct stat st, lst;
     bool exists = stat(path, &st) == 0;
+    if (exists && S_ISREG(st.st_mode) && is_a_standard_stream(&st))
+        return 0; /* -o /dev/stdout: written where standard output writes, never replaced */
+    if (exists && S_ISREG(st.st_mode) && access(path, W_OK) < 0) {
+        fprintf(stderr, "%s: %s: %s\n", progname, path, strerror(errno));
+        return -1; /* as a shell's redirection: not replaced behind the user's back */
+    }
     bool dangling = !exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
     /* A device or fifo is written in place (and so is a dangling link's
-     * target); a regular file or a new name through a renamed temporary. */
-    if (!(exists && !S_ISREG(st.st_mode)) && !dangling) {
+     * target, and a file with other hard links, which stay its names); a
+     * regular file or a new name through a renamed temporary. */
+    if (!(exists && (!S_ISREG(st.st_mode) || st.st_nlink > 1)) && !dangling) {
         char resolved[PATH_MAX];
         out->target = copy(exists && realpath(path, resolved) ? resolved : path);
         out->fd = open_temp(out, exists ? &st : NULL);
@@ -114,16 +135,44 @@ int output_write(struct output *out, const uint8_t *p, size_t n, size_t *done)
     return 0;
 }
 
-void output_cut(const struct output *out, uint64_t length)
+int output_cut(struct output *out, uint64_t length)
 {
+    /* From where this run's bytes end: the file may have had content before
+     * them (>>, or -o /dev/stdout). */
     struct stat st;
-    if (length < out->written && fstat(out->fd, &st) == 0 && S_ISREG(st.st_mode))
-        (void)!ftruncate(out->fd, (off_t)(out->base + length));
+    off_t end = lseek(out->fd, 0, SEEK_CUR);
+    uint64_t drop = out->written - length;
+    if (length > out->written || fstat(out->fd, &st) != 0 || !S_ISREG(st.st_mode) || end < 0 ||
+        (uint64_t)end < drop || ftruncate(out->fd, end - (off_t)drop) < 0 ||
+        lseek(out->fd, end - (off_t)drop, SEEK_SET) < 0)
+        return -1;
+    out->written = length;
+    return 0;
+}
+
+int output_append_after_cut(struct output *out, const uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(out->fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+        out->written += (uint64_t)w;
+    }
+    return 0;
 }
 
 int output_close(struct output *out)
 {
     int status = 0;
+    /* The new file is on disk before it takes the old one's name. */
+    if (out->temp && fsync(out->fd) < 0) {
+        fprintf(stderr, "%s: %s: write error: %s\n", progname, out->name, strerror(errno));
+        status = -1;
+    }
     if (close(out->fd) < 0 && !(errno == EBADF && out->fd == STDOUT_FILENO)) {
         fprintf(stderr, "%s: %s: write error: %s\n", progname, out->name, strerror(errno));
         status = -1;

@@ -22,7 +22,6 @@ struct output {
     char *temp;             /* the temporary file renamed to target, or NULL */
     char *target;           /* what the rename replaces: path, through links */
     uint64_t written;       /* bytes written so far */
-    uint64_t base;          /* the file's offset before the first write */
 };
 
 /* Standard output (path NULL) or -o path; prints the reason and returns
@@ -34,8 +33,12 @@ int output_open(struct output *out, const char *path);
 int output_write(struct output *out, const uint8_t *p, size_t n, size_t *done);
 
 /* Cut a regular file back so that it holds `length` bytes of this run's
- * output (a failed write left it inside a character). */
-void output_cut(const struct output *out, uint64_t length);
+ * output (a failed write left it inside a character); -1 if it cannot be. */
+int output_cut(struct output *out, uint64_t length);
+
+/* After a cut, which freed room: write p[0..n) quietly (the failure that
+ * led to the cut is reported already); -1 if it did not all go. */
+int output_append_after_cut(struct output *out, const uint8_t *p, size_t n);
 
 /* Close; a temporary file is renamed into place. Returns -1 (reason
  * printed) if that fails. */

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* Line and column, computed when an error asks (see position.h). */
-#define _GNU_SOURCE /* memrchr */
+#define _GNU_SOURCE /* memrchr, pread */
 #include "position.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-/* A decoder that counts characters: a fresh strict one of the stream's
- * source, so that it sees each error where the stream's decoder does. */
+#define NO_STOP UINT64_MAX
+
+/* A strict decoder of the stream's source, writing where the stream's
+ * decoder writes: it sees each error where that one does. */
 static void counter_init(const struct position *pos, utfdfa_decoder *c, enum utfdfa_bom bom)
 {
     utfdfa_decoder_init(c, pos->enc, UTFDFA_STRICT, bom);
@@ -19,48 +22,75 @@ static void counter_init(const struct position *pos, utfdfa_decoder *c, enum utf
     utfdfa_decoder_set_options(c, pos->options);
 }
 
-#define NO_STOP UINT64_MAX
-
-/* Characters decoded from p[0..n) with the counter, each error one, added
- * to *chars; unless *stopped already, or until the error at the counter's
- * offset `stop` (not counted; NO_STOP: none) comes, which sets *stopped.
- * An error is known only from the byte that reveals it, so only a strict
- * decoder given the bytes after it can tell that bytes it holds were an
- * earlier error. */
-static void count_chars(utfdfa_decoder *c, const uint8_t *p, size_t n, uint64_t stop,
-                        uint64_t *chars, bool *stopped)
+static void tally_code_points(struct tally *t, const uint32_t *cps, size_t m)
 {
-    uint32_t cps[256];
-    while (n > 0 && !*stopped) {
-        size_t k = n, m = sizeof cps / sizeof cps[0];
-        utfdfa_error err;
-        utfdfa_result r = utfdfa_decode_utf32(c, p, &k, cps, &m, false, &err);
-        *chars += m;
-        p += k;
-        n -= k;
-        if (r == UTFDFA_MALFORMED) {
-            if (stop != NO_STOP && err.offset >= stop)
-                *stopped = true;
-            else
-                ++*chars;
+    for (size_t i = 0; i < m; i++) {
+        if (cps[i] == 0x0A) {
+            t->lines++;
+            t->chars = 0;
+        } else {
+            t->chars++;
         }
     }
 }
 
-/* All characters of p[0..n). */
-static uint64_t count_all(utfdfa_decoder *c, const uint8_t *p, size_t n)
+/* Count on over p[0..n), the stream from k->at on; each error is one
+ * character. Stops at the error at stream offset `stop` (not counted), if
+ * it comes: true then. An error is known only from the byte that reveals
+ * it, so only a strict decoder given the bytes after it can tell that
+ * bytes it holds were an earlier error. */
+static bool count_on(struct counted *k, const uint8_t *p, size_t n, uint64_t stop)
 {
-    uint64_t chars = 0;
-    bool stopped = false;
-    count_chars(c, p, n, NO_STOP, &chars, &stopped);
-    return chars;
+    uint32_t cps[256];
+    uint64_t shift = utfdfa_decoder_offset(&k->counter) - k->at; /* its offsets are its own */
+    while (n > 0) {
+        size_t used = n, m = sizeof cps / sizeof cps[0];
+        utfdfa_error err;
+        utfdfa_result r = utfdfa_decode_utf32(&k->counter, p, &used, cps, &m, false, &err);
+        tally_code_points(&k->tally, cps, m);
+        p += used;
+        n -= used;
+        k->at += used;
+        if (r == UTFDFA_MALFORMED) {
+            if (stop != NO_STOP && err.offset - shift >= stop)
+                return true;
+            k->tally.chars++;
+        }
+    }
+    return false;
 }
 
-/* A counter as it stands right after a line feed: fed one, not counted. */
-static void counter_after_lf(const struct position *pos, utfdfa_decoder *c)
+/* A count at the start of a line (stream offset at, after `lines` lines):
+ * the counter as it stands after a line feed. */
+static void start_line(const struct position *pos, struct counted *k, uint64_t at,
+                       uint64_t lines)
 {
-    counter_init(pos, c, UTFDFA_BOM_KEEP);
-    count_all(c, pos->lf, pos->lf_len);
+    counter_init(pos, &k->counter, UTFDFA_BOM_KEEP);
+    uint32_t cp;
+    size_t n = pos->lf_len, m = 1;
+    utfdfa_decode_utf32(&k->counter, pos->lf, &n, &cp, &m, false, NULL);
+    k->at = at;
+    k->tally.lines = lines;
+    k->tally.chars = 0;
+}
+
+/* Count k (a copy of pos->known) on to chunk_start: the kept bytes, or the
+ * file read again. */
+static void catch_up(const struct position *pos, struct counted *k)
+{
+    if (pos->fd < 0) {
+        count_on(k, pos->kept, pos->kept_len, NO_STOP);
+        return;
+    }
+    uint8_t buf[64 * 1024];
+    while (k->at < pos->chunk_start) {
+        uint64_t left = pos->chunk_start - k->at;
+        ssize_t got = pread(pos->fd, buf, left < sizeof buf ? (size_t)left : sizeof buf,
+                            (off_t)(pos->fd_base + k->at));
+        if (got <= 0)
+            return; /* the file changed under us: what could be read */
+        count_on(k, buf, (size_t)got, NO_STOP);
+    }
 }
 
 /* Whether the unit at p is the line feed. */
@@ -136,65 +166,79 @@ static size_t after_last_lf(const struct position *pos, const uint8_t *p, size_t
 }
 
 void position_init(struct position *pos, enum utfdfa_encoding enc, enum utfdfa_bom bom,
-                   enum utfdfa_encoding target, unsigned options)
+                   enum utfdfa_encoding target, unsigned options, int fd, int64_t fd_base)
 {
     memset(pos, 0, sizeof *pos);
     pos->enc = enc;
     pos->target = target;
     pos->options = options;
     pos->unit = (unsigned)utfdfa_unit_size(enc);
+    pos->fd = fd_base >= 0 ? fd : -1;
+    pos->fd_base = fd_base >= 0 ? (uint64_t)fd_base : 0;
     utfdfa_encoder e;
     utfdfa_encoder_init(&e, enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     static const uint32_t lf = 0x0A;
     size_t one = 1;
     pos->lf_len = sizeof pos->lf;
     utfdfa_encode(&e, &lf, &one, pos->lf, &pos->lf_len, true, NULL);
+    /* UTF-7 may write a line feed in base64 (IMAP's UTF-7 always does), and
+     * Corrected UTF-8's magic number ends in one: there only the decoded
+     * text tells. */
+    pos->lines_by_byte = pos->lf_len == pos->unit && enc != UTFDFA_UTF7 &&
+                         enc != UTFDFA_UTF7_IMAP && enc != UTFDFA_CORRECTED_UTF8;
     /* An added BOM is not in the input; a stripped one is no character. */
-    counter_init(pos, &pos->counter, bom == UTFDFA_BOM_KEEP ? UTFDFA_BOM_KEEP : UTFDFA_BOM_STRIP);
+    counter_init(pos, &pos->known.counter,
+                 bom == UTFDFA_BOM_KEEP ? UTFDFA_BOM_KEEP : UTFDFA_BOM_STRIP);
 }
 
-void position_of(const struct position *pos, const uint8_t *p, size_t n, uint64_t at,
-                 uint64_t *line, uint64_t *column)
+void position_of(struct position *pos, const uint8_t *p, size_t n, uint64_t at, uint64_t *line,
+                 uint64_t *column)
 {
     size_t in = at > pos->chunk_start ? (size_t)(at - pos->chunk_start) : 0;
     in = in < n ? in : n;
-    size_t start = after_last_lf(pos, p, in);
-    *line = 1 + pos->lines + count_lf(pos, p, in);
-    utfdfa_decoder c;
-    uint64_t chars = 0;
-    bool stopped = false;
-    if (start > 0) { /* the line starts in this chunk */
-        counter_after_lf(pos, &c);
-        count_chars(&c, p + start, n - start,
-                    utfdfa_decoder_offset(&c) + (at - pos->chunk_start - start), &chars, &stopped);
-    } else { /* before it: from where the counter stands, through the tail */
-        uint64_t from = pos->chunk_start - pos->tail_len;
-        chars = pos->line_chars;
-        c = pos->counter;
-        uint64_t stop = at < from ? 0 : utfdfa_decoder_offset(&c) + (at - from);
-        stopped = at < from; /* in bytes pending before the tail: all counted */
-        count_chars(&c, pos->tail, pos->tail_len, stop, &chars, &stopped);
-        count_chars(&c, p, n, stop, &chars, &stopped);
+    size_t start = pos->lines_by_byte ? after_last_lf(pos, p, in) : 0;
+    struct counted k;
+    bool stopped;
+    if (pos->have_last && pos->last.at >= pos->chunk_start + start) {
+        k = pos->last; /* go on from the error before, in this chunk */
+        stopped = count_on(&k, p + (k.at - pos->chunk_start), n - (k.at - pos->chunk_start), at);
+    } else if (start > 0) { /* the line starts in this chunk */
+        start_line(pos, &k, pos->chunk_start + start,
+                   pos->known.tally.lines + count_lf(pos, p, start));
+        stopped = count_on(&k, p + start, n - start, at);
+    } else { /* before it: from what is known, through the bytes since */
+        k = pos->known;
+        catch_up(pos, &k);
+        stopped = at >= pos->chunk_start && count_on(&k, p, n, at);
     }
-    *column = 1 + chars;
+    *line = 1 + k.tally.lines;
+    *column = 1 + k.tally.chars;
+    pos->have_last = stopped;
+    if (stopped) {
+        pos->last = k;
+        pos->last.tally.chars++; /* the error at `at` is one character */
+    }
 }
 
 void position_advance(struct position *pos, const uint8_t *p, size_t n)
 {
-    size_t start = after_last_lf(pos, p, n);
+    pos->have_last = false;
+    size_t start = pos->lines_by_byte ? after_last_lf(pos, p, n) : 0;
     if (start > 0) {
-        pos->lines += count_lf(pos, p, start);
-        counter_after_lf(pos, &pos->counter);
-        pos->line_chars = 0;
-        pos->tail_len = 0;
+        start_line(pos, &pos->known, pos->chunk_start + start,
+                   pos->known.tally.lines + count_lf(pos, p, start));
+        pos->kept_len = 0;
     }
-    if (n - start <= sizeof pos->tail - pos->tail_len) {
-        memcpy(pos->tail + pos->tail_len, p + start, n - start);
-        pos->tail_len += n - start;
-    } else {
-        pos->line_chars += count_all(&pos->counter, pos->tail, pos->tail_len);
-        pos->line_chars += count_all(&pos->counter, p + start, n - start);
-        pos->tail_len = 0;
-    }
+    size_t from = (size_t)(pos->known.at > pos->chunk_start ? pos->known.at - pos->chunk_start : 0);
     pos->chunk_start += n;
+    if (pos->fd >= 0)
+        return; /* the file is read again when an error asks */
+    if (n - from <= sizeof pos->kept - pos->kept_len) {
+        memcpy(pos->kept + pos->kept_len, p + from, n - from);
+        pos->kept_len += n - from;
+        return;
+    }
+    count_on(&pos->known, pos->kept, pos->kept_len, NO_STOP);
+    count_on(&pos->known, p + from, n - from, NO_STOP);
+    pos->kept_len = 0;
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "position.h"
@@ -24,6 +25,15 @@ struct input {
     size_t ready; /* of which whole units: the chunk */
     bool eof;
 };
+
+/* The file offset of the input's first byte if it can be read again (a
+ * regular file), else -1. */
+static int64_t rereadable_from(int fd)
+{
+    struct stat st;
+    off_t at = lseek(fd, 0, SEEK_CUR);
+    return at >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (int64_t)at : -1;
+}
 
 static int read_more(struct input *in)
 {
@@ -75,7 +85,7 @@ static int sniff(struct input *in, const struct options *opt, enum utfdfa_encodi
 }
 
 static void report(const struct options *opt, const char *name, enum utfdfa_encoding from,
-                   const struct position *pos, const struct input *in, const utfdfa_error *err,
+                   struct position *pos, const struct input *in, const utfdfa_error *err,
                    bool check_mode)
 {
     if (opt->silent)
@@ -94,10 +104,11 @@ static void report(const struct options *opt, const char *name, enum utfdfa_enco
                 (unsigned long long)column);
 }
 
-int check_file(int fd, const char *name, const struct options *opt, struct tally *tally)
+int check_file(int fd, const char *name, const struct options *opt, struct check_totals *totals)
 {
     static struct input in;
     in.fd = fd, in.name = name, in.have = in.ready = 0, in.eof = false;
+    int64_t rereadable = rereadable_from(fd);
     enum utfdfa_encoding from;
     enum utfdfa_bom bom = UTFDFA_BOM_KEEP;
     if (sniff(&in, opt, &from, &bom) < 0)
@@ -105,8 +116,8 @@ int check_file(int fd, const char *name, const struct options *opt, struct tally
     utfdfa_decoder dec;
     utfdfa_decoder_init(&dec, from, UTFDFA_STRICT, bom);
     utfdfa_decoder_set_options(&dec, opt->encoder_options);
-    struct position pos;
-    position_init(&pos, from, bom, UTFDFA_NENCODINGS, opt->encoder_options);
+    static struct position pos;
+    position_init(&pos, from, bom, UTFDFA_NENCODINGS, opt->encoder_options, fd, rereadable);
     uint64_t errors = 0;
     do {
         if (next_chunk(&in, pos.unit) < 0)
@@ -128,8 +139,8 @@ int check_file(int fd, const char *name, const struct options *opt, struct tally
             break;
         position_advance(&pos, in.buf, in.ready);
     } while (!in.eof);
-    tally->errors += errors;
-    tally->invalid_files += errors != 0;
+    totals->errors += errors;
+    totals->invalid_files += errors != 0;
     return errors ? EXIT_INVALID : 0;
 }
 
@@ -156,17 +167,6 @@ static bool is_utf7(enum utfdfa_encoding e)
     return e == UTFDFA_UTF7 || e == UTFDFA_UTF7_IMAP;
 }
 
-/* Whether no base64 run is open: closing would write nothing. */
-static bool run_closed(const utfdfa_encoder *e)
-{
-    utfdfa_encoder probe = *e;
-    uint8_t scratch[16];
-    size_t none = 0, m = sizeof scratch;
-    static const uint32_t nothing[1];
-    utfdfa_encode(&probe, nothing, &none, scratch, &m, true, NULL);
-    return m == 0;
-}
-
 static utfdfa_result step(struct transcoder *t, const uint8_t *src, size_t *src_len,
                           uint8_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
@@ -184,24 +184,59 @@ static utfdfa_result step(struct transcoder *t, const uint8_t *src, size_t *src_
     return r;
 }
 
-/* UTF-7: the end of the batch's last character within its first `done`
- * bytes after which no run was open; SIZE_MAX if there is none. */
-static size_t utf7_clean_prefix(const struct transcoder *t, size_t done)
+/* The bytes that close e's open run, if any (none: no run is open). */
+static size_t run_end(utfdfa_encoder e, uint8_t *out, size_t cap)
 {
+    static const uint32_t nothing[1];
+    size_t none = 0;
+    utfdfa_encode(&e, nothing, &none, out, &cap, true, NULL);
+    return cap;
+}
+
+/* UTF-7: replay the batch a character at a time within its first `done`
+ * bytes. *last_end: where the last whole character ends whose run's end
+ * still fits before `done` (what was written can be again), with the
+ * encoder there in *at_end; returns the end of the last one after which no
+ * run was open, or SIZE_MAX if there is none. */
+static size_t utf7_replay(const struct transcoder *t, size_t done, size_t *last_end,
+                          utfdfa_encoder *at_end)
+{
+    uint8_t scratch[16];
     utfdfa_encoder e = t->enc_before;
-    size_t at = 0, best = run_closed(&e) ? 0 : SIZE_MAX;
-    for (size_t k = 0; k < t->ncps + t->closed; k++) {
-        uint8_t scratch[16];
-        bool close = k == t->ncps; /* then only the run's end */
-        size_t one = !close, m = sizeof scratch;
-        utfdfa_encode(&e, t->cps + k, &one, scratch, &m, close, NULL);
-        at += m;
-        if (at > done)
+    size_t at = 0, clean = run_end(e, scratch, sizeof scratch) == 0 ? 0 : SIZE_MAX;
+    *last_end = 0;
+    *at_end = e;
+    for (size_t k = 0; k < t->ncps; k++) {
+        size_t one = 1, m = sizeof scratch;
+        utfdfa_encode(&e, t->cps + k, &one, scratch, &m, false, NULL);
+        if (at + m > done)
             break;
-        if (run_closed(&e))
-            best = at;
+        at += m;
+        size_t closing = run_end(e, scratch, sizeof scratch);
+        if (at + closing <= done) {
+            *last_end = at;
+            *at_end = e;
+        }
+        if (closing == 0)
+            clean = at;
     }
-    return best;
+    return clean;
+}
+
+/* UTF-7 after a failed write: cut back to the last whole character and
+ * close its run there (the cut freed room); failing that, cut back to
+ * where no run was open. */
+static void utf7_cut(struct sink *sink, const struct transcoder *t, uint64_t before, size_t done)
+{
+    size_t end;
+    utfdfa_encoder e;
+    size_t clean = utf7_replay(t, done, &end, &e);
+    uint8_t close[16];
+    size_t n = run_end(e, close, sizeof close);
+    if (output_cut(sink->out, before + end) == 0 &&
+        output_append_after_cut(sink->out, close, n) == 0)
+        return;
+    output_cut(sink->out, clean == SIZE_MAX ? sink->clean : before + clean);
 }
 
 /* Write p[0..n), a batch of the transcoder's output (or the owed BOM).
@@ -211,14 +246,16 @@ static int write_whole(struct sink *sink, const struct transcoder *t, const uint
 {
     size_t done;
     if (output_write(sink->out, p, n, &done) == 0) {
-        if (!t->via_code_points || run_closed(&t->enc))
+        uint8_t scratch[16];
+        if (!t->via_code_points || run_end(t->enc, scratch, sizeof scratch) == 0)
             sink->clean = sink->out->written;
         return 0;
     }
     uint64_t before = sink->out->written - done;
-    size_t whole = batch && t->via_code_points ? utf7_clean_prefix(t, done)
-                                               : utfdfa_validate(sink->enc, p, done, NULL);
-    output_cut(sink->out, whole == SIZE_MAX ? sink->clean : before + whole);
+    if (batch && t->via_code_points)
+        utf7_cut(sink, t, before, done);
+    else
+        output_cut(sink->out, before + utfdfa_validate(sink->enc, p, done, NULL));
     return -1;
 }
 
@@ -242,6 +279,7 @@ int transcode_file(int fd, const char *name, const struct options *opt, enum utf
     static struct transcoder t;
     static uint8_t buf[4 * CHUNK + 64];
     in.fd = fd, in.name = name, in.have = in.ready = 0, in.eof = false;
+    int64_t rereadable = rereadable_from(fd);
     enum utfdfa_encoding from;
     if (sniff(&in, opt, &from, &bom) < 0)
         return EXIT_IO;
@@ -252,8 +290,8 @@ int transcode_file(int fd, const char *name, const struct options *opt, enum utf
     t.via_code_points = is_utf7(opt->to);
     utfdfa_encoder_init(&t.enc, opt->to, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     utfdfa_encoder_set_options(&t.enc, opt->encoder_options);
-    struct position pos;
-    position_init(&pos, from, bom, opt->to, opt->encoder_options);
+    static struct position pos;
+    position_init(&pos, from, bom, opt->to, opt->encoder_options, fd, rereadable);
     do {
         if (next_chunk(&in, pos.unit) < 0)
             return EXIT_IO;

@@ -20,7 +20,7 @@ struct sink {
 };
 
 /* What check --all counts. */
-struct tally {
+struct check_totals {
     uint64_t errors;
     size_t invalid_files;
 };
@@ -31,7 +31,7 @@ int transcode_file(int fd, const char *name, const struct options *opt, enum utf
                    struct sink *sink);
 
 /* Check the input fd; errors are reported (all of them with opt->all) and
- * counted in tally. Returns an exit status. */
-int check_file(int fd, const char *name, const struct options *opt, struct tally *tally);
+ * counted in totals. Returns an exit status. */
+int check_file(int fd, const char *name, const struct options *opt, struct check_totals *totals);
 
 #endif /* UTFDFA_CLI_STREAM_H */

@@ -790,7 +790,9 @@ def valgrind_run():
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     p.stdout.close()
     _, err = p.communicate(("pipe \u00e9\n" * 200000).encode(), timeout=300)
-    check(p.returncode == 3, "valgrind: closed pipe: exit 3 and no memory errors",
+    vg_lines = [l for l in text(err).splitlines() if l.startswith("==")]
+    check((p.returncode == -signal.SIGPIPE or p.returncode not in (0, 99)) and not vg_lines,
+          "valgrind: closed pipe: ends quietly (SIGPIPE), no memory errors",
           (p.returncode, text(err)[:1000]))
 
 

@@ -218,6 +218,47 @@ def errors_at_the_very_start():
 
 
 @test
+def utf7_family_and_signature_lines():
+    # Where a line feed is not one byte that means nothing else, lines are
+    # counted on the decoded text: UTF-7 may write U+000A in base64 ("+AAo-"),
+    # IMAP's UTF-7 always does ("&AAo-"), Corrected UTF-8's magic number ends
+    # in 0A (no line when it is stripped, the default for that input).
+    cases = [(["-f", "utf-7-imap"], b"a&-b&-c\xff", 1, 6),
+             (["-f", "utf-7"], b"a+AAo-b\xff", 2, 2),
+             (["-f", "utf-7"], b"a\nb+AAoAYQ-c\xff", 3, 3),
+             (["-f", "corrected-utf-8"], b"\xef\xb7\x9d\xed\xb2\xae\x00\x0aab\xc0", 1, 3),
+             (["-f", "corrected-utf-8", "--bom=keep"],
+              b"\xef\xb7\x9d\xed\xb2\xae\x00\x0aab\xc0", 2, 3)]
+    for args, data, line, col in cases:
+        for how, p in (("file", S.run(args + [S.path("u7.in", data)])),
+                       ("pipe", S.run(args, data))):
+            m = re.search(rb"line (\d+), column (\d+)", p.stderr)
+            check(m and (int(m.group(1)), int(m.group(2))) == (line, col),
+                  "%s %r (%s): line %d, column %d" % (" ".join(args), data, how, line, col),
+                  p.stderr)
+    # Long UTF-7 text: pieces Python encodes (each ends its runs), an FF
+    # between them (an error of its own); Python decodes each piece.
+    rng = random.Random(11)
+    pieces = ["".join(rng.choice(CHARS + "\n\n") for _ in range(rng.randrange(1, 3000)))
+              for _ in range(200)]
+    data = b"\xff".join(t.encode("utf-7") for t in pieces)
+    want, line, col, at = [], 1, 0, 0
+    for t in pieces[:-1]:
+        at += len(t.encode("utf-7"))
+        nl = t.count("\n")
+        line, col = (line + nl, len(t) - t.rfind("\n") - 1) if nl else (line, col + len(t))
+        want.append((at, line, col + 1))
+        col += 1
+        at += 1
+    for how, p in (("file", S.run(["check", "--all", "-f", "utf-7", S.path("u7.in", data)])),
+                   ("pipe", fed_in_pieces(["check", "--all", "-f", "utf-7"], data))):
+        got = reported(p.stderr)
+        check(got == want, "UTF-7, %d bytes through a %s: every error's line and column"
+              % (len(data), how), next(((g, w) for g, w in zip(got, want) if g != w),
+                                       (len(got), len(want))))
+
+
+@test
 def check_reads_standard_input():
     data = "ok\nb\u00e9d ".encode() + b"\xff\n"
     p = S.run(["check"], data)

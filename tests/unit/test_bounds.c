@@ -131,7 +131,8 @@ static size_t repeat(uint8_t *out, const uint8_t *unit, size_t ulen, const uint8
 {
     size_t n = 0;
     for (size_t j = 0; j < k && n + ulen + blen <= MAX_IN; j++) {
-        memcpy(out + n, between, blen);
+        if (blen) /* between may be NULL: memcpy takes no NULL, even for 0 bytes */
+            memcpy(out + n, between, blen);
         n += blen;
         memcpy(out + n, unit, ulen);
         n += ulen;
