@@ -6,7 +6,9 @@ against iconv, on the same file, as whole processes.
     python3 tests/bench/cli_bench.py BUILD_DIR SHARED_DIR [ROUNDS]
 
 The input is the lipsum corpus (SHARED_DIR/corpus/lipsum, every script)
-concatenated and repeated to 64 MiB, written to BUILD_DIR/bench/. Each row
+concatenated and repeated to 64 MiB, written to BUILD_DIR/bench/, and the
+same text as one line (line feeds made spaces), where a line's start is
+always in an earlier chunk. Each row
 runs its commands in turn, round after round (interleaved, so drift on a
 shared machine hits both alike), output to /dev/null, and takes each run's
 CPU time (user + system, from wait4) of the child alone. The table gives
@@ -44,6 +46,15 @@ def corpus(build, shared):
     return path
 
 
+def one_line(build, path):
+    """The same text with its line feeds made spaces: one 64 MiB line."""
+    out = os.path.join(build, "bench", "lipsum-64MiB-one-line.utf8.txt")
+    if not (os.path.exists(out) and os.path.getsize(out) == SIZE):
+        with open(path, "rb") as f, open(out, "wb") as g:
+            g.write(f.read().replace(b"\n", b" "))
+    return out
+
+
 def cpu_seconds(argv):
     with open(os.devnull, "wb") as null:
         p = subprocess.Popen(argv, stdout=null)
@@ -79,6 +90,9 @@ def main():
         ("`utfdfa -t utf-32le` / `utfdfa_transcode` loop", [cli, "-t", "utf-32le", f],
          [loop, "transcode", "utf-8", "utf-32le", f]),
     ]
+    g = one_line(build, f)
+    rows.append(("one line: `utfdfa check` / `utfdfa_check` loop", [cli, "check", g],
+                 [loop, "check", g]))
     iconv = shutil.which("iconv")
     if iconv:
         rows.append(("`utfdfa -f utf-8 -t utf-32le` / `iconv -f UTF-8 -t UTF-32LE`",
