@@ -252,7 +252,7 @@ def _check_value(a, parts, g, dfa):
             live = any(dfa.class_trans[s][c] != dfa.reject for s in range(dfa.nstates))
             if live and len({payload_mask(b) for b in dfa.class_bytes(c)}) != 1:
                 shown = " ".join(f"{x:02X}" if x == y else f"{x:02X}-{y:02X}"
-                                 for x, y in _ranges(dfa.class_bytes(c)))
+                                 for x, y in ranges(dfa.class_bytes(c)))
                 raise a.args_pos.error(f"@value payload: byte class {shown} mixes payload "
                                        "masks, so one mask per class cannot decode it")
     elif parts[0] in ("literal", "empty", "constant", "split"):
@@ -266,14 +266,15 @@ def _check_value(a, parts, g, dfa):
                                    f"the unit rule {known}")
 
 
-def _ranges(byte_list):
+def ranges(byte_list):
+    """Sorted bytes as [(first, last)] runs of consecutive values."""
     out = []
     for b in byte_list:
         if out and out[-1][1] == b - 1:
             out[-1][1] = b
         else:
             out.append([b, b])
-    return out
+    return [tuple(r) for r in out]
 
 
 def _tag_name(g, name):

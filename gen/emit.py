@@ -71,26 +71,17 @@ def c_provenance(comp, source):
 
 # ---------------------------------------------------------------- helpers
 
-def ranges(byte_list):
-    out = []
-    for b in byte_list:
-        if out and out[-1][1] == b - 1:
-            out[-1][1] = b
-        else:
-            out.append([b, b])
-    return [tuple(r) for r in out]
-
 
 def range_text(rs, sep=" "):
     return sep.join(f"{a:02X}" if a == b else f"{a:02X}-{b:02X}" for a, b in rs)
 
 
 def class_label(dfa, c):
-    return range_text(ranges(dfa.class_bytes(c)))
+    return range_text(compiler.ranges(dfa.class_bytes(c)))
 
 
 def class_name(dfa, c):
-    a, b = ranges(dfa.class_bytes(c))[0]
+    a, b = compiler.ranges(dfa.class_bytes(c))[0]
     return f"{a:02X}" if a == b else f"{a:02X}_{b:02X}"
 
 
@@ -260,7 +251,7 @@ def emit_c(comp, source, prefix):
     out += ["};", f"static const uint8_t {p}_error_class[256] = {{"]
     out += _table_rows(dfa.error_classes, lambda v: f"{v:2d}", 16)
     out += ["};"]
-    ecols = [range_text(ranges([b for b in range(256) if dfa.error_classes[b] == c]))
+    ecols = [range_text(compiler.ranges([b for b in range(256) if dfa.error_classes[b] == c]))
              for c in range(ne)]
     ecols = [c if len(c) <= 5 else f"e{i}" for i, c in enumerate(ecols)]
     out += [f"static const uint8_t {p}_error_kind[{P}_NSTATES][{P}_NERROR_CLASSES] = {{"]
@@ -353,7 +344,7 @@ def re2c_name(name, prefix=None):
 
 
 def _re2c_set(mask):
-    rs = ranges([b for b in range(256) if mask >> b & 1])
+    rs = compiler.ranges([b for b in range(256) if mask >> b & 1])
     return "[" + "".join(f"\\x{a:02X}" if a == b else f"\\x{a:02X}-\\x{b:02X}"
                          for a, b in rs) + "]"
 
@@ -638,7 +629,7 @@ def picture_label(byte_list):
     ('0'-'9' 'T' 't'), other bytes in hex (00-1F C2-DF); a range that holds
     both is split where they meet (00-1F ' '-'~' 7F)."""
     out = []
-    for a, b in ranges(byte_list):
+    for a, b in compiler.ranges(byte_list):
         for lo, hi in ((a, min(b, 0x1F)), (max(a, 0x20), min(b, 0x7E)), (max(a, 0x7F), b)):
             if lo > hi:
                 continue

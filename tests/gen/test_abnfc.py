@@ -1670,7 +1670,7 @@ class TestUtf8(Case):
 
     def test_byte_classes(self):
         d = self.comp.dfa
-        got = sorted(emit.range_text(emit.ranges(d.class_bytes(c))) for c in range(d.nclasses))
+        got = sorted(emit.range_text(compiler.ranges(d.class_bytes(c))) for c in range(d.nclasses))
         self.assertEqual(got, sorted(["00-7F", "80-8F", "90-9F", "A0-BF", "C0-C1 F5-FF", "C2-DF",
                                       "E0", "E1-EC EE-EF", "ED", "F0", "F1-F3", "F4"]))
         # Canonical numbering: classes in order of their first byte.
