@@ -100,36 +100,31 @@ static bool is_lf(const struct position *pos, const uint8_t *p)
 }
 
 #if defined(__SSE2__)
-#if defined(__GNUC__)
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE static inline
-#endif
-
-/* Units equal to `want` among the whole 16-byte blocks of p[0..n), `unit`
- * a constant where it is called, so each caller gets its own compare. Each
+/* Units equal to `want` among the whole 16-byte blocks of p[0..n), with
+ * the compare of the unit size; the rest is left to the caller. Each
  * matching unit adds 1 to each of its bytes' counters, summed every 255
- * blocks at most. Returns the bytes looked at. */
-ALWAYS_INLINE size_t count_equal(const uint8_t *p, size_t n, __m128i want, unsigned unit,
-                                 uint64_t *bytes)
-{
-    size_t i = 0;
-    while (n - i >= 16) {
-        __m128i acc = _mm_setzero_si128();
-        size_t blocks = (n - i) / 16 < 255 ? (n - i) / 16 : 255;
-        for (size_t b = 0; b < blocks; b++, i += 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-            __m128i eq = unit == 1   ? _mm_cmpeq_epi8(v, want)
-                         : unit == 2 ? _mm_cmpeq_epi16(v, want)
-                                     : _mm_cmpeq_epi32(v, want);
-            acc = _mm_sub_epi8(acc, eq);
-        }
-        __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
-        *bytes += (uint64_t)_mm_cvtsi128_si32(sums) +
-                  (uint64_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+ * blocks at most. */
+#define COUNT_EQUAL(name, cmpeq)                                                            \
+    static size_t name(const uint8_t *p, size_t n, __m128i want, uint64_t *bytes)           \
+    {                                                                                       \
+        size_t i = 0;                                                                       \
+        while (n - i >= 16) {                                                               \
+            __m128i acc = _mm_setzero_si128();                                              \
+            size_t blocks = (n - i) / 16 < 255 ? (n - i) / 16 : 255;                        \
+            for (size_t b = 0; b < blocks; b++, i += 16) {                                  \
+                __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));        \
+                acc = _mm_sub_epi8(acc, cmpeq(v, want));                                    \
+            }                                                                               \
+            __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());                          \
+            *bytes += (uint64_t)_mm_cvtsi128_si32(sums) +                                   \
+                      (uint64_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));                 \
+        }                                                                                   \
+        return i;                                                                           \
     }
-    return i;
-}
+COUNT_EQUAL(count_equal8, _mm_cmpeq_epi8)
+COUNT_EQUAL(count_equal16, _mm_cmpeq_epi16)
+COUNT_EQUAL(count_equal32, _mm_cmpeq_epi32)
+#undef COUNT_EQUAL
 #endif
 
 /* Line feeds among the whole units of p[0..n): one compare a unit, 16
@@ -145,11 +140,11 @@ static uint64_t count_lf(const struct position *pos, const uint8_t *p, size_t n)
     memcpy(&lf32, pos->lf, 4);
     memcpy(&lf16, pos->lf, 2);
     if (pos->unit == 1)
-        i = count_equal(p, n, _mm_set1_epi8((char)pos->lf[0]), 1, &bytes);
+        i = count_equal8(p, n, _mm_set1_epi8((char)pos->lf[0]), &bytes);
     else if (pos->unit == 2)
-        i = count_equal(p, n, _mm_set1_epi16((short)lf16), 2, &bytes);
+        i = count_equal16(p, n, _mm_set1_epi16((short)lf16), &bytes);
     else
-        i = count_equal(p, n, _mm_set1_epi32((int)lf32), 4, &bytes);
+        i = count_equal32(p, n, _mm_set1_epi32((int)lf32), &bytes);
     count = bytes / pos->unit;
 #endif
     for (; i + pos->unit <= n; i += pos->unit)
