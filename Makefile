@@ -57,7 +57,7 @@ GENERATED = $(HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
 # UTFDFA_EACH_ENCODING list, so make -j compiles them side by side.
 CONVERT_SOURCES = utf8 utf16le utf16be utf32le utf32be rfc2279 corrected ucs4le ucs4be utf7 \
                   cesu8 mutf8 wtf8 utf7_imap
-LIB_SRCS = src/utfdfa.c src/utf8_fast.c src/version.c
+LIB_SRCS = src/utfdfa.c src/transcode.c src/utf8_fast.c src/version.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o) $(CONVERT_SOURCES:%=$(B)/obj/convert_from_%.o)
 
 all: generated $(B)/libutfdfa.a $(B)/utfdfa

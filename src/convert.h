@@ -129,7 +129,14 @@ static inline void set_limit_field(utfdfa_decoder *d, unsigned limit)
 }
 
 /* Where decoded characters go. */
-enum sink { SINK_NONE, SINK_U32, SINK_U16, SINK_BYTES };
+/* SINK_CODES: code points for utfdfa_transcode's encoder (a block on its
+ * stack), decided as for bytes of the target `to` (its limit, its writer's
+ * rules); two things a code point cannot say travel as markers above any
+ * value such a target accepts (Corrected UTF-8's limit is 0x8421109F): the
+ * magic number, and a byte of a reserved unit passed through. */
+enum sink { SINK_NONE, SINK_U32, SINK_U16, SINK_BYTES, SINK_CODES };
+#define CODE_MAGIC 0xFFFFFFFFu
+#define CODE_RAW_BYTE 0xFFFFFE00u
 
 #define U7_OPEN 1u
 #define U7_END UINT32_MAX /* "the next character" at the end of input */
@@ -440,6 +447,7 @@ ALWAYS_INLINE size_t units_for(const struct out *o, enum sink sink, unsigned to,
     case SINK_NONE:
         return 0;
     case SINK_U32:
+    case SINK_CODES:
         return 1;
     case SINK_U16:
         return cp < 0x10000 ? 1 : 2;
@@ -533,6 +541,7 @@ ALWAYS_INLINE void put(struct out *o, enum sink sink, unsigned to, uint32_t cp)
     case SINK_NONE:
         break;
     case SINK_U32:
+    case SINK_CODES:
         ((uint32_t *)o->p)[o->len++] = cp;
         o->after_high = is_high(cp); /* read only for a WTF-8 target (writes_wtf8) */
         break;
@@ -572,12 +581,14 @@ static const uint32_t corrected_magic_cp[4] = {0x10E7D, 0xED4E, 0x0000, 0x000A};
  * the magic number for Corrected UTF-8 bytes. */
 ALWAYS_INLINE bool sig_is_magic(enum sink sink, unsigned to)
 {
-    return sink == SINK_BYTES && to == UTFDFA_CORRECTED_UTF8;
+    return (sink == SINK_BYTES || sink == SINK_CODES) && to == UTFDFA_CORRECTED_UTF8;
 }
 
 ALWAYS_INLINE size_t sig_units(const struct out *o, enum sink sink, unsigned to)
 {
-    return sig_is_magic(sink, to) ? sizeof corrected_magic : units_for(o, sink, to, BOM);
+    if (sig_is_magic(sink, to))
+        return sink == SINK_CODES ? 1 : sizeof corrected_magic;
+    return units_for(o, sink, to, BOM);
 }
 
 /* Units that cps[0..n) take, after the signature when `sig`. In UTF-7 each
@@ -605,7 +616,9 @@ ALWAYS_INLINE size_t units_after(const struct out *o, enum sink sink, unsigned t
 
 ALWAYS_INLINE void put_sig(struct out *o, enum sink sink, unsigned to)
 {
-    if (sig_is_magic(sink, to)) {
+    if (sig_is_magic(sink, to) && sink == SINK_CODES) {
+        ((uint32_t *)o->p)[o->len++] = CODE_MAGIC;
+    } else if (sig_is_magic(sink, to)) {
         memcpy((uint8_t *)o->p + o->len, corrected_magic, sizeof corrected_magic);
         o->len += sizeof corrected_magic;
     } else {
@@ -732,8 +745,9 @@ enum delivery { DELIVERED, NO_ROOM, UNFIT };
  * get exactly what that encoder accepts. */
 ALWAYS_INLINE bool writes_to(const utfdfa_decoder *d, enum sink sink, unsigned to, unsigned enc)
 {
-    return sink == SINK_BYTES ? to == enc
-                              : sink == SINK_U32 && limit_field(d) == limit_of(enc);
+    return sink == SINK_BYTES || sink == SINK_CODES
+               ? to == enc
+               : sink == SINK_U32 && limit_field(d) == limit_of(enc);
 }
 
 ALWAYS_INLINE enum delivery deliver(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
@@ -749,7 +763,9 @@ ALWAYS_INLINE enum delivery deliver(utfdfa_decoder *d, struct out *o, enum sink 
     if (kind == UTFDFA_ERR_NONE)
         kind = unfit(limit, written);
     if (kind == UTFDFA_ERR_NONE)
-        return emit(d, o, sink, to, sink == SINK_BYTES ? written : cp) ? DELIVERED : NO_ROOM;
+        return emit(d, o, sink, to, sink == SINK_BYTES || sink == SINK_CODES ? written : cp)
+                   ? DELIVERED
+                   : NO_ROOM;
     return fail(d, o, sink, to, at, length, kind, err) ? UNFIT : NO_ROOM;
 }
 
@@ -852,7 +868,7 @@ ALWAYS_INLINE enum delivery complete(utfdfa_decoder *d, struct out *o, enum sink
                                      utfdfa_error *err)
 {
     if (t->reserved_tag && tag == t->reserved_tag) {
-        if (sink == SINK_NONE || (sink == SINK_BYTES && to == t->self))
+        if (sink == SINK_NONE || ((sink == SINK_BYTES || sink == SINK_CODES) && to == t->self))
             return DELIVERED;
         return fail(d, o, sink, to, at, value, UTFDFA_ERR_RESERVED, err) ? UNFIT : NO_ROOM;
     }
@@ -906,7 +922,7 @@ ALWAYS_INLINE enum delivery magic_read(utfdfa_decoder *d, struct out *o, enum si
 {
     if (BOM_MODE(d->flags) == UTFDFA_BOM_KEEP && sink != SINK_NONE) {
         if (!room(o, sink, sig_is_magic(sink, to)
-                               ? sizeof corrected_magic
+                               ? sig_units(o, sink, to)
                                : units_after(o, sink, to, false, corrected_magic_cp, 4)))
             return NO_ROOM;
         if (sig_is_magic(sink, to)) {
@@ -952,7 +968,8 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
                                                       after a high surrogate */
     unsigned pending = PENDING(d->flags);
     unsigned limit = sink_limit(d, sink, to);
-    bool passthrough = t->reserved_tag && sink == SINK_BYTES && to == t->self;
+    bool passthrough =
+        t->reserved_tag && (sink == SINK_BYTES || sink == SINK_CODES) && to == t->self;
     size_t i = 0, len = *n;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     while (i < len) {
@@ -1045,7 +1062,9 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
                     r = UTFDFA_OUTPUT_FULL;
                     break;
                 }
-                if (passthrough)
+                if (passthrough && sink == SINK_CODES)
+                    ((uint32_t *)o->p)[o->len++] = CODE_RAW_BYTE | b;
+                else if (passthrough)
                     ((uint8_t *)o->p)[o->len++] = b;
                 cp++;
                 pending += pending < 7;
@@ -1583,11 +1602,12 @@ ALWAYS_INLINE utfdfa_result convert(utfdfa_decoder *d, const uint8_t *src, size_
  * (Corrected UTF-8: C1 controls, U+0000). */
 enum { FAST_WINDOW = 16 };
 
-ALWAYS_INLINE bool fast_ok(const utfdfa_decoder *d, enum sink sink)
+ALWAYS_INLINE bool fast_ok(const utfdfa_decoder *d, enum sink sink, unsigned to)
 {
     return FROM(d->config) == UTFDFA_UTF8 &&
            ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP) &&
-           !(sink == SINK_U32 && limit_field(d) == LIMIT_CORRECTED);
+           !(sink == SINK_U32 && limit_field(d) == LIMIT_CORRECTED) &&
+           !(sink == SINK_CODES && limit_of(to) == LIMIT_CORRECTED);
 }
 
 /* The fast path over src[0..n), output at o; what it read. */
@@ -1602,6 +1622,7 @@ ALWAYS_INLINE size_t fast_step(utfdfa_decoder *d, const uint8_t *src, size_t n, 
         partial = 0; /* unused: validation has no values */
         break;
     case SINK_U32:
+    case SINK_CODES:
         if (ERRORS(d->config) == UTFDFA_REPLACE)
             k = utfdfa__utf8_decode32_replace(src, n, &state, &partial,
                                               (uint32_t *)o->p + o->len, o->cap - o->len,
@@ -1630,17 +1651,17 @@ ALWAYS_INLINE size_t fast_step(utfdfa_decoder *d, const uint8_t *src, size_t n, 
 
 /* A public call for a UTF-8 source: fast path, plain window, again. */
 ALWAYS_INLINE utfdfa_result convert_fast(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
-                                         struct out *o, enum sink sink, bool last,
+                                         struct out *o, enum sink sink, unsigned to, bool last,
                                          utfdfa_error *err)
 {
     size_t done = 0, n = *src_len;
     for (;;) {
-        if (fast_ok(d, sink))
+        if (fast_ok(d, sink, to))
             done += fast_step(d, src + done, n - done, o, sink);
         size_t rest = n - done, w = rest < FAST_WINDOW ? rest : FAST_WINDOW;
         bool wlast = last && w == rest;
         size_t m = w;
-        utfdfa_result r = convert(d, src + done, &m, o, sink, UTFDFA_UTF8, UTFDFA_UTF8, wlast, err);
+        utfdfa_result r = convert(d, src + done, &m, o, sink, UTFDFA_UTF8, to, wlast, err);
         done += m;
         if (r != UTFDFA_INPUT_EMPTY || w == rest) {
             *src_len = done;
@@ -1677,5 +1698,18 @@ ALWAYS_INLINE utfdfa_result convert_fast(utfdfa_decoder *d, const uint8_t *src, 
                                               size_t *src_len, struct out *o, enum sink sink,  \
                                               unsigned to, bool last, utfdfa_error *err);
 UTFDFA_EACH_ENCODING(UTFDFA_DECLARE_CONVERT_FROM)
+
+/* (NULL, 0) is an empty buffer, but C gives NULL + 0 no meaning (C11
+ * 6.5.6p8; clang's UBSan reports it) and the loops compute src + i and
+ * dst + len: an empty buffer gets a real address. Only an empty one: NULL
+ * with a length still faults where it would have. Nothing is read from it
+ * or written to it (it is const, aligned for every unit). */
+static const uint32_t empty_buffer[1];
+#define REAL_ADDRESS(p, len) ((p) || (len) ? (void *)(p) : (void *)empty_buffer)
+
+/* One call of d into sink, whatever its source (src/utfdfa.c). */
+utfdfa_result utfdfa__convert_any(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+                                  struct out *o, enum sink sink, unsigned to, bool last,
+                                  utfdfa_error *err);
 
 #endif /* UTFDFA_CONVERT_H */

@@ -32,8 +32,8 @@ ALWAYS_INLINE utfdfa_result SPECIALISE(utfdfa_decoder *d, const uint8_t *src, si
                                        struct out *o, enum sink sink, unsigned to, bool last,
                                        utfdfa_error *err)
 {
-    if (SOURCE == UTFDFA_UTF8 && sink != SINK_BYTES)
-        return convert_fast(d, src, src_len, o, sink, last, err);
+    if (SOURCE == UTFDFA_UTF8)
+        return convert_fast(d, src, src_len, o, sink, to, last, err);
     return convert(d, src, src_len, o, sink, SOURCE, to, last, err);
 }
 
@@ -48,17 +48,8 @@ utfdfa_result CONVERT_FROM_THIS(utfdfa_decoder *d, const uint8_t *src, size_t *s
         return SPECIALISE(d, src, src_len, o, SINK_U32, UTFDFA_UTF8, last, err);
     case SINK_U16:
         return SPECIALISE(d, src, src_len, o, SINK_U16, UTFDFA_UTF8, last, err);
-    default:
-        break;
-    }
-    switch (to) {
-#define TARGET_CASE(name, enc)                                                             \
-    case enc:                                                                              \
-        return SPECIALISE(d, src, src_len, o, SINK_BYTES, enc, last, err);
-        UTFDFA_EACH_ENCODING(TARGET_CASE)
-#undef TARGET_CASE
-    default: /* not reached: utfdfa_transcode passes a valid target */
-        return SPECIALISE(d, src, src_len, o, SINK_BYTES, UTFDFA_UCS4BE, last, err);
+    default: /* code points for utfdfa_transcode's encoder: `to` is known at run time */
+        return SPECIALISE(d, src, src_len, o, SINK_CODES, to, last, err);
     }
 }
 

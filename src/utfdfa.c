@@ -126,19 +126,11 @@ uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d)
     return d->offset;
 }
 
-/* (NULL, 0) is an empty buffer, but C gives NULL + 0 no meaning (C11
- * 6.5.6p8; clang's UBSan reports it) and the loops compute src + i and
- * dst + len: an empty buffer gets a real address. Only an empty one: NULL
- * with a length still faults where it would have. Nothing is read from it
- * or written to it (it is const, aligned for every unit). */
-static const uint32_t empty_buffer[1];
-#define REAL_ADDRESS(p, len) ((p) || (len) ? (void *)(p) : (void *)empty_buffer)
-
 /* The unit of the decoder's source; an out-of-range source (only a
  * corrupted decoder has one) is read as UCS-4BE, as any value is. */
-static utfdfa_result convert_any(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
-                                 struct out *o, enum sink sink, unsigned to, bool last,
-                                 utfdfa_error *err)
+utfdfa_result utfdfa__convert_any(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+                                  struct out *o, enum sink sink, unsigned to, bool last,
+                                  utfdfa_error *err)
 {
     src = REAL_ADDRESS(src, *src_len);
     o->p = REAL_ADDRESS(o->p, o->cap);
@@ -157,7 +149,7 @@ utfdfa_result utfdfa_check(utfdfa_decoder *d, const uint8_t *src, size_t *src_le
                            utfdfa_error *err)
 {
     struct out o = {NULL, 0, 0, {0, 0, false, false}, false};
-    return convert_any(d, src, src_len, &o, SINK_NONE, UTFDFA_UTF8, last, err);
+    return utfdfa__convert_any(d, src, src_len, &o, SINK_NONE, UTFDFA_UTF8, last, err);
 }
 
 utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
@@ -167,7 +159,7 @@ utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src, size_t 
      * is kept in the writer byte, as utfdfa_transcode keeps it. */
     bool wtf8 = limit_field(d) == LIMIT_WTF8;
     struct out o = {dst, *dst_len, 0, {0, 0, false, false}, wtf8 && (d->writer & 1)};
-    utfdfa_result r = convert_any(d, src, src_len, &o, SINK_U32, UTFDFA_UTF8, last, err);
+    utfdfa_result r = utfdfa__convert_any(d, src, src_len, &o, SINK_U32, UTFDFA_UTF8, last, err);
     if (wtf8)
         d->writer = o.after_high;
     *dst_len = o.len;
@@ -178,30 +170,7 @@ utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *d, const uint8_t *src, size_t 
                                   uint16_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
     struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
-    utfdfa_result r = convert_any(d, src, src_len, &o, SINK_U16, UTFDFA_UTF8, last, err);
-    *dst_len = o.len;
-    return r;
-}
-
-utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const uint8_t *src,
-                               size_t *src_len, uint8_t *dst, size_t *dst_len, bool last,
-                               utfdfa_error *err)
-{
-    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
-    unsigned target = (unsigned)to < UTFDFA_NENCODINGS ? (unsigned)to : UTFDFA_UCS4BE;
-    /* The writer's state (an open UTF-7 run, a WTF-8 high surrogate) is
-     * kept in the decoder between calls. */
-    if (target == UTFDFA_UTF7)
-        o.w = u7_unpack(d->writer, options_of(d) & UTFDFA_UTF7_DIRECT_SET_O, false);
-    else if (target == UTFDFA_UTF7_IMAP)
-        o.w = u7_unpack(d->writer, false, true);
-    else if (target == UTFDFA_WTF8)
-        o.after_high = d->writer & 1;
-    utfdfa_result r = convert_any(d, src, src_len, &o, SINK_BYTES, target, last, err);
-    if (is_utf7(target))
-        d->writer = u7_pack(&o.w);
-    else if (target == UTFDFA_WTF8)
-        d->writer = o.after_high;
+    utfdfa_result r = utfdfa__convert_any(d, src, src_len, &o, SINK_U16, UTFDFA_UTF8, last, err);
     *dst_len = o.len;
     return r;
 }

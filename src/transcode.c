@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/* utfdfa_transcode: a decoder and an encoder that meet at code points.
+ *
+ * The decoder (any source, src/convert_from.c) writes a block of code
+ * points on the stack, having decided everything about them that depends
+ * on the input: errors at their byte offsets, replacement, the BOM mode,
+ * and what the target cannot hold (SINK_CODES applies the target's limit
+ * and its writer's rules). The encoder then writes the block in the target
+ * encoding. Only whole characters are ever written, as the decoder would
+ * write them directly: when the output fills in the middle of a block, the
+ * decoder's 16 bytes of state go back to before the block and it decodes
+ * again with room for just what the encoder took (the decoder is
+ * deterministic, so that is a prefix of the same block). That is rare (the
+ * output's last bytes) and keeps OUTPUT_FULL exact: the input a call
+ * reports read is exactly what its output holds.
+ */
+#include "convert.h"
+
+enum { CODES_BLOCK = 512 };
+
+/* Write codes[0..n) in `to` at o; stop before the first that does not fit.
+ * Returns how many were written. The markers come only for Corrected UTF-8. */
+ALWAYS_INLINE size_t write_codes(struct out *o, unsigned to, const uint32_t *codes, size_t n)
+{
+    size_t i = 0;
+    for (; i < n; i++) {
+        uint32_t cp = codes[i];
+        if (to == UTFDFA_CORRECTED_UTF8 && cp >= CODE_RAW_BYTE) {
+            size_t need = cp == CODE_MAGIC ? sizeof corrected_magic : 1;
+            if (o->cap - o->len < need)
+                break;
+            if (cp == CODE_MAGIC)
+                put_sig(o, SINK_BYTES, to);
+            else
+                ((uint8_t *)o->p)[o->len++] = (uint8_t)cp;
+            continue;
+        }
+        if (o->cap - o->len < units_for(o, SINK_BYTES, to, cp))
+            break;
+        put(o, SINK_BYTES, to, cp);
+    }
+    return i;
+}
+
+/* The encoder, specialised per target. */
+static size_t encode_codes(struct out *o, unsigned to, const uint32_t *codes, size_t n)
+{
+    switch (to) {
+#define ENCODE_CASE(name, enc)                                                             \
+    case enc:                                                                              \
+        return write_codes(o, enc, codes, n);
+        UTFDFA_EACH_ENCODING(ENCODE_CASE)
+#undef ENCODE_CASE
+    default:
+        return write_codes(o, UTFDFA_UCS4BE, codes, n);
+    }
+}
+
+/* At the end of the stream: the "-" (and last digit) that close an open
+ * UTF-7 run. false when there is no room. */
+static bool close_run(struct out *o, unsigned to)
+{
+    if (!is_utf7(to))
+        return true;
+    if (o->cap - o->len < u7_close_len(&o->w, U7_END))
+        return false;
+    o->len += u7_close(&o->w, U7_END, (uint8_t *)o->p + o->len);
+    return true;
+}
+
+/* What the writer keeps between calls (in the decoder's writer byte): an
+ * open UTF-7 run, or whether WTF-8's last code point was a high surrogate. */
+struct writer {
+    struct out bytes;
+    bool after_high;
+};
+
+enum { BLOCK_DONE = 3 }; /* transcode_block: the block was full; go on */
+
+/* One block: decode, encode, and if the encoder could not take it all,
+ * decode again from the same state with room for what it took. */
+static int transcode_block(utfdfa_decoder *d, unsigned to, const uint8_t *src, size_t *n,
+                           struct writer *w, bool last, utfdfa_error *err)
+{
+    uint32_t codes[CODES_BLOCK];
+    const utfdfa_decoder before = *d;
+    const struct writer wbefore = *w;
+    size_t cap = CODES_BLOCK;
+    bool decode_last = last;
+    for (;;) {
+        size_t m = *n;
+        struct out o = {codes, cap, 0, {0, 0, false, false}, w->after_high};
+        utfdfa_result r = utfdfa__convert_any(d, src, &m, &o, SINK_CODES, to, decode_last, err);
+        size_t wrote = encode_codes(&w->bytes, to, codes, o.len);
+        bool closed = wrote == o.len && !(r == UTFDFA_INPUT_EMPTY && decode_last &&
+                                           !close_run(&w->bytes, to));
+        if (wrote == o.len && closed) {
+            w->after_high = o.after_high;
+            *n = m;
+            if (r == UTFDFA_OUTPUT_FULL && cap == CODES_BLOCK)
+                return BLOCK_DONE;
+            return r == UTFDFA_INPUT_EMPTY && last && !decode_last ? UTFDFA_OUTPUT_FULL : r;
+        }
+        *d = before;
+        *w = wbefore;
+        if (wrote < o.len)
+            cap = wrote; /* < CODES_BLOCK: an OUTPUT_FULL is then the output's */
+        else
+            decode_last = false; /* the end does not fit: everything but the end */
+    }
+}
+
+utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const uint8_t *src,
+                               size_t *src_len, uint8_t *dst, size_t *dst_len, bool last,
+                               utfdfa_error *err)
+{
+    unsigned target = (unsigned)to < UTFDFA_NENCODINGS ? (unsigned)to : UTFDFA_UCS4BE;
+    struct writer w = {{REAL_ADDRESS(dst, *dst_len), *dst_len, 0, {0, 0, false, false}, false},
+                       false};
+    if (target == UTFDFA_UTF7)
+        w.bytes.w = u7_unpack(d->writer, options_of(d) & UTFDFA_UTF7_DIRECT_SET_O, false);
+    else if (target == UTFDFA_UTF7_IMAP)
+        w.bytes.w = u7_unpack(d->writer, false, true);
+    else if (target == UTFDFA_WTF8)
+        w.after_high = d->writer & 1;
+    size_t done = 0, n = *src_len;
+    utfdfa_error e;
+    int r;
+    do {
+        size_t m = n - done;
+        r = transcode_block(d, target, src + done, &m, &w, last, &e);
+        done += m;
+    } while (r == BLOCK_DONE);
+    if (is_utf7(target))
+        d->writer = u7_pack(&w.bytes.w);
+    else if (target == UTFDFA_WTF8)
+        d->writer = w.after_high;
+    if (r == UTFDFA_MALFORMED && err)
+        *err = e;
+    *src_len = done;
+    *dst_len = w.bytes.len;
+    return (utfdfa_result)r;
+}
