@@ -110,38 +110,27 @@ typedef struct utfdfa_error {
     enum utfdfa_error_kind kind;
 } utfdfa_error;
 
-/* Decoder state: 16 bytes, all zero = a fresh strict UTF-8 decoder that keeps a BOM.
- * Treat the fields as private: src/convert.h packs them (its accessors). */
+/* Decoder and encoder state: 16 bytes each, owned by the caller (on the
+ * stack, in a struct, anywhere), never allocated by the library. All zero
+ * is a fresh strict UTF-8 decoder (encoder) that keeps a BOM; otherwise set
+ * them up with utfdfa_decoder_init / utfdfa_encoder_init. The contents are
+ * private and may change between versions; only the size and alignment are
+ * part of the ABI. Copying one copies the stream's state. */
 typedef struct utfdfa_decoder {
-    uint64_t offset;  /* stream offset of the next byte */
-    uint32_t partial; /* value of the sequence in progress */
-    uint8_t flags;    /* bytes pending (3 bits), started, replaced, BOM mode (2 bits),
-                         no magic number */
-    uint8_t config;   /* source encoding (4 bits), error mode (2 bits), options (2 bits:
-                         enum utfdfa_encoder_option, for utfdfa_transcode's output) */
-    uint8_t writer;   /* utfdfa_transcode's writer: UTF-7's open run and its bits left
-                         over; WTF-8's "a high surrogate was written last" */
-    uint8_t state_limit; /* automaton state number, not pre-multiplied (5 bits);
-                            utfdfa_decoder_set_target: what decode_utf32 may return (3 bits) */
+    uint64_t private_[2];
 } utfdfa_decoder;
-#if defined(__cplusplus) && __cplusplus >= 201103L
-static_assert(sizeof(utfdfa_decoder) <= 16, "the decoder state is at most 16 bytes");
-#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-_Static_assert(sizeof(utfdfa_decoder) <= 16, "the decoder state is at most 16 bytes");
-#endif
 
-/* Encoder state (code points -> bytes): all zero = strict UTF-8, BOM kept. */
 typedef struct utfdfa_encoder {
-    uint64_t offset;  /* code points consumed so far */
-    uint8_t to;       /* output encoding */
-    uint8_t errors;   /* enum utfdfa_errors */
-    uint8_t bom;      /* enum utfdfa_bom, applied to the first code point */
-    uint8_t started;  /* a code point has been written (or dropped) */
-    uint8_t replaced; /* an error was replaced or dropped */
-    uint8_t shift;    /* UTF-7: a base64 run is open (bit 0), bits left over (bits 1-3) */
-    uint8_t bits;     /* UTF-7: the bits left over */
-    uint8_t options;  /* enum utfdfa_encoder_option */
+    uint64_t private_[2];
 } utfdfa_encoder;
+
+#if defined(__cplusplus) && __cplusplus >= 201103L
+static_assert(sizeof(utfdfa_decoder) == 16 && sizeof(utfdfa_encoder) == 16,
+              "the state is 16 bytes");
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(sizeof(utfdfa_decoder) == 16 && sizeof(utfdfa_encoder) == 16,
+               "the state is 16 bytes");
+#endif
 
 /* Encoder options (utfdfa_encoder_set_options). */
 enum utfdfa_encoder_option {

@@ -55,11 +55,42 @@ _Static_assert((int)UTF7_ERROR_BAD_SHIFT == (int)UTFDFA_ERR_BAD_SHIFT, "kinds");
 _Static_assert((int)UTF7_ERROR_PARTIAL_UNIT == (int)UTFDFA_ERR_PARTIAL_UNIT, "kinds");
 _Static_assert((int)UTF7_ERROR_NONZERO_PADDING == (int)UTFDFA_ERR_NONZERO_PADDING, "kinds");
 _Static_assert((int)UTF7_NERROR_KINDS == (int)UTFDFA_NERROR_KINDS, "kinds");
-_Static_assert(sizeof(utfdfa_decoder) <= 16, "the decoder state is at most 16 bytes");
 
 enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
 
-/* The decoder's fields (include/utfdfa.h) are read and written only here
+/* The decoder's state: the caller's 16 bytes of utfdfa_decoder, copied in
+ * at the start of a public call and back at its end (load_decoder,
+ * store_decoder), so the public type says nothing of its fields. All zero
+ * is a fresh strict UTF-8 decoder that keeps a BOM. */
+struct decoder {
+    uint64_t offset;     /* stream offset of the next byte */
+    uint32_t partial;    /* value of the sequence in progress */
+    uint8_t flags;       /* bytes pending (3 bits), started, replaced, BOM mode (2 bits),
+                            no magic number */
+    uint8_t config;      /* source encoding (4 bits), error mode (2 bits), options (2 bits:
+                            enum utfdfa_encoder_option, for utfdfa_transcode's output) */
+    uint8_t writer;      /* utfdfa_transcode's writer: UTF-7's open run and its bits left
+                            over; WTF-8's "a high surrogate was written last" */
+    uint8_t state_limit; /* automaton state number, not pre-multiplied (5 bits);
+                            utfdfa_decoder_set_target: what decode_utf32 may return (3 bits) */
+};
+_Static_assert(sizeof(struct decoder) == sizeof(utfdfa_decoder) &&
+                   _Alignof(struct decoder) <= _Alignof(utfdfa_decoder),
+               "the decoder's state fits the public type");
+
+static inline struct decoder load_decoder(const utfdfa_decoder *d)
+{
+    struct decoder s;
+    memcpy(&s, d, sizeof s);
+    return s;
+}
+
+static inline void store_decoder(utfdfa_decoder *d, const struct decoder *s)
+{
+    memcpy(d, s, sizeof *s);
+}
+
+/* The decoder's fields are read and written only here
  * and through the accessors below; all zero is a fresh decoder.
  * flags: pending:3 | started:1 | replaced:1 | bom:2 | nomagic:1 */
 #define PENDING(f) ((unsigned)(f) & 7u)
@@ -72,12 +103,12 @@ enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
 #define ERRORS(c) (((unsigned)(c) >> 4) & 3u)
 _Static_assert(UTFDFA_NENCODINGS <= 16, "an encoding fits config's 4 bits");
 
-ALWAYS_INLINE unsigned options_of(const utfdfa_decoder *d)
+ALWAYS_INLINE unsigned options_of(const struct decoder *d)
 {
     return (unsigned)d->config >> 6;
 }
 
-static inline void set_options(utfdfa_decoder *d, unsigned options)
+static inline void set_options(struct decoder *d, unsigned options)
 {
     d->config = (uint8_t)((d->config & 0x3Fu) | (options & 3u) << 6);
 }
@@ -98,7 +129,7 @@ _Static_assert(UTF8_NSTATES <= 1u << STATE_BITS && UTF8_RFC2279_NSTATES <= 1u <<
 /* The pre-multiplied state of a table with nstates states of nclasses
  * classes. The field is the caller's memory: a number past the table (only
  * a corrupted decoder holds one) reads as the start state, never past it. */
-ALWAYS_INLINE uint32_t state_of(const utfdfa_decoder *d, uint32_t nstates, uint32_t nclasses)
+ALWAYS_INLINE uint32_t state_of(const struct decoder *d, uint32_t nstates, uint32_t nclasses)
 {
     uint32_t s = d->state_limit & STATE_MASK;
     return (s < nstates ? s : 0) * nclasses;
@@ -107,23 +138,23 @@ ALWAYS_INLINE uint32_t state_of(const utfdfa_decoder *d, uint32_t nstates, uint3
 /* A byte decoder's state: inside a sequence only with bytes of it pending
  * (a corrupted decoder may claim otherwise, and its error would have no
  * bytes). */
-ALWAYS_INLINE uint32_t sequence_state_of(const utfdfa_decoder *d, uint32_t nstates,
+ALWAYS_INLINE uint32_t sequence_state_of(const struct decoder *d, uint32_t nstates,
                                          uint32_t nclasses)
 {
     return PENDING(d->flags) ? state_of(d, nstates, nclasses) : 0;
 }
 
-ALWAYS_INLINE void set_state(utfdfa_decoder *d, uint32_t state, uint32_t nclasses)
+ALWAYS_INLINE void set_state(struct decoder *d, uint32_t state, uint32_t nclasses)
 {
     d->state_limit = (uint8_t)((d->state_limit & ~STATE_MASK) | state / nclasses);
 }
 
-ALWAYS_INLINE unsigned limit_field(const utfdfa_decoder *d)
+ALWAYS_INLINE unsigned limit_field(const struct decoder *d)
 {
     return (unsigned)d->state_limit >> STATE_BITS;
 }
 
-static inline void set_limit_field(utfdfa_decoder *d, unsigned limit)
+static inline void set_limit_field(struct decoder *d, unsigned limit)
 {
     d->state_limit = (uint8_t)((d->state_limit & STATE_MASK) | limit << STATE_BITS);
 }
@@ -642,7 +673,7 @@ static inline enum bom_action bom_first(unsigned mode, uint32_t cp, bool magic_o
 
 /* Emit one decoded character, applying the BOM mode to the stream's first
  * one. false when there is no room; nothing is written then. */
-ALWAYS_INLINE bool emit(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
+ALWAYS_INLINE bool emit(struct decoder *d, struct out *o, enum sink sink, unsigned to,
                         uint32_t cp)
 {
     if (!(d->flags & F_STARTED)) {
@@ -664,7 +695,7 @@ ALWAYS_INLINE bool emit(utfdfa_decoder *d, struct out *o, enum sink sink, unsign
 
 /* Room for cps[0..n) and `raw` more units after a BOM still owed, and the
  * BOM written. */
-ALWAYS_INLINE bool ensure_room(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
+ALWAYS_INLINE bool ensure_room(struct decoder *d, struct out *o, enum sink sink, unsigned to,
                                const uint32_t *cps, size_t n, size_t raw)
 {
     bool owe_bom = !(d->flags & F_STARTED) && BOM_MODE(d->flags) == UTFDFA_BOM_ADD;
@@ -678,13 +709,13 @@ ALWAYS_INLINE bool ensure_room(utfdfa_decoder *d, struct out *o, enum sink sink,
 
 /* Before reporting an error: room for what the error path may write (a BOM
  * still owed, and a U+FFFD when replacing). */
-ALWAYS_INLINE bool error_room(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to)
+ALWAYS_INLINE bool error_room(struct decoder *d, struct out *o, enum sink sink, unsigned to)
 {
     static const uint32_t replacement = REPLACEMENT;
     return ensure_room(d, o, sink, to, &replacement, ERRORS(d->config) == UTFDFA_REPLACE, 0);
 }
 
-ALWAYS_INLINE void set_pending(utfdfa_decoder *d, unsigned pending)
+ALWAYS_INLINE void set_pending(struct decoder *d, unsigned pending)
 {
     d->flags = (uint8_t)((d->flags & ~7u) | (pending & 7u));
 }
@@ -699,7 +730,7 @@ ALWAYS_INLINE void report(utfdfa_error *err, uint64_t offset, uint32_t length,
 
 /* Report an error of `length` bytes at stream offset `at`, if the output
  * has room for what the error path writes; false (nothing done) if not. */
-ALWAYS_INLINE bool fail(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
+ALWAYS_INLINE bool fail(struct decoder *d, struct out *o, enum sink sink, unsigned to,
                         uint64_t at, uint32_t length, enum utfdfa_error_kind kind,
                         utfdfa_error *err)
 {
@@ -712,7 +743,7 @@ ALWAYS_INLINE bool fail(utfdfa_decoder *d, struct out *o, enum sink sink, unsign
 /* The end of a core: at the end of the input whatever is pending is one
  * error (reported only when `last`); then the state (pre-multiplied by
  * nclasses) goes back to d. */
-ALWAYS_INLINE utfdfa_result finish(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
+ALWAYS_INLINE utfdfa_result finish(struct decoder *d, struct out *o, enum sink sink, unsigned to,
                                    bool last, utfdfa_result r, uint32_t state, uint32_t nclasses,
                                    uint32_t partial, unsigned pending,
                                    enum utfdfa_error_kind kind, size_t used, size_t *n,
@@ -743,14 +774,14 @@ enum delivery { DELIVERED, NO_ROOM, UNFIT };
  * writers have rules beyond a limit): its bytes, or code points for a
  * caller that writes them in `enc` (utfdfa_decoder_set_target), which must
  * get exactly what that encoder accepts. */
-ALWAYS_INLINE bool writes_to(const utfdfa_decoder *d, enum sink sink, unsigned to, unsigned enc)
+ALWAYS_INLINE bool writes_to(const struct decoder *d, enum sink sink, unsigned to, unsigned enc)
 {
     return sink == SINK_BYTES || sink == SINK_CODES
                ? to == enc
                : sink == SINK_U32 && limit_field(d) == limit_of(enc);
 }
 
-ALWAYS_INLINE enum delivery deliver(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
+ALWAYS_INLINE enum delivery deliver(struct decoder *d, struct out *o, enum sink sink, unsigned to,
                                     unsigned limit, uint32_t cp, uint64_t at, uint32_t length,
                                     utfdfa_error *err)
 {
@@ -838,7 +869,7 @@ ALWAYS_INLINE uint32_t dfa_next(const struct dfa *t, uint32_t state, uint32_t cl
 }
 
 /* The limit a decoded character must meet for this sink. */
-ALWAYS_INLINE unsigned sink_limit(const utfdfa_decoder *d, enum sink sink, unsigned to)
+ALWAYS_INLINE unsigned sink_limit(const struct decoder *d, enum sink sink, unsigned to)
 {
     switch (sink) {
     case SINK_NONE:
@@ -862,7 +893,7 @@ ALWAYS_INLINE bool in_reserved(const struct dfa *t, uint32_t state)
 /* A unit is complete: deliver its value, or handle a reserved unit, which
  * only the same encoding carries (passed through byte by byte as it came),
  * only validation accepts silently, and anything else reports. */
-ALWAYS_INLINE enum delivery complete(utfdfa_decoder *d, struct out *o, enum sink sink,
+ALWAYS_INLINE enum delivery complete(struct decoder *d, struct out *o, enum sink sink,
                                      unsigned to, unsigned limit, const struct dfa *t,
                                      unsigned tag, uint32_t value, uint64_t at, uint32_t length,
                                      utfdfa_error *err)
@@ -887,7 +918,7 @@ ALWAYS_INLINE enum delivery complete(utfdfa_decoder *d, struct out *o, enum sink
  * known from the offset alone, so nothing needs storing. release() writes
  * those completed before offset p once the stream turns out otherwise; its
  * U+0000 (offset 6) is then an error like any other. */
-ALWAYS_INLINE enum delivery release(utfdfa_decoder *d, struct out *o, enum sink sink, unsigned to,
+ALWAYS_INLINE enum delivery release(struct decoder *d, struct out *o, enum sink sink, unsigned to,
                                     uint64_t p, utfdfa_error *err)
 {
     size_t held = (p > 2) + (p > 5);
@@ -909,7 +940,7 @@ ALWAYS_INLINE enum delivery release(utfdfa_decoder *d, struct out *o, enum sink 
 /* A kept magic number is four characters, U+0000 among them: code points
  * for a Corrected UTF-8 writer (utfdfa_decoder_set_target) cannot carry
  * it, so there it is text after all (release: its U+0000 is the error). */
-ALWAYS_INLINE bool magic_unwritable(const utfdfa_decoder *d, enum sink sink)
+ALWAYS_INLINE bool magic_unwritable(const struct decoder *d, enum sink sink)
 {
     return BOM_MODE(d->flags) == UTFDFA_BOM_KEEP && sink == SINK_U32 &&
            limit_field(d) == LIMIT_CORRECTED;
@@ -917,7 +948,7 @@ ALWAYS_INLINE bool magic_unwritable(const utfdfa_decoder *d, enum sink sink)
 
 /* The stream's whole magic number has been read: a signature. Kept, it is
  * its four characters (the same bytes again in Corrected UTF-8). */
-ALWAYS_INLINE enum delivery magic_read(utfdfa_decoder *d, struct out *o, enum sink sink,
+ALWAYS_INLINE enum delivery magic_read(struct decoder *d, struct out *o, enum sink sink,
                                        unsigned to)
 {
     if (BOM_MODE(d->flags) == UTFDFA_BOM_KEEP && sink != SINK_NONE) {
@@ -957,7 +988,7 @@ ALWAYS_INLINE bool low_goes_on(unsigned pending, uint8_t b, bool rejects)
     return pending == 0 ? b == 0xED : pending == 1 ? (b >= 0xB0 && b <= 0xBF) : !rejects;
 }
 
-ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size_t *n,
+ALWAYS_INLINE utfdfa_result core_dfa(struct decoder *d, const uint8_t *src, size_t *n,
                                      struct out *o, enum sink sink, unsigned to, bool last,
                                      const struct dfa *t, utfdfa_error *err)
 {
@@ -1132,7 +1163,7 @@ ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size
 
 /* UTF-16: partial holds the pending byte (bits 0-7) and a pending high
  * surrogate (bits 16-31); pending counts the bytes of both (0-3). */
-ALWAYS_INLINE utfdfa_result core_utf16(utfdfa_decoder *d, const uint8_t *src, size_t *n,
+ALWAYS_INLINE utfdfa_result core_utf16(struct decoder *d, const uint8_t *src, size_t *n,
                                        struct out *o, enum sink sink, unsigned to, bool last,
                                        bool big_endian, utfdfa_error *err)
 {
@@ -1216,7 +1247,7 @@ ALWAYS_INLINE utfdfa_result core_utf16(utfdfa_decoder *d, const uint8_t *src, si
 }
 
 /* UTF-32 (raw: UCS-4, any 32-bit value): partial gathers the bytes of one unit. */
-ALWAYS_INLINE utfdfa_result core_utf32(utfdfa_decoder *d, const uint8_t *src, size_t *n,
+ALWAYS_INLINE utfdfa_result core_utf32(struct decoder *d, const uint8_t *src, size_t *n,
                                        struct out *o, enum sink sink, unsigned to, bool last,
                                        bool big_endian, bool raw, utfdfa_error *err)
 {
@@ -1319,7 +1350,7 @@ ALWAYS_INLINE uint32_t u7_step_back(uint32_t partial)
 /* A pending high surrogate without its low one is the error (the
  * characters that carried it); the byte at `here` is stepped again
  * without it. */
-ALWAYS_INLINE utfdfa_result u7_lone_high(utfdfa_decoder *d, struct out *o, enum sink sink,
+ALWAYS_INLINE utfdfa_result u7_lone_high(struct decoder *d, struct out *o, enum sink sink,
                                          unsigned to, uint64_t here, uint32_t *partial,
                                          utfdfa_error *err)
 {
@@ -1330,7 +1361,7 @@ ALWAYS_INLINE utfdfa_result u7_lone_high(utfdfa_decoder *d, struct out *o, enum 
     return UTFDFA_MALFORMED;
 }
 
-ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, size_t *n,
+ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, size_t *n,
                                       struct out *o, enum sink sink, unsigned to, bool last,
                                       const struct u7g *g, utfdfa_error *err)
 {
@@ -1497,7 +1528,7 @@ ALWAYS_INLINE utfdfa_result core_utf7(utfdfa_decoder *d, const uint8_t *src, siz
     return r;
 }
 
-ALWAYS_INLINE utfdfa_result core(utfdfa_decoder *d, const uint8_t *src, size_t *n,
+ALWAYS_INLINE utfdfa_result core(struct decoder *d, const uint8_t *src, size_t *n,
                                  struct out *o, enum sink sink, unsigned from, unsigned to,
                                  bool last, utfdfa_error *err)
 {
@@ -1557,7 +1588,7 @@ ALWAYS_INLINE bool end_output(struct out *o, enum sink sink, unsigned to, bool o
 
 /* The one conversion: the strict core, and for replace/ignore a loop over
  * it that writes U+FFFD (room is guaranteed by error_room) or nothing. */
-ALWAYS_INLINE utfdfa_result convert(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+ALWAYS_INLINE utfdfa_result convert(struct decoder *d, const uint8_t *src, size_t *src_len,
                                     struct out *o, enum sink sink, unsigned from, unsigned to,
                                     bool last, utfdfa_error *err)
 {
@@ -1602,7 +1633,7 @@ ALWAYS_INLINE utfdfa_result convert(utfdfa_decoder *d, const uint8_t *src, size_
  * (Corrected UTF-8: C1 controls, U+0000). */
 enum { FAST_WINDOW = 16 };
 
-ALWAYS_INLINE bool fast_ok(const utfdfa_decoder *d, enum sink sink, unsigned to)
+ALWAYS_INLINE bool fast_ok(const struct decoder *d, enum sink sink, unsigned to)
 {
     return FROM(d->config) == UTFDFA_UTF8 &&
            ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP) &&
@@ -1611,7 +1642,7 @@ ALWAYS_INLINE bool fast_ok(const utfdfa_decoder *d, enum sink sink, unsigned to)
 }
 
 /* The fast path over src[0..n), output at o; what it read. */
-ALWAYS_INLINE size_t fast_step(utfdfa_decoder *d, const uint8_t *src, size_t n, struct out *o,
+ALWAYS_INLINE size_t fast_step(struct decoder *d, const uint8_t *src, size_t n, struct out *o,
                                enum sink sink)
 {
     uint32_t state = sequence_state_of(d, UTF8_NSTATES, UTF8_NCLASSES), partial = d->partial;
@@ -1650,7 +1681,7 @@ ALWAYS_INLINE size_t fast_step(utfdfa_decoder *d, const uint8_t *src, size_t n, 
 }
 
 /* A public call for a UTF-8 source: fast path, plain window, again. */
-ALWAYS_INLINE utfdfa_result convert_fast(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, const uint8_t *src, size_t *src_len,
                                          struct out *o, enum sink sink, unsigned to, bool last,
                                          utfdfa_error *err)
 {
@@ -1694,7 +1725,7 @@ ALWAYS_INLINE utfdfa_result convert_fast(utfdfa_decoder *d, const uint8_t *src, 
 /* One call of the decoder d (whose source is the unit's) into sink; `to` is
  * the target encoding for SINK_BYTES and ignored otherwise. */
 #define UTFDFA_DECLARE_CONVERT_FROM(name, enc)                                                 \
-    utfdfa_result utfdfa__convert_from_##name(utfdfa_decoder *d, const uint8_t *src,           \
+    utfdfa_result utfdfa__convert_from_##name(struct decoder *d, const uint8_t *src,           \
                                               size_t *src_len, struct out *o, enum sink sink,  \
                                               unsigned to, bool last, utfdfa_error *err);
 UTFDFA_EACH_ENCODING(UTFDFA_DECLARE_CONVERT_FROM)
@@ -1708,7 +1739,7 @@ static const uint32_t empty_buffer[1];
 #define REAL_ADDRESS(p, len) ((p) || (len) ? (void *)(p) : (void *)empty_buffer)
 
 /* One call of d into sink, whatever its source (src/utfdfa.c). */
-utfdfa_result utfdfa__convert_any(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t *src_len,
                                   struct out *o, enum sink sink, unsigned to, bool last,
                                   utfdfa_error *err);
 

@@ -28,7 +28,7 @@ enum { UTFDFA_EACH_ENCODING(SOURCE_ENUM) };
 #define SPECIALISE EXPAND_PASTE(specialise_from_, SOURCE_NAME)
 
 /* UTF-8 into code points (and validation) takes the fast paths first. */
-ALWAYS_INLINE utfdfa_result SPECIALISE(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+ALWAYS_INLINE utfdfa_result SPECIALISE(struct decoder *d, const uint8_t *src, size_t *src_len,
                                        struct out *o, enum sink sink, unsigned to, bool last,
                                        utfdfa_error *err)
 {
@@ -37,7 +37,7 @@ ALWAYS_INLINE utfdfa_result SPECIALISE(utfdfa_decoder *d, const uint8_t *src, si
     return convert(d, src, src_len, o, sink, SOURCE, to, last, err);
 }
 
-utfdfa_result CONVERT_FROM_THIS(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+utfdfa_result CONVERT_FROM_THIS(struct decoder *d, const uint8_t *src, size_t *src_len,
                                 struct out *o, enum sink sink, unsigned to, bool last,
                                 utfdfa_error *err)
 {

@@ -98,37 +98,42 @@ const char *utfdfa_error_name(enum utfdfa_error_kind kind)
 
 /* ------------------------------------------------------------ public API */
 
-void utfdfa_decoder_init(utfdfa_decoder *d, enum utfdfa_encoding from, enum utfdfa_errors errors,
-                         enum utfdfa_bom bom)
+void utfdfa_decoder_init(utfdfa_decoder *dec, enum utfdfa_encoding from,
+                         enum utfdfa_errors errors, enum utfdfa_bom bom)
 {
-    memset(d, 0, sizeof *d);
-    d->config = (uint8_t)(((unsigned)from & 15u) | ((unsigned)errors & 3u) << 4);
-    d->flags = (uint8_t)(((unsigned)bom & 3u) << 5);
+    struct decoder d = {0};
+    d.config = (uint8_t)(((unsigned)from & 15u) | ((unsigned)errors & 3u) << 4);
+    d.flags = (uint8_t)(((unsigned)bom & 3u) << 5);
+    store_decoder(dec, &d);
 }
 
-void utfdfa_decoder_set_target(utfdfa_decoder *d, enum utfdfa_encoding to)
+void utfdfa_decoder_set_target(utfdfa_decoder *dec, enum utfdfa_encoding to)
 {
-    set_limit_field(d, limit_of(to));
+    struct decoder d = load_decoder(dec);
+    set_limit_field(&d, limit_of(to));
+    store_decoder(dec, &d);
 }
 
-void utfdfa_decoder_set_options(utfdfa_decoder *d, unsigned options)
+void utfdfa_decoder_set_options(utfdfa_decoder *dec, unsigned options)
 {
-    set_options(d, options & OPTIONS);
+    struct decoder d = load_decoder(dec);
+    set_options(&d, options & OPTIONS);
+    store_decoder(dec, &d);
 }
 
-bool utfdfa_decoder_replaced(const utfdfa_decoder *d)
+bool utfdfa_decoder_replaced(const utfdfa_decoder *dec)
 {
-    return (d->flags & F_REPLACED) != 0;
+    return (load_decoder(dec).flags & F_REPLACED) != 0;
 }
 
-uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d)
+uint64_t utfdfa_decoder_offset(const utfdfa_decoder *dec)
 {
-    return d->offset;
+    return load_decoder(dec).offset;
 }
 
 /* The unit of the decoder's source; an out-of-range source (only a
  * corrupted decoder has one) is read as UCS-4BE, as any value is. */
-utfdfa_result utfdfa__convert_any(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t *src_len,
                                   struct out *o, enum sink sink, unsigned to, bool last,
                                   utfdfa_error *err)
 {
@@ -145,32 +150,39 @@ utfdfa_result utfdfa__convert_any(utfdfa_decoder *d, const uint8_t *src, size_t 
     }
 }
 
-utfdfa_result utfdfa_check(utfdfa_decoder *d, const uint8_t *src, size_t *src_len, bool last,
+utfdfa_result utfdfa_check(utfdfa_decoder *dec, const uint8_t *src, size_t *src_len, bool last,
                            utfdfa_error *err)
 {
+    struct decoder d = load_decoder(dec);
     struct out o = {NULL, 0, 0, {0, 0, false, false}, false};
-    return utfdfa__convert_any(d, src, src_len, &o, SINK_NONE, UTFDFA_UTF8, last, err);
+    utfdfa_result r = utfdfa__convert_any(&d, src, src_len, &o, SINK_NONE, UTFDFA_UTF8, last, err);
+    store_decoder(dec, &d);
+    return r;
 }
 
-utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *dec, const uint8_t *src, size_t *src_len,
                                   uint32_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
+    struct decoder d = load_decoder(dec);
     /* For a WTF-8 target, whether the last code point was a high surrogate
      * is kept in the writer byte, as utfdfa_transcode keeps it. */
-    bool wtf8 = limit_field(d) == LIMIT_WTF8;
-    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, wtf8 && (d->writer & 1)};
-    utfdfa_result r = utfdfa__convert_any(d, src, src_len, &o, SINK_U32, UTFDFA_UTF8, last, err);
+    bool wtf8 = limit_field(&d) == LIMIT_WTF8;
+    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, wtf8 && (d.writer & 1)};
+    utfdfa_result r = utfdfa__convert_any(&d, src, src_len, &o, SINK_U32, UTFDFA_UTF8, last, err);
     if (wtf8)
-        d->writer = o.after_high;
+        d.writer = o.after_high;
+    store_decoder(dec, &d);
     *dst_len = o.len;
     return r;
 }
 
-utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *d, const uint8_t *src, size_t *src_len,
+utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *dec, const uint8_t *src, size_t *src_len,
                                   uint16_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
+    struct decoder d = load_decoder(dec);
     struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
-    utfdfa_result r = utfdfa__convert_any(d, src, src_len, &o, SINK_U16, UTFDFA_UTF8, last, err);
+    utfdfa_result r = utfdfa__convert_any(&d, src, src_len, &o, SINK_U16, UTFDFA_UTF8, last, err);
+    store_decoder(dec, &d);
     *dst_len = o.len;
     return r;
 }
@@ -197,23 +209,52 @@ size_t utfdfa_valid_up_to(const uint8_t *buf, size_t len)
 
 /* ------------------------------------------------------------ encoder */
 
-void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to, enum utfdfa_errors errors,
-                         enum utfdfa_bom bom)
+/* The encoder's state: the caller's 16 bytes of utfdfa_encoder, copied in
+ * and out as the decoder's are. All zero is strict UTF-8, BOM kept. */
+struct encoder {
+    uint64_t offset;  /* code points consumed so far */
+    uint8_t to;       /* output encoding */
+    uint8_t errors;   /* enum utfdfa_errors */
+    uint8_t bom;      /* enum utfdfa_bom, applied to the first code point */
+    uint8_t started;  /* a code point has been written (or dropped) */
+    uint8_t replaced; /* an error was replaced or dropped */
+    uint8_t shift;    /* UTF-7: a base64 run is open (bit 0), bits left over (bits 1-3);
+                         WTF-8: a high surrogate was written last */
+    uint8_t bits;     /* UTF-7: the bits left over */
+    uint8_t options;  /* enum utfdfa_encoder_option */
+};
+_Static_assert(sizeof(struct encoder) == sizeof(utfdfa_encoder) &&
+                   _Alignof(struct encoder) <= _Alignof(utfdfa_encoder),
+               "the encoder's state fits the public type");
+
+static struct encoder load_encoder(const utfdfa_encoder *enc)
 {
-    memset(e, 0, sizeof *e);
-    e->to = (uint8_t)to;
-    e->errors = (uint8_t)errors;
-    e->bom = (uint8_t)bom;
+    struct encoder e;
+    memcpy(&e, enc, sizeof e);
+    return e;
 }
 
-void utfdfa_encoder_set_options(utfdfa_encoder *e, unsigned options)
+void utfdfa_encoder_init(utfdfa_encoder *enc, enum utfdfa_encoding to,
+                         enum utfdfa_errors errors, enum utfdfa_bom bom)
 {
-    e->options = (uint8_t)(options & OPTIONS);
+    struct encoder e = {0};
+    e.to = (uint8_t)to;
+    e.errors = (uint8_t)errors;
+    e.bom = (uint8_t)bom;
+    memcpy(enc, &e, sizeof e);
 }
 
-utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_len,
+void utfdfa_encoder_set_options(utfdfa_encoder *enc, unsigned options)
+{
+    struct encoder e = load_encoder(enc);
+    e.options = (uint8_t)(options & OPTIONS);
+    memcpy(enc, &e, sizeof e);
+}
+
+utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *src_len,
                             uint8_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
+    struct encoder state = load_encoder(enc), *e = &state;
     size_t i = 0, n = *src_len;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     unsigned to = e->to < UTFDFA_NENCODINGS ? e->to : UTFDFA_UTF8;
@@ -288,6 +329,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_
     e->shift = (uint8_t)(to == UTFDFA_WTF8 ? o.after_high : o.w.shift);
     e->bits = (uint8_t)o.w.bits;
     e->offset += i;
+    memcpy(enc, e, sizeof *e);
     *src_len = i;
     *dst_len = o.len;
     return r;
