@@ -79,11 +79,11 @@ enum { BLOCK_DONE = 3 }; /* transcode_block: the block was full; go on */
 
 /* One block: decode, encode, and if the encoder could not take it all,
  * decode again from the same state with room for what it took. */
-static int transcode_block(utfdfa_decoder *d, unsigned to, const uint8_t *src, size_t *n,
+static int transcode_block(struct decoder *d, unsigned to, const uint8_t *src, size_t *n,
                            struct writer *w, bool last, utfdfa_error *err)
 {
     uint32_t codes[CODES_BLOCK];
-    const utfdfa_decoder before = *d;
+    const struct decoder before = *d;
     const struct writer wbefore = *w;
     size_t cap = CODES_BLOCK;
     bool decode_last = last;
@@ -110,10 +110,35 @@ static int transcode_block(utfdfa_decoder *d, unsigned to, const uint8_t *src, s
     }
 }
 
-utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const uint8_t *src,
+/* UTF-8 to UTF-8: what the fast validator passes is copied as it is, up to
+ * the last character it completes; the block path takes what follows (an
+ * error, a character split at the end, the output's last bytes). Only from
+ * a character boundary, once the BOM mode has nothing left to do. */
+static size_t copy_valid_utf8(struct decoder *d, const uint8_t *src, size_t n, struct out *o)
+{
+    if (PENDING(d->flags) || !((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP))
+        return 0;
+    size_t room = o->cap - o->len;
+    uint32_t state = UTF8_ACCEPT;
+    size_t k = utfdfa__utf8_scan(src, n < room ? n : room, &state);
+    size_t p = state == UTF8_ACCEPT ? 0 : utfdfa__utf8_pending(src, k, state);
+    if (p > k) /* not reached: the scan began at a boundary */
+        return 0;
+    k -= p;
+    if (k) {
+        memcpy((uint8_t *)o->p + o->len, src, k);
+        o->len += k;
+        d->offset += k;
+        d->flags |= F_STARTED;
+    }
+    return k;
+}
+
+utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, const uint8_t *src,
                                size_t *src_len, uint8_t *dst, size_t *dst_len, bool last,
                                utfdfa_error *err)
 {
+    struct decoder state = load_decoder(dec), *d = &state;
     unsigned target = (unsigned)to < UTFDFA_NENCODINGS ? (unsigned)to : UTFDFA_UCS4BE;
     struct writer w = {{REAL_ADDRESS(dst, *dst_len), *dst_len, 0, {0, 0, false, false}, false},
                        false};
@@ -127,6 +152,8 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
     utfdfa_error e;
     int r;
     do {
+        if (target == UTFDFA_UTF8 && FROM(d->config) == UTFDFA_UTF8)
+            done += copy_valid_utf8(d, src + done, n - done, &w.bytes);
         size_t m = n - done;
         r = transcode_block(d, target, src + done, &m, &w, last, &e);
         done += m;
@@ -137,6 +164,7 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
         d->writer = w.after_high;
     if (r == UTFDFA_MALFORMED && err)
         *err = e;
+    store_decoder(dec, d);
     *src_len = done;
     *dst_len = w.bytes.len;
     return (utfdfa_result)r;
