@@ -52,12 +52,12 @@ GENERATED = $(HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
         check-ref check-unit check-engines check-examples check-cli deps clean
 .DELETE_ON_ERROR:
 
-# The conversion engine (src/convert.h) is instantiated once per source
-# encoding: src/convert_from.c compiled with each name of its
+# The decoders (src/decode/) are instantiated once per source encoding:
+# src/decode/convert_from.c compiled with each name of its
 # UTFDFA_EACH_ENCODING list, so make -j compiles them side by side.
 CONVERT_SOURCES = utf8 utf16le utf16be utf32le utf32be rfc2279 corrected ucs4le ucs4be utf7 \
                   cesu8 mutf8 wtf8 utf7_imap
-LIB_SRCS = src/utfdfa.c src/transcode.c src/utf8_fast.c src/version.c
+LIB_SRCS = $(wildcard src/api/*.c) src/utf8_fast.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o) $(CONVERT_SOURCES:%=$(B)/obj/convert_from_%.o)
 
 all: generated $(B)/libutfdfa.a $(B)/utfdfa
@@ -122,16 +122,17 @@ dfa: $(PICTURES)
 	else echo "graphviz is not installed: wrote the .dot files only (apt-get install graphviz)"; fi
 
 # ---------------------------------------------------------------- library
-LIB_HEADERS = src/convert.h src/utf8_fast.h include/utfdfa.h $(HEADERS)
+LIB_HEADERS = $(wildcard src/*.h src/decode/*.h src/encode/*.h) include/utfdfa.h $(HEADERS)
 
 $(B)/obj/%.o: src/%.c $(LIB_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -DUTFDFA_BUILD -I include -I $(G) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -DUTFDFA_BUILD -I include -I src -I $(G) \
+	  -c $< -o $@
 
-$(B)/obj/convert_from_%.o: src/convert_from.c $(LIB_HEADERS)
+$(B)/obj/convert_from_%.o: src/decode/convert_from.c $(LIB_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -DUTFDFA_BUILD -DSOURCE_NAME=$* -I include \
-	  -I $(G) -c $< -o $@
+	  -I src -I $(G) -c $< -o $@
 
 $(B)/libutfdfa.a: $(LIB_OBJS)
 	$(check_version)
@@ -601,7 +602,7 @@ CHECKS += check-abi
 #   make amalgamate   build/amalgamation/utfdfa.c (the whole library, the generated
 #                     tables inside) and build/amalgamation/utfdfa.h (the API)
 # gen/dist/amalgamate.py inlines every local #include and instantiates
-# src/convert_from.c once per CONVERT_SOURCES name, as the units above are.
+# src/decode/convert_from.c once per CONVERT_SOURCES name, as the units above are.
 # check-amalgamation compiles utfdfa.c alone in an empty directory with the
 # flags a vendoring project would use, then builds the install test's consumer
 # and the C suites against that object and the amalgamated header (no
@@ -613,8 +614,8 @@ AMALG_CFLAGS = -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror
 .PHONY: amalgamate check-amalgamation
 amalgamate: $(AMALG)/.stamp
 
-$(AMALG)/.stamp: gen/dist/amalgamate.py include/utfdfa.h src/convert_from.c src/convert.h \
-                 src/utf8_fast.h $(LIB_SRCS) $(HEADERS) LICENSE Makefile | $(B)/.tools-ok
+$(AMALG)/.stamp: gen/dist/amalgamate.py $(LIB_HEADERS) src/decode/convert_from.c $(LIB_SRCS) \
+                 LICENSE Makefile | $(B)/.tools-ok
 	$(check_version)
 	$(PYTHON) gen/dist/amalgamate.py --out $(AMALG) --gen $(G) --version $(LIB_VERSION) \
 	  --convert '$(CONVERT_SOURCES)' $(LIB_SRCS)

@@ -105,7 +105,8 @@ def main(argv):
     ap.add_argument("--include", default="include", help="directory of utfdfa.h")
     ap.add_argument("--convert", required=True,
                     help="the source encodings to instantiate src/convert_from.c for")
-    ap.add_argument("--convert-source", default="src/convert_from.c")
+    ap.add_argument("--convert-source", default="src/decode/convert_from.c")
+    ap.add_argument("--src", default="src", help="directory the library's includes start from")
     ap.add_argument("--license", default="LICENSE")
     ap.add_argument("--version", required=True)
     ap.add_argument("sources", nargs="+", help="the library's other .c files, in order")
@@ -130,7 +131,7 @@ def main(argv):
         " */"]
     h.inline(header, hout)
     # ---- utfdfa.c: everything, the header first so the file compiles alone
-    a = Amalgamation([args.include, os.path.dirname(args.convert_source), args.gen], unit=True)
+    a = Amalgamation([args.include, args.src, args.gen], unit=True)
     body = []
     a.inline(header, body)
     for src in args.sources:

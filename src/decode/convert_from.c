@@ -7,7 +7,7 @@
  * #define SOURCE_NAME: so what is common is defined once, every name of an
  * instance carries SOURCE_NAME, and its macros are undefined at the end.
  */
-#include "convert.h"
+#include "decode/convert.h"
 
 #ifndef SOURCE_NAME
 #error "compile with -DSOURCE_NAME=name, a name from UTFDFA_EACH_ENCODING in src/convert.h"

@@ -14,7 +14,7 @@
  * output's last bytes) and keeps OUTPUT_FULL exact: the input a call
  * reports read is exactly what its output holds.
  */
-#include "convert.h"
+#include "decode/convert.h"
 
 enum { CODES_BLOCK = 512 };
 

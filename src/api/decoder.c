@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/* The public decoding functions: each loads the caller's state, runs the
+ * decoder of its source (src/decode/convert_from.c, one unit per source)
+ * into its sink, and stores the state back. */
+#include "decode/convert.h"
+
+void utfdfa_decoder_init(utfdfa_decoder *dec, enum utfdfa_encoding from,
+                         enum utfdfa_errors errors, enum utfdfa_bom bom)
+{
+    struct decoder d = {0};
+    d.config = (uint8_t)(((unsigned)from & 15u) | ((unsigned)errors & 3u) << 4);
+    d.flags = (uint8_t)(((unsigned)bom & 3u) << 5);
+    store_decoder(dec, &d);
+}
+
+void utfdfa_decoder_set_target(utfdfa_decoder *dec, enum utfdfa_encoding to)
+{
+    struct decoder d = load_decoder(dec);
+    set_limit_field(&d, limit_of(to));
+    store_decoder(dec, &d);
+}
+
+void utfdfa_decoder_set_options(utfdfa_decoder *dec, unsigned options)
+{
+    struct decoder d = load_decoder(dec);
+    set_options(&d, options & OPTIONS);
+    store_decoder(dec, &d);
+}
+
+bool utfdfa_decoder_replaced(const utfdfa_decoder *dec)
+{
+    return (load_decoder(dec).flags & F_REPLACED) != 0;
+}
+
+uint64_t utfdfa_decoder_offset(const utfdfa_decoder *dec)
+{
+    return load_decoder(dec).offset;
+}
+
+/* The unit of the decoder's source; an out-of-range source (only a
+ * corrupted decoder has one) is read as UCS-4BE, as any value is. */
+utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t *src_len,
+                                  struct out *o, enum sink sink, unsigned to, bool last,
+                                  utfdfa_error *err)
+{
+    src = REAL_ADDRESS(src, *src_len);
+    o->p = REAL_ADDRESS(o->p, o->cap);
+    switch (FROM(d->config)) {
+#define CONVERT_FROM_CASE(name, enc)                                                       \
+    case enc:                                                                              \
+        return utfdfa__convert_from_##name(d, src, src_len, o, sink, to, last, err);
+        UTFDFA_EACH_ENCODING(CONVERT_FROM_CASE)
+#undef CONVERT_FROM_CASE
+    default:
+        return utfdfa__convert_from_ucs4be(d, src, src_len, o, sink, to, last, err);
+    }
+}
+
+utfdfa_result utfdfa_check(utfdfa_decoder *dec, const uint8_t *src, size_t *src_len, bool last,
+                           utfdfa_error *err)
+{
+    struct decoder d = load_decoder(dec);
+    struct out o = {NULL, 0, 0, {0, 0, false, false}, false};
+    utfdfa_result r = utfdfa__convert_any(&d, src, src_len, &o, SINK_NONE, UTFDFA_UTF8, last, err);
+    store_decoder(dec, &d);
+    return r;
+}
+
+utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *dec, const uint8_t *src, size_t *src_len,
+                                  uint32_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
+{
+    struct decoder d = load_decoder(dec);
+    /* For a WTF-8 target, whether the last code point was a high surrogate
+     * is kept in the writer byte, as utfdfa_transcode keeps it. */
+    bool wtf8 = limit_field(&d) == LIMIT_WTF8;
+    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, wtf8 && (d.writer & 1)};
+    utfdfa_result r = utfdfa__convert_any(&d, src, src_len, &o, SINK_U32, UTFDFA_UTF8, last, err);
+    if (wtf8)
+        d.writer = o.after_high;
+    store_decoder(dec, &d);
+    *dst_len = o.len;
+    return r;
+}
+
+utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *dec, const uint8_t *src, size_t *src_len,
+                                  uint16_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
+{
+    struct decoder d = load_decoder(dec);
+    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
+    utfdfa_result r = utfdfa__convert_any(&d, src, src_len, &o, SINK_U16, UTFDFA_UTF8, last, err);
+    store_decoder(dec, &d);
+    *dst_len = o.len;
+    return r;
+}
+
+size_t utfdfa_validate(enum utfdfa_encoding enc, const uint8_t *buf, size_t len,
+                       utfdfa_error *err)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    size_t n = len;
+    utfdfa_error e;
+    if (utfdfa_check(&d, buf, &n, true, &e) == UTFDFA_MALFORMED) {
+        if (err)
+            *err = e;
+        return (size_t)e.offset;
+    }
+    return len;
+}
+
+size_t utfdfa_valid_up_to(const uint8_t *buf, size_t len)
+{
+    return utfdfa_validate(UTFDFA_UTF8, buf, len, NULL);
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* utfdfa_encode: code points to bytes, with the decoder's error and BOM
+ * rules. */
+#include "decode/sink.h"
+
+/* The encoder's state: the caller's 16 bytes of utfdfa_encoder, copied in
+ * and out as the decoder's are. All zero is strict UTF-8, BOM kept. */
+struct encoder {
+    uint64_t offset;  /* code points consumed so far */
+    uint8_t to;       /* output encoding */
+    uint8_t errors;   /* enum utfdfa_errors */
+    uint8_t bom;      /* enum utfdfa_bom, applied to the first code point */
+    uint8_t started;  /* a code point has been written (or dropped) */
+    uint8_t replaced; /* an error was replaced or dropped */
+    uint8_t shift;    /* UTF-7: a base64 run is open (bit 0), bits left over (bits 1-3);
+                         WTF-8: a high surrogate was written last */
+    uint8_t bits;     /* UTF-7: the bits left over */
+    uint8_t options;  /* enum utfdfa_encoder_option */
+};
+_Static_assert(sizeof(struct encoder) == sizeof(utfdfa_encoder) &&
+                   _Alignof(struct encoder) <= _Alignof(utfdfa_encoder),
+               "the encoder's state fits the public type");
+
+static struct encoder load_encoder(const utfdfa_encoder *enc)
+{
+    struct encoder e;
+    memcpy(&e, enc, sizeof e);
+    return e;
+}
+
+void utfdfa_encoder_init(utfdfa_encoder *enc, enum utfdfa_encoding to,
+                         enum utfdfa_errors errors, enum utfdfa_bom bom)
+{
+    struct encoder e = {0};
+    e.to = (uint8_t)to;
+    e.errors = (uint8_t)errors;
+    e.bom = (uint8_t)bom;
+    memcpy(enc, &e, sizeof e);
+}
+
+void utfdfa_encoder_set_options(utfdfa_encoder *enc, unsigned options)
+{
+    struct encoder e = load_encoder(enc);
+    e.options = (uint8_t)(options & OPTIONS);
+    memcpy(enc, &e, sizeof e);
+}
+
+utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *src_len,
+                            uint8_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
+{
+    struct encoder state = load_encoder(enc), *e = &state;
+    size_t i = 0, n = *src_len;
+    utfdfa_result r = UTFDFA_INPUT_EMPTY;
+    unsigned to = e->to < UTFDFA_NENCODINGS ? e->to : UTFDFA_UTF8;
+    dst = REAL_ADDRESS(dst, *dst_len);
+    unsigned limit = limit_of(to);
+    struct out o = {dst, *dst_len, 0, {0, 0, e->options & UTFDFA_UTF7_DIRECT_SET_O, false}, false};
+    if (is_utf7(to)) {
+        o.w = u7_writer(e->shift, e->bits, e->options & UTFDFA_UTF7_DIRECT_SET_O,
+                        to == UTFDFA_UTF7_IMAP);
+    } else if (to == UTFDFA_WTF8) {
+        o.after_high = e->shift & 1;
+    }
+    for (; i < n; i++) {
+        uint32_t cp = src[i];
+        enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
+        if (to == UTFDFA_CORRECTED_UTF8 && (e->options & UTFDFA_CORRECTED_PUA))
+            kind = pua_write(&cp);
+        if (to == UTFDFA_WTF8)
+            kind = wtf8_write(o.after_high, cp);
+        if (kind == UTFDFA_ERR_NONE)
+            kind = unfit(limit, cp);
+        if (kind != UTFDFA_ERR_NONE) {
+            /* e.g. RFC 3629 section 3: never a surrogate ("CESU") or a 5-byte form.
+             * As in the decoder, an error is the stream's first item when
+             * nothing came before it: the BOM mode is spent on it, and a
+             * BOM owed is written first (with room for a U+FFFD too). */
+            if (!e->started) {
+                static const uint32_t replacement = REPLACEMENT;
+                bool owe_bom = e->bom == UTFDFA_BOM_ADD;
+                bool replacing = e->errors != UTFDFA_STRICT && e->errors != UTFDFA_IGNORE;
+                if (!room(&o, SINK_BYTES,
+                          units_after(&o, SINK_BYTES, to, owe_bom, &replacement, replacing))) {
+                    r = UTFDFA_OUTPUT_FULL;
+                    break;
+                }
+                if (owe_bom)
+                    put_sig(&o, SINK_BYTES, to);
+                e->started = 1;
+            }
+            if (e->errors == UTFDFA_STRICT) {
+                if (err)
+                    report(err, e->offset + i, 1, kind);
+                i++;
+                r = UTFDFA_MALFORMED;
+                break;
+            }
+            e->replaced = 1;
+            if (e->errors == UTFDFA_IGNORE)
+                continue;
+            cp = REPLACEMENT;
+        }
+        enum bom_action act =
+            e->started ? BOM_PASS : bom_first(e->bom, cp, to == UTFDFA_CORRECTED_UTF8);
+        if (act != BOM_DROP &&
+            !room(&o, SINK_BYTES, units_after(&o, SINK_BYTES, to, act == BOM_PREPEND, &cp, 1))) {
+            r = UTFDFA_OUTPUT_FULL;
+            break;
+        }
+        e->started = 1;
+        if (act == BOM_PREPEND)
+            put_sig(&o, SINK_BYTES, to);
+        if (act != BOM_DROP)
+            put(&o, SINK_BYTES, to, cp);
+    }
+    if (r == UTFDFA_INPUT_EMPTY && last) {
+        bool owe_bom = !e->started && e->bom == UTFDFA_BOM_ADD;
+        if (!end_output(&o, SINK_BYTES, to, owe_bom))
+            r = UTFDFA_OUTPUT_FULL;
+        else if (owe_bom)
+            e->started = 1;
+    }
+    e->shift = (uint8_t)(to == UTFDFA_WTF8 ? o.after_high : o.w.shift);
+    e->bits = (uint8_t)o.w.bits;
+    e->offset += i;
+    memcpy(enc, e, sizeof *e);
+    *src_len = i;
+    *dst_len = o.len;
+    return r;
+}

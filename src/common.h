@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* What every part of the runtime shares (internal; not installed). The
+ * runtime is decoders (src/decode/: bytes to code points), encoders
+ * (src/encode/: code points to bytes) and the public functions that compose
+ * them (src/api/). */
+#ifndef UTFDFA_COMMON_H
+#define UTFDFA_COMMON_H
+
+#include "utfdfa.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE static inline
+#endif
+
+enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
+
+ALWAYS_INLINE bool is_high(uint32_t u)
+{
+    return u >= 0xD800 && u <= 0xDBFF;
+}
+
+ALWAYS_INLINE bool is_low(uint32_t u)
+{
+    return u >= 0xDC00 && u <= 0xDFFF;
+}
+
+/* (NULL, 0) is an empty buffer, but C gives NULL + 0 no meaning (C11
+ * 6.5.6p8; clang's UBSan reports it) and the loops compute src + i and
+ * dst + len: an empty buffer gets a real address. Only an empty one: NULL
+ * with a length still faults where it would have. Nothing is read from it
+ * or written to it (it is const, aligned for every unit). */
+static const uint32_t empty_buffer[1];
+#define REAL_ADDRESS(p, len) ((p) || (len) ? (void *)(p) : (void *)empty_buffer)
+
+#endif /* UTFDFA_COMMON_H */

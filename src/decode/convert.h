@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* The conversion engine of the utfdfa runtime (internal; not installed).
+ *
+ * It steps the DFAs generated from grammar/ (RFC 3629 section 4 and the
+ * other ABNF grammars) and small decoders for UTF-16/32, over whole buffers
+ * or chunks. One strict conversion loop does everything (core_*): it stops
+ * at the first ill-formed sequence with UTFDFA_MALFORMED. Replacement and
+ * ignore modes are a loop around it (convert), and the whole-buffer
+ * functions are the streaming call with last = true.
+ *
+ * Everything here is inlined into its callers with constant source, sink
+ * and target, so each combination compiles to its own loop. That is a lot
+ * of code (14 sources x 17 targets), so src/convert_from.c instantiates it
+ * once per source encoding, each in its own translation unit: the units
+ * compile in parallel and each holds only its own source's tables. The
+ * public functions (src/utfdfa.c) dispatch on the source.
+ */
+#ifndef UTFDFA_DECODE_CONVERT_H
+#define UTFDFA_DECODE_CONVERT_H
+
+#include "decode/dfa.h"
+#include "decode/units.h"
+#include "decode/utf7.h"
+#include "utf8_fast.h"
+
+_Static_assert(UTF8_NSTATES <= 1u << STATE_BITS && UTF8_RFC2279_NSTATES <= 1u << STATE_BITS &&
+                   CORRECTED_UTF_8_NSTATES <= 1u << STATE_BITS &&
+                   CESU_8_NSTATES <= 1u << STATE_BITS && MUTF_8_NSTATES <= 1u << STATE_BITS &&
+                   WTF_8_NSTATES <= 1u << STATE_BITS && UTF7_NSTATES <= 1u << STATE_BITS &&
+                   UTF7_IMAP_NSTATES <= 1u << STATE_BITS,
+               "every state number fits the decoder's 5 bits");
+
+ALWAYS_INLINE utfdfa_result core(struct decoder *d, const uint8_t *src, size_t *n,
+                                 struct out *o, enum sink sink, unsigned from, unsigned to,
+                                 bool last, utfdfa_error *err)
+{
+    switch (from) {
+    case UTFDFA_UTF8:
+        return core_dfa(d, src, n, o, sink, to, last, &dfa_utf8, err);
+    case UTFDFA_UTF8_RFC2279:
+        return core_dfa(d, src, n, o, sink, to, last, &dfa_rfc2279, err);
+    case UTFDFA_CORRECTED_UTF8:
+        return core_dfa(d, src, n, o, sink, to, last, &dfa_corrected, err);
+    case UTFDFA_UTF16LE:
+        return core_utf16(d, src, n, o, sink, to, last, false, err);
+    case UTFDFA_UTF16BE:
+        return core_utf16(d, src, n, o, sink, to, last, true, err);
+    case UTFDFA_UTF32LE:
+        return core_utf32(d, src, n, o, sink, to, last, false, false, err);
+    case UTFDFA_UTF32BE:
+        return core_utf32(d, src, n, o, sink, to, last, true, false, err);
+    case UTFDFA_UCS4LE:
+        return core_utf32(d, src, n, o, sink, to, last, false, true, err);
+    case UTFDFA_UTF7:
+        return core_utf7(d, src, n, o, sink, to, last, &u7g_utf7, err);
+    case UTFDFA_UTF7_IMAP:
+        return core_utf7(d, src, n, o, sink, to, last, &u7g_imap, err);
+    case UTFDFA_CESU8:
+        return core_dfa(d, src, n, o, sink, to, last, &dfa_cesu8, err);
+    case UTFDFA_MUTF8:
+        return core_dfa(d, src, n, o, sink, to, last, &dfa_mutf8, err);
+    case UTFDFA_WTF8:
+        return core_dfa(d, src, n, o, sink, to, last, &dfa_wtf8, err);
+    default:
+        return core_utf32(d, src, n, o, sink, to, last, true, true, err);
+    }
+}
+
+/* The one conversion: the strict core, and for replace/ignore a loop over
+ * it that writes U+FFFD (room is guaranteed by error_room) or nothing. */
+ALWAYS_INLINE utfdfa_result convert(struct decoder *d, const uint8_t *src, size_t *src_len,
+                                    struct out *o, enum sink sink, unsigned from, unsigned to,
+                                    bool last, utfdfa_error *err)
+{
+    size_t done = 0;
+    utfdfa_error e;
+    unsigned errors = ERRORS(d->config);
+    for (;;) {
+        size_t n = *src_len - done;
+        utfdfa_result r = core(d, src + done, &n, o, sink, from, to, last, &e);
+        done += n;
+        if (r != UTFDFA_MALFORMED) {
+            if (r == UTFDFA_INPUT_EMPTY && last) {
+                bool owe_bom = !(d->flags & F_STARTED) && BOM_MODE(d->flags) == UTFDFA_BOM_ADD;
+                if (!end_output(o, sink, to, owe_bom))
+                    r = UTFDFA_OUTPUT_FULL;
+                else if (owe_bom)
+                    d->flags |= F_STARTED;
+            }
+            *src_len = done;
+            return r;
+        }
+        if (errors == UTFDFA_STRICT) {
+            if (err)
+                *err = e;
+            *src_len = done;
+            return r;
+        }
+        d->flags |= F_REPLACED;
+        if (errors == UTFDFA_REPLACE)
+            put(o, sink, to, REPLACEMENT);
+    }
+}
+
+/* ------------------------------------------------------- UTF-8 fast paths
+ * For a UTF-8 source the fast paths of src/utf8_fast.c go first. Each reads
+ * a prefix and leaves exactly the state, partial value and output the plain
+ * loop would (utf8_fast.h); they stop before an error, a character that
+ * does not fit the output, or the end. The plain loop (convert) then takes
+ * a short window past where they stopped, and the fast path goes on. They
+ * are not used while a BOM mode still acts on the stream's first
+ * character, nor for a target that cannot hold every scalar value
+ * (Corrected UTF-8: C1 controls, U+0000). */
+enum { FAST_WINDOW = 16 };
+
+ALWAYS_INLINE bool fast_ok(const struct decoder *d, enum sink sink, unsigned to)
+{
+    return FROM(d->config) == UTFDFA_UTF8 &&
+           ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP) &&
+           !(sink == SINK_U32 && limit_field(d) == LIMIT_CORRECTED) &&
+           !(sink == SINK_CODES && limit_of(to) == LIMIT_CORRECTED);
+}
+
+/* The fast path over src[0..n), output at o; what it read. */
+ALWAYS_INLINE size_t fast_step(struct decoder *d, const uint8_t *src, size_t n, struct out *o,
+                               enum sink sink)
+{
+    uint32_t state = sequence_state_of(d, UTF8_NSTATES, UTF8_NCLASSES), partial = d->partial;
+    size_t k, written = 0, errors = 0;
+    switch (sink) {
+    case SINK_NONE:
+        k = utfdfa__utf8_scan(src, n, &state);
+        partial = 0; /* unused: validation has no values */
+        break;
+    case SINK_U32:
+    case SINK_CODES:
+        if (ERRORS(d->config) == UTFDFA_REPLACE)
+            k = utfdfa__utf8_decode32_replace(src, n, &state, &partial,
+                                              (uint32_t *)o->p + o->len, o->cap - o->len,
+                                              &written, &errors);
+        else
+            k = utfdfa__utf8_decode32(src, n, &state, &partial, (uint32_t *)o->p + o->len,
+                                      o->cap - o->len, &written);
+        break;
+    default:
+        k = utfdfa__utf8_decode16(src, n, &state, &partial, (uint16_t *)o->p + o->len,
+                                  o->cap - o->len, &written);
+        break;
+    }
+    if (k) {
+        size_t p = utfdfa__utf8_pending(src, k, state);
+        set_pending(d, p == SIZE_MAX ? PENDING(d->flags) + (unsigned)k : (unsigned)p);
+        set_state(d, state, UTF8_NCLASSES);
+        d->partial = partial;
+        d->offset += k;
+        o->len += written;
+        if (errors)
+            d->flags |= F_REPLACED;
+    }
+    return k;
+}
+
+/* A public call for a UTF-8 source: fast path, plain window, again. */
+ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, const uint8_t *src, size_t *src_len,
+                                         struct out *o, enum sink sink, unsigned to, bool last,
+                                         utfdfa_error *err)
+{
+    size_t done = 0, n = *src_len;
+    for (;;) {
+        if (fast_ok(d, sink, to))
+            done += fast_step(d, src + done, n - done, o, sink);
+        size_t rest = n - done, w = rest < FAST_WINDOW ? rest : FAST_WINDOW;
+        bool wlast = last && w == rest;
+        size_t m = w;
+        utfdfa_result r = convert(d, src + done, &m, o, sink, UTFDFA_UTF8, to, wlast, err);
+        done += m;
+        if (r != UTFDFA_INPUT_EMPTY || w == rest) {
+            *src_len = done;
+            return r;
+        }
+    }
+}
+
+/* ------------------------------------------------------- the instances
+ * Every encoding, with the name of its unit as a source (src/convert_from.c
+ * is compiled once per name, with -DSOURCE_NAME=name; the Makefile's
+ * CONVERT_SOURCES lists the same names, and the link fails if one is
+ * missing). */
+#define UTFDFA_EACH_ENCODING(X)                                                                \
+    X(utf8, UTFDFA_UTF8)                                                                       \
+    X(utf16le, UTFDFA_UTF16LE)                                                                 \
+    X(utf16be, UTFDFA_UTF16BE)                                                                 \
+    X(utf32le, UTFDFA_UTF32LE)                                                                 \
+    X(utf32be, UTFDFA_UTF32BE)                                                                 \
+    X(rfc2279, UTFDFA_UTF8_RFC2279)                                                            \
+    X(corrected, UTFDFA_CORRECTED_UTF8)                                                        \
+    X(ucs4le, UTFDFA_UCS4LE)                                                                   \
+    X(ucs4be, UTFDFA_UCS4BE)                                                                   \
+    X(utf7, UTFDFA_UTF7)                                                                       \
+    X(cesu8, UTFDFA_CESU8)                                                                     \
+    X(mutf8, UTFDFA_MUTF8)                                                                     \
+    X(wtf8, UTFDFA_WTF8)                                                                       \
+    X(utf7_imap, UTFDFA_UTF7_IMAP)
+
+/* One call of the decoder d (whose source is the unit's) into sink; `to` is
+ * the target encoding for SINK_BYTES and ignored otherwise. */
+#define UTFDFA_DECLARE_CONVERT_FROM(name, enc)                                                 \
+    utfdfa_result utfdfa__convert_from_##name(struct decoder *d, const uint8_t *src,           \
+                                              size_t *src_len, struct out *o, enum sink sink,  \
+                                              unsigned to, bool last, utfdfa_error *err);
+UTFDFA_EACH_ENCODING(UTFDFA_DECLARE_CONVERT_FROM)
+
+/* One call of d into sink, whatever its source (src/utfdfa.c). */
+utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t *src_len,
+                                  struct out *o, enum sink sink, unsigned to, bool last,
+                                  utfdfa_error *err);
+
+#endif /* UTFDFA_DECODE_CONVERT_H */

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/* The decoders of UTF-16 and UTF-32 / UCS-4 (internal). */
+#ifndef UTFDFA_DECODE_UNITS_H
+#define UTFDFA_DECODE_UNITS_H
+
+#include "decode/sink.h"
+
+/* UTF-16: partial holds the pending byte (bits 0-7) and a pending high
+ * surrogate (bits 16-31); pending counts the bytes of both (0-3). */
+ALWAYS_INLINE utfdfa_result core_utf16(struct decoder *d, const uint8_t *src, size_t *n,
+                                       struct out *o, enum sink sink, unsigned to, bool last,
+                                       bool big_endian, utfdfa_error *err)
+{
+    uint32_t partial = d->partial;
+    unsigned pending = PENDING(d->flags);
+    unsigned limit = sink_limit(d, sink, to);
+    size_t i = 0, len = *n;
+    utfdfa_result r = UTFDFA_INPUT_EMPTY;
+    while (i < len) {
+        uint8_t b = src[i];
+        if (pending == 0 || pending == 2) {
+            partial = (partial & 0xFFFF0000u) | b;
+            pending++;
+            i++;
+            continue;
+        }
+        uint32_t first = partial & 0xFF;
+        uint32_t u = big_endian ? first << 8 | b : b << 8 | first;
+        if (pending == 1) {
+            if (u >= 0xD800 && u <= 0xDBFF) {
+                partial = u << 16;
+                pending = 2;
+                i++;
+            } else if (u >= 0xDC00 && u <= 0xDFFF) {
+                if (!fail(d, o, sink, to, d->offset + i - 1, 2, UTFDFA_ERR_SURROGATE, err)) {
+                    r = UTFDFA_OUTPUT_FULL;
+                    break;
+                }
+                partial = 0;
+                pending = 0;
+                i++;
+                r = UTFDFA_MALFORMED;
+                break;
+            } else {
+                enum delivery dv = deliver(d, o, sink, to, limit, u, d->offset + i - 1, 2, err);
+                if (dv == NO_ROOM) {
+                    r = UTFDFA_OUTPUT_FULL;
+                    break;
+                }
+                partial = 0;
+                pending = 0;
+                i++;
+                if (dv == UNFIT) {
+                    r = UTFDFA_MALFORMED;
+                    break;
+                }
+            }
+        } else { /* pending == 3: a high surrogate, then one byte */
+            uint32_t high = partial >> 16;
+            if (u >= 0xDC00 && u <= 0xDFFF) {
+                uint32_t cp = 0x10000 + ((high - 0xD800) << 10) + (u - 0xDC00);
+                enum delivery dv = deliver(d, o, sink, to, limit, cp, d->offset + i - 3, 4, err);
+                if (dv == NO_ROOM) {
+                    r = UTFDFA_OUTPUT_FULL;
+                    break;
+                }
+                partial = 0;
+                pending = 0;
+                i++;
+                if (dv == UNFIT) {
+                    r = UTFDFA_MALFORMED;
+                    break;
+                }
+            } else {
+                /* A lone high surrogate: it is the error; the unit after it
+                 * is decoded anew (WHATWG), its first byte kept pending. */
+                if (!fail(d, o, sink, to, d->offset + i - 3, 2, UTFDFA_ERR_SURROGATE, err)) {
+                    r = UTFDFA_OUTPUT_FULL;
+                    break;
+                }
+                partial = first;
+                pending = 1;
+                r = UTFDFA_MALFORMED;
+                break;
+            }
+        }
+    }
+    /* WHATWG: whatever is pending at the end is one error. */
+    return finish(d, o, sink, to, last, r, 0, 1, partial, pending,
+                  pending == 2 ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_TRUNCATED, i, n, err);
+}
+
+/* UTF-32 (raw: UCS-4, any 32-bit value): partial gathers the bytes of one unit. */
+ALWAYS_INLINE utfdfa_result core_utf32(struct decoder *d, const uint8_t *src, size_t *n,
+                                       struct out *o, enum sink sink, unsigned to, bool last,
+                                       bool big_endian, bool raw, utfdfa_error *err)
+{
+    uint32_t partial = d->partial;
+    unsigned pending = PENDING(d->flags);
+    pending = pending > 3 ? 3 : pending; /* a unit has 4 bytes (a corrupted decoder: more) */
+    unsigned limit = sink_limit(d, sink, to);
+    size_t i = 0, len = *n;
+    utfdfa_result r = UTFDFA_INPUT_EMPTY;
+    while (i < len) {
+        uint32_t b = src[i];
+        uint32_t u = big_endian ? partial << 8 | b : partial | b << (8 * pending);
+        if (pending < 3) {
+            partial = u;
+            pending++;
+            i++;
+            continue;
+        }
+        /* UTF-32 holds scalar values only (errors of the input); raw UCS-4
+         * holds anything, and only the output decides. */
+        enum utfdfa_error_kind kind = raw ? UTFDFA_ERR_NONE : unfit(LIMIT_UNICODE, u);
+        enum delivery dv = kind != UTFDFA_ERR_NONE
+            ? (fail(d, o, sink, to, d->offset + i - 3, 4, kind, err) ? UNFIT : NO_ROOM)
+            : deliver(d, o, sink, to, limit, u, d->offset + i - 3, 4, err);
+        if (dv == NO_ROOM) {
+            r = UTFDFA_OUTPUT_FULL;
+            break;
+        }
+        partial = 0;
+        pending = 0;
+        i++;
+        if (dv != DELIVERED) {
+            r = UTFDFA_MALFORMED;
+            break;
+        }
+    }
+    return finish(d, o, sink, to, last, r, 0, 1, partial, pending, UTFDFA_ERR_TRUNCATED, i, n,
+                  err);
+}
+
+#endif /* UTFDFA_DECODE_UNITS_H */

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* What each output can hold (internal): shared by the encoders and by the
+ * decoders, which report what the target cannot hold at its input offset. */
+#ifndef UTFDFA_ENCODE_LIMITS_H
+#define UTFDFA_ENCODE_LIMITS_H
+
+#include "common.h"
+
+/* ------------------------------------------------------- what fits where */
+
+/* What an output can hold, from the narrowest rule to none. */
+enum limit { LIMIT_NONE = 0, LIMIT_UNICODE = 1, LIMIT_RFC2279 = 2, LIMIT_CORRECTED = 3,
+             LIMIT_WTF8 = 4 };
+
+static inline unsigned limit_of(unsigned to)
+{
+    switch (to) {
+    case UTFDFA_UTF8_RFC2279:
+        return LIMIT_RFC2279;
+    case UTFDFA_CORRECTED_UTF8:
+        return LIMIT_CORRECTED;
+    case UTFDFA_UCS4LE:
+    case UTFDFA_UCS4BE:
+        return LIMIT_NONE;
+    case UTFDFA_WTF8:
+        return LIMIT_WTF8;
+    default:
+        return LIMIT_UNICODE;
+    }
+}
+
+/* UTFDFA_ERR_NONE if cp can be written under `limit`, else why not. */
+static inline enum utfdfa_error_kind unfit(unsigned limit, uint32_t cp)
+{
+    bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
+    switch (limit) {
+    case LIMIT_UNICODE: /* RFC 3629 section 3 */
+        return cp > 0x10FFFF ? UTFDFA_ERR_TOO_LARGE
+                             : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+    case LIMIT_RFC2279: /* RFC 2279bis section 3: 31 bits; surrogates as RFC 3629 */
+        return cp > 0x7FFFFFFF ? UTFDFA_ERR_TOO_LARGE
+                               : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+    case LIMIT_WTF8: /* surrogate code points too (the high-low rule is the writer's) */
+        return cp > 0x10FFFF ? UTFDFA_ERR_TOO_LARGE : UTFDFA_ERR_NONE;
+    case LIMIT_CORRECTED: /* "Putting it all together": no C1, no surrogates, no U+0000 */
+        return cp > 0x8421109Fu ? UTFDFA_ERR_TOO_LARGE
+               : (surrogate || cp == 0 || (cp >= 0x80 && cp <= 0x9F)) ? UTFDFA_ERR_UNENCODABLE
+                                                                      : UTFDFA_ERR_NONE;
+    default:
+        return UTFDFA_ERR_NONE;
+    }
+}
+
+/* WTF-8 ("Generalized UTF-8" less the concatenation of a high and a low
+ * surrogate's sequences, which is the 4-byte sequence of the character they
+ * would make): a low surrogate cannot be written after a high one. */
+ALWAYS_INLINE enum utfdfa_error_kind wtf8_write(bool after_high, uint32_t cp)
+{
+    return after_high && is_low(cp) ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+}
+
+/* Corrected UTF-8's private-use mapping (UTFDFA_CORRECTED_PUA; the spec:
+ * C1 controls and surrogates "can be mapped to some convenient private-use
+ * codepoints"): each moves by PUA_SHIFT into plane 15. */
+enum { PUA_SHIFT = 0xF0000 };
+#define OPTIONS (UTFDFA_UTF7_DIRECT_SET_O | UTFDFA_CORRECTED_PUA)
+_Static_assert(OPTIONS <= 3, "the options fit the decoder's 2 bits");
+
+static inline bool pua_source(uint32_t cp)
+{
+    return (cp >= 0x80 && cp <= 0x9F) || (cp >= 0xD800 && cp <= 0xDFFF);
+}
+
+static inline bool pua_image(uint32_t cp)
+{
+    return cp >= PUA_SHIFT && pua_source(cp - PUA_SHIFT);
+}
+
+/* Writing with the mapping: a C1 control or surrogate becomes its image; an
+ * image itself cannot be written (it would read back as the other). */
+static inline enum utfdfa_error_kind pua_write(uint32_t *cp)
+{
+    if (pua_image(*cp))
+        return UTFDFA_ERR_UNENCODABLE;
+    if (pua_source(*cp))
+        *cp += PUA_SHIFT;
+    return UTFDFA_ERR_NONE;
+}
+
+#endif /* UTFDFA_ENCODE_LIMITS_H */

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/* The UTF-7 writer (internal): RFC 2152 and IMAP's modified UTF-7. */
+#ifndef UTFDFA_ENCODE_UTF7_WRITER_H
+#define UTFDFA_ENCODE_UTF7_WRITER_H
+
+#include "common.h"
+#include "utf7.gen.h"
+#include "utf7-imap.gen.h"
+
+#define U7_OPEN 1u
+#define U7_END UINT32_MAX /* "the next character" at the end of input */
+
+struct u7w {
+    unsigned shift; /* U7_OPEN | bits left over << 1 (0, 2 or 4) */
+    unsigned bits;  /* the bits left over */
+    bool set_o;     /* UTFDFA_UTF7_DIRECT_SET_O */
+    bool imap;      /* IMAP's modified UTF-7 (RFC 3501 section 5.1.3) */
+};
+
+/* ------------------------------------------------------------ UTF-7 writer
+ * RFC 2152: Rule 1 (Set D directly, Set O optionally), Rule 3 (SP, TAB, CR,
+ * LF directly), Rule 2 ("+-" for "+"; anything else as base64 of its UTF-16
+ * units, zero bits padding the last character; "-" ends a run when the next
+ * character is a base64 character or "-"; at the end of input always). The
+ * base64 alphabet is the grammar's (utf7_digit_byte). Its state (an open
+ * run and the bits left over) lives in the encoder or, for transcoding, in
+ * the decoder; the writer works on a copy. */
+static inline bool u7_direct(uint32_t cp, bool set_o, bool imap)
+{
+    if (imap) /* "characters with octet values 0x20-0x25 and 0x27-0x7e" */
+        return cp >= 0x20 && cp <= 0x7E && cp != '&';
+    static const char set_d_rule_3[] = "'(),-./:? \t\r\n";
+    static const char set_o_chars[] = "!\"#$%&*;<=>@[]^_`{|}";
+    if (cp == 0 || cp >= 0x80)
+        return false;
+    if ((cp >= 'A' && cp <= 'Z') || (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9'))
+        return true;
+    if (memchr(set_d_rule_3, (int)cp, sizeof set_d_rule_3 - 1))
+        return true;
+    return set_o && memchr(set_o_chars, (int)cp, sizeof set_o_chars - 1);
+}
+
+/* Close an open run before `next` (or at the end, next == U7_END). */
+/* The shift character, and the digit of a value: "," for "/" in IMAP. */
+static inline uint8_t u7_shift_char(const struct u7w *w)
+{
+    return w->imap ? '&' : '+';
+}
+
+static inline uint8_t u7_digit_byte(const struct u7w *w, unsigned v)
+{
+    return w->imap ? utf7_imap_digit_byte[v] : utf7_digit_byte[v];
+}
+
+static inline size_t u7_close_len(const struct u7w *w, uint32_t next)
+{
+    if (!(w->shift & U7_OPEN))
+        return 0;
+    /* IMAP: "There is no implicit shift from BASE64 to US-ASCII". */
+    bool dash = w->imap || next == U7_END || next == '-' ||
+                (next < 0x80 && utf7_digit[next] != 0xFF);
+    return (w->shift >> 1 != 0) + dash;
+}
+
+static inline size_t u7_close(struct u7w *w, uint32_t next, uint8_t *p)
+{
+    size_t n = u7_close_len(w, next), k = 0;
+    unsigned nb = w->shift >> 1;
+    if (nb)
+        p[k++] = u7_digit_byte(w, (w->bits << (6 - nb)) & 63);
+    if (k < n)
+        p[k++] = '-';
+    w->shift = 0;
+    w->bits = 0;
+    return n;
+}
+
+/* Bytes cp takes given the writer's state; then write it (if it fits). */
+static inline size_t u7_len(const struct u7w *w, uint32_t cp)
+{
+    if (u7_direct(cp, w->set_o, w->imap))
+        return u7_close_len(w, cp) + 1;
+    if (cp == u7_shift_char(w) && (w->imap || !(w->shift & U7_OPEN)))
+        return u7_close_len(w, cp) + 2; /* IMAP: "&" is never base64 ("&-" can say it) */
+    unsigned bits = (w->shift >> 1) + (cp < 0x10000 ? 16u : 32u);
+    return !(w->shift & U7_OPEN) + bits / 6;
+}
+
+static inline size_t u7_put(struct u7w *w, uint32_t cp, uint8_t *p)
+{
+    size_t k = 0;
+    if (u7_direct(cp, w->set_o, w->imap)) {
+        k = u7_close(w, cp, p);
+        p[k++] = (uint8_t)cp;
+        return k;
+    }
+    if (cp == u7_shift_char(w) && (w->imap || !(w->shift & U7_OPEN))) {
+        k = u7_close(w, cp, p);
+        p[k++] = u7_shift_char(w);
+        p[k++] = '-';
+        return k;
+    }
+    if (!(w->shift & U7_OPEN))
+        p[k++] = u7_shift_char(w);
+    uint32_t units[2] = {cp, 0};
+    size_t nunits = 1;
+    if (cp >= 0x10000) {
+        units[0] = 0xD800 | (cp - 0x10000) >> 10;
+        units[1] = 0xDC00 | (cp & 0x3FF);
+        nunits = 2;
+    }
+    uint32_t acc = w->bits;
+    unsigned nb = w->shift >> 1;
+    for (size_t u = 0; u < nunits; u++) {
+        acc = acc << 16 | units[u];
+        nb += 16;
+        while (nb >= 6) {
+            nb -= 6;
+            p[k++] = u7_digit_byte(w, acc >> nb & 63);
+        }
+        acc &= (1u << nb) - 1;
+    }
+    w->shift = U7_OPEN | nb << 1;
+    w->bits = acc;
+    return k;
+}
+
+/* A writer from the state kept in caller-owned memory (the encoder's
+ * fields, the decoder's writer byte). Only 0, 2 or 4 bits are ever left
+ * over; anything else (a corrupted state) is cut to that, so no shift
+ * goes negative and no stray bit reaches a digit. */
+static inline struct u7w u7_writer(unsigned shift, unsigned bits, bool set_o, bool imap)
+{
+    unsigned left = shift >> 1 & 7u;
+    left = left > 4 ? 4 : left & 6u;
+    struct u7w w = {(shift & U7_OPEN) | left << 1, bits & ((1u << left) - 1u), set_o, imap};
+    return w;
+}
+
+/* The writer state packed into one byte (shift: 4 bits, bits: 4) for the
+ * decoder, which keeps it between transcode calls. */
+static inline struct u7w u7_unpack(uint8_t packed, bool set_o, bool imap)
+{
+    return u7_writer(packed & 15u, (unsigned)packed >> 4, set_o, imap);
+}
+
+static inline uint8_t u7_pack(const struct u7w *w)
+{
+    return (uint8_t)(w->shift | w->bits << 4);
+}
+
+/* The UTF-7 forms, whose writer keeps state (an open base64 run). */
+static inline bool is_utf7(unsigned enc)
+{
+    return enc == UTFDFA_UTF7 || enc == UTFDFA_UTF7_IMAP;
+}
+
+#endif /* UTFDFA_ENCODE_UTF7_WRITER_H */
