@@ -202,177 +202,237 @@ ALWAYS_INLINE bool low_goes_on(unsigned pending, uint8_t b, bool rejects)
     return pending == 0 ? b == 0xED : pending == 1 ? (b >= 0xB0 && b <= 0xBF) : !rejects;
 }
 
+/* What a step of a decoder loop says: go on with the next byte, go on to
+ * the DFA step (magic_step), or stop with that utfdfa_result. */
+enum { STEP_NEXT = -1, STEP_DFA = -2 };
+
+/* One call of a DFA decoder: what does not change during it. */
+struct dfa_call {
+    struct decoder *d;
+    struct out *o;
+    enum sink sink;
+    unsigned to, limit;
+    const struct dfa *t;
+    utfdfa_error *err;
+};
+
+/* The loop's state (in registers once inlined). */
+struct dfa_run {
+    uint32_t state;   /* pre-multiplied */
+    uint32_t cp;      /* the unit's value so far; a reserved unit: its length */
+    uint32_t hold;    /* PAIRS_JOIN: a held high surrogate; PAIRS_WTF8: 1 after a high one */
+    unsigned pending; /* bytes of the unit so far */
+    size_t i;         /* bytes read */
+};
+
+ALWAYS_INLINE void run_restart(struct dfa_run *run)
+{
+    run->state = DFA_ACCEPT;
+    run->cp = 0;
+    run->pending = 0;
+}
+
+ALWAYS_INLINE bool call_fail(const struct dfa_call *c, uint64_t at, uint32_t length,
+                             enum utfdfa_error_kind kind)
+{
+    return fail(c->d, c->o, c->sink, c->to, at, length, kind, c->err);
+}
+
+/* The stream's first 8 bytes, while they may be the magic number. */
+ALWAYS_INLINE int magic_step(const struct dfa_call *c, struct dfa_run *run, uint8_t b)
+{
+    uint64_t p = c->d->offset + run->i;
+    bool matches =
+        p < 8 && b == c->t->magic[p] && !(p == 7 && magic_unwritable(c->d, c->sink));
+    if (matches && p >= 6) {
+        /* Its U+0000 is held, not an error; its U+000A ends it. */
+        if (p == 7 && magic_read(c->d, c->o, c->sink, c->to) == NO_ROOM)
+            return UTFDFA_OUTPUT_FULL;
+        run->i++;
+        return STEP_NEXT;
+    }
+    if (!matches) {
+        enum delivery dv = release(c->d, c->o, c->sink, c->to, p, c->err);
+        if (dv != DELIVERED)
+            return dv == NO_ROOM ? UTFDFA_OUTPUT_FULL : UTFDFA_MALFORMED;
+    }
+    return STEP_DFA;
+}
+
+/* PAIRS_JOIN: the held high surrogate has no low one. It is the error;
+ * this byte is stepped again without it. */
+ALWAYS_INLINE int lone_held_high(const struct dfa_call *c, struct dfa_run *run)
+{
+    if (!call_fail(c, c->d->offset + run->i - run->pending - PAIR_HALF, PAIR_HALF,
+                   UTFDFA_ERR_SURROGATE))
+        return UTFDFA_OUTPUT_FULL;
+    run->hold = 0;
+    return UTFDFA_MALFORMED;
+}
+
+/* A unit of value *v ends, in an encoding of surrogate units: a low one
+ * after a held high one makes the character (*v becomes it); a high one is
+ * held (PAIRS_JOIN); a low one with no high one before it is the error
+ * (PAIRS_JOIN), or after a high one (PAIRS_WTF8). STEP_DFA: deliver *v. */
+ALWAYS_INLINE int pair_units(const struct dfa_call *c, struct dfa_run *run, uint32_t *v,
+                             uint32_t *back, uint32_t *length)
+{
+    bool join = c->t->pairing == PAIRS_JOIN;
+    if (join && run->hold) { /* *v is the low surrogate (low_goes_on) */
+        *v = 0x10000 + ((run->hold - 0xD800) << 10) + (*v - 0xDC00);
+        *back += PAIR_HALF;
+        *length += PAIR_HALF;
+        return STEP_DFA;
+    }
+    if (join && is_high(*v)) {
+        run->hold = *v;
+        run_restart(run);
+        run->i++;
+        return STEP_NEXT;
+    }
+    if ((join || run->hold) && is_low(*v)) {
+        if (!call_fail(c, c->d->offset + run->i - *back, *length, UTFDFA_ERR_SURROGATE))
+            return UTFDFA_OUTPUT_FULL;
+        run->hold = 0;
+        run_restart(run);
+        run->i++;
+        return UTFDFA_MALFORMED;
+    }
+    return STEP_DFA;
+}
+
+/* A unit is complete: with this byte, or (longest match) before it, when
+ * this byte is then stepped again from the start. */
+ALWAYS_INLINE int unit_complete(const struct dfa_call *c, struct dfa_run *run, uint8_t b,
+                                uint32_t cls)
+{
+    const struct dfa *t = c->t;
+    unsigned tag = t->tag ? t->tag[run->state + cls] : 0;
+    bool before = tag & TAG_BEFORE;
+    uint32_t v = before ? run->cp : run->cp << 6 | (b & t->payload_mask[cls]);
+    uint32_t length = before ? run->pending : run->pending + 1;
+    uint32_t back = before && in_reserved(t, run->state) ? run->cp : run->pending;
+    if (t->pairing != PAIRS_NONE) {
+        int s = pair_units(c, run, &v, &back, &length);
+        if (s != STEP_DFA)
+            return s;
+    }
+    enum delivery dv = complete(c->d, c->o, c->sink, c->to, c->limit, t, tag & (TAG_BEFORE - 1),
+                                v, c->d->offset + run->i - back, length, c->err);
+    if (dv == NO_ROOM)
+        return UTFDFA_OUTPUT_FULL;
+    run->hold = t->pairing == PAIRS_WTF8 && is_high(v);
+    run_restart(run);
+    run->i += !before;
+    return dv == UNFIT ? UTFDFA_MALFORMED : STEP_NEXT;
+}
+
+/* A byte inside a unit: its payload; in a reserved unit (no value) its
+ * count, and the byte itself when the output is the same encoding. */
+ALWAYS_INLINE int unit_goes_on(const struct dfa_call *c, struct dfa_run *run, uint8_t b,
+                               uint32_t cls, uint32_t next)
+{
+    const struct dfa *t = c->t;
+    if (in_reserved(t, next)) {
+        bool passthrough = (c->sink == SINK_BYTES || c->sink == SINK_CODES) && c->to == t->self;
+        if (passthrough && !ensure_room(c->d, c->o, c->sink, c->to, NULL, 0, 1))
+            return UTFDFA_OUTPUT_FULL;
+        if (passthrough)
+            put_raw_byte(c->o, c->sink, b);
+        run->cp++;
+        run->pending += run->pending < 7;
+    } else {
+        run->cp = run->cp << 6 | (b & t->payload_mask[cls]);
+        run->pending++;
+    }
+    run->state = next;
+    run->i++;
+    return STEP_NEXT;
+}
+
+/* The DFA rejects this byte. At a start this byte alone is the error;
+ * inside a sequence the sequence so far is, and this byte starts anew. */
+ALWAYS_INLINE int unit_rejected(const struct dfa_call *c, struct dfa_run *run, uint8_t b)
+{
+    const struct dfa *t = c->t;
+    enum utfdfa_error_kind kind = (enum utfdfa_error_kind)
+        t->error_kind[run->state / t->nclasses * t->nerror_classes + t->error_class[b]];
+    bool alone = run->state == DFA_ACCEPT;
+    if (!call_fail(c, c->d->offset + run->i - run->pending, alone ? 1 : run->pending, kind))
+        return UTFDFA_OUTPUT_FULL;
+    run->i += alone;
+    run_restart(run);
+    if (t->pairing != PAIRS_JOIN)
+        run->hold = 0; /* WTF-8: what follows an error follows no high surrogate */
+    return UTFDFA_MALFORMED;
+}
+
+/* The end of the input (`last`): inside the magic number (it was text
+ * after all); inside a unit that longest match ends here; after a held
+ * high surrogate (and perhaps the start of one more unit, reported next
+ * as truncated). */
+ALWAYS_INLINE int dfa_at_end(const struct dfa_call *c, struct dfa_run *run)
+{
+    const struct dfa *t = c->t;
+    struct decoder *d = c->d;
+    if (t->magic && !(d->flags & F_NOMAGIC)) {
+        enum delivery dv = release(d, c->o, c->sink, c->to, d->offset + run->i, c->err);
+        if (dv != DELIVERED)
+            return dv == NO_ROOM ? UTFDFA_OUTPUT_FULL : UTFDFA_MALFORMED;
+    }
+    unsigned tag = run->pending && t->final_tag ? t->final_tag[run->state / t->nclasses] : 0;
+    if (tag) {
+        uint32_t back = in_reserved(t, run->state) ? run->cp : run->pending;
+        enum delivery dv = complete(d, c->o, c->sink, c->to, c->limit, t, tag, run->cp,
+                                    d->offset + run->i - back, run->pending, c->err);
+        if (dv == NO_ROOM)
+            return UTFDFA_OUTPUT_FULL;
+        run_restart(run);
+        if (dv == UNFIT)
+            return UTFDFA_MALFORMED;
+    }
+    if (t->pairing == PAIRS_JOIN && run->hold) {
+        if (!call_fail(c, d->offset + run->i - run->pending - PAIR_HALF, PAIR_HALF,
+                       UTFDFA_ERR_SURROGATE))
+            return UTFDFA_OUTPUT_FULL;
+        run->hold = 0;
+        return UTFDFA_MALFORMED;
+    }
+    return UTFDFA_INPUT_EMPTY;
+}
+
 ALWAYS_INLINE utfdfa_result core_dfa(struct decoder *d, const uint8_t *src, size_t *n,
                                      struct out *o, enum sink sink, unsigned to, bool last,
                                      const struct dfa *t, utfdfa_error *err)
 {
-    bool pairs = t->pairing != PAIRS_NONE, join = t->pairing == PAIRS_JOIN;
-    uint32_t state = sequence_state_of(d, t->nstates, t->nclasses);
-    uint32_t cp = pairs ? d->partial & 0xFFFF : d->partial;
-    uint32_t hold = pairs ? d->partial >> 16 : 0; /* JOIN: a held high surrogate; WTF8: 1
-                                                      after a high surrogate */
-    unsigned pending = PENDING(d->flags);
-    unsigned limit = sink_limit(d, sink, to);
-    bool passthrough =
-        t->reserved_tag && (sink == SINK_BYTES || sink == SINK_CODES) && to == t->self;
-    size_t i = 0, len = *n;
-    utfdfa_result r = UTFDFA_INPUT_EMPTY;
-    while (i < len) {
-        uint8_t b = src[i];
+    const struct dfa_call c = {d, o, sink, to, sink_limit(d, sink, to), t, err};
+    bool pairs = t->pairing != PAIRS_NONE;
+    struct dfa_run run = {sequence_state_of(d, t->nstates, t->nclasses),
+                          pairs ? d->partial & 0xFFFF : d->partial,
+                          pairs ? d->partial >> 16 : 0, PENDING(d->flags), 0};
+    int r = STEP_NEXT;
+    while (r == STEP_NEXT && run.i < *n) {
+        uint8_t b = src[run.i];
         if (t->magic && !(d->flags & F_NOMAGIC)) {
-            uint64_t p = d->offset + i;
-            bool matches = p < 8 && b == t->magic[p] && !(p == 7 && magic_unwritable(d, sink));
-            if (matches && p >= 6) {
-                /* Its U+0000 is held, not an error; its U+000A ends it. */
-                if (p == 7 && magic_read(d, o, sink, to) == NO_ROOM) {
-                    r = UTFDFA_OUTPUT_FULL;
-                    break;
-                }
-                i++;
+            r = magic_step(&c, &run, b);
+            if (r != STEP_DFA)
                 continue;
-            }
-            if (!matches) {
-                enum delivery dv = release(d, o, sink, to, p, err);
-                if (dv != DELIVERED) {
-                    r = dv == NO_ROOM ? UTFDFA_OUTPUT_FULL : UTFDFA_MALFORMED;
-                    break;
-                }
-            }
         }
-        uint32_t cls = t->byte_class[b];
-        uint32_t next = dfa_next(t, state, cls);
-        if (join && hold && !low_goes_on(pending, b, next == t->reject)) {
-            /* The held high surrogate has no low one: it is the error; this
-             * byte is stepped again without it. */
-            if (!fail(d, o, sink, to, d->offset + i - pending - PAIR_HALF, PAIR_HALF,
-                      UTFDFA_ERR_SURROGATE, err)) {
-                r = UTFDFA_OUTPUT_FULL;
-                break;
-            }
-            hold = 0;
-            r = UTFDFA_MALFORMED;
-            break;
-        }
-        if (next == DFA_ACCEPT) {
-            /* A unit is complete: with this byte, or (longest match) before
-             * it, when this byte is then stepped again from the start. */
-            unsigned tag = t->tag ? t->tag[state + cls] : 0;
-            bool before = tag & TAG_BEFORE;
-            uint32_t v = before ? cp : cp << 6 | (b & t->payload_mask[cls]);
-            uint32_t length = before ? pending : pending + 1;
-            uint32_t back = before ? (in_reserved(t, state) ? cp : pending) : pending;
-            if (join && hold) { /* v is the low surrogate (low_goes_on) */
-                v = 0x10000 + ((hold - 0xD800) << 10) + (v - 0xDC00);
-                back += PAIR_HALF;
-                length += PAIR_HALF;
-            } else if (join && is_high(v)) {
-                hold = v;
-                state = DFA_ACCEPT;
-                cp = 0;
-                pending = 0;
-                i++;
-                continue;
-            } else if ((join || hold) && is_low(v)) {
-                if (!fail(d, o, sink, to, d->offset + i - back, length, UTFDFA_ERR_SURROGATE,
-                          err)) {
-                    r = UTFDFA_OUTPUT_FULL;
-                    break;
-                }
-                hold = 0;
-                state = DFA_ACCEPT;
-                cp = 0;
-                pending = 0;
-                i++;
-                r = UTFDFA_MALFORMED;
-                break;
-            }
-            enum delivery dv = complete(d, o, sink, to, limit, t, tag & (TAG_BEFORE - 1), v,
-                                        d->offset + i - back, length, err);
-            if (dv == NO_ROOM) {
-                r = UTFDFA_OUTPUT_FULL;
-                break;
-            }
-            hold = t->pairing == PAIRS_WTF8 && is_high(v);
-            state = DFA_ACCEPT;
-            cp = 0;
-            pending = 0;
-            i += !before;
-            if (dv == UNFIT) {
-                r = UTFDFA_MALFORMED;
-                break;
-            }
-        } else if (next != t->reject) {
-            if (in_reserved(t, next)) { /* no value: count the bytes, pass them through */
-                if (passthrough && !ensure_room(d, o, sink, to, NULL, 0, 1)) {
-                    r = UTFDFA_OUTPUT_FULL;
-                    break;
-                }
-                if (passthrough && sink == SINK_CODES)
-                    ((uint32_t *)o->p)[o->len++] = CODE_RAW_BYTE | b;
-                else if (passthrough)
-                    ((uint8_t *)o->p)[o->len++] = b;
-                cp++;
-                pending += pending < 7;
-            } else {
-                cp = cp << 6 | (b & t->payload_mask[cls]);
-                pending++;
-            }
-            state = next;
-            i++;
-        } else {
-            enum utfdfa_error_kind kind = (enum utfdfa_error_kind)
-                t->error_kind[state / t->nclasses * t->nerror_classes + t->error_class[b]];
-            /* At a start this byte alone is the error; inside a sequence the
-             * sequence so far is, and this byte starts anew. */
-            bool alone = state == DFA_ACCEPT;
-            if (!fail(d, o, sink, to, d->offset + i - pending, alone ? 1 : pending, kind, err)) {
-                r = UTFDFA_OUTPUT_FULL;
-                break;
-            }
-            i += alone;
-            state = DFA_ACCEPT;
-            cp = 0;
-            pending = 0;
-            hold = join ? hold : 0; /* WTF-8: what follows an error follows no high surrogate */
-            r = UTFDFA_MALFORMED;
-            break;
-        }
+        uint32_t cls = t->byte_class[b], next = dfa_next(t, run.state, cls);
+        if (t->pairing == PAIRS_JOIN && run.hold &&
+            !low_goes_on(run.pending, b, next == t->reject))
+            r = lone_held_high(&c, &run);
+        else if (next == DFA_ACCEPT)
+            r = unit_complete(&c, &run, b, cls);
+        else if (next != t->reject)
+            r = unit_goes_on(&c, &run, b, cls, next);
+        else
+            r = unit_rejected(&c, &run, b);
     }
-    if (r == UTFDFA_INPUT_EMPTY && last && t->magic && !(d->flags & F_NOMAGIC)) {
-        /* The input ends inside the magic number: it was text after all. */
-        enum delivery dv = release(d, o, sink, to, d->offset + i, err);
-        if (dv != DELIVERED)
-            r = dv == NO_ROOM ? UTFDFA_OUTPUT_FULL : UTFDFA_MALFORMED;
-    }
-    if (r == UTFDFA_INPUT_EMPTY && last && pending && t->final_tag &&
-        t->final_tag[state / t->nclasses]) {
-        /* Longest match: the end of input ends the unit. */
-        unsigned tag = t->final_tag[state / t->nclasses];
-        uint32_t back = in_reserved(t, state) ? cp : pending;
-        enum delivery dv = complete(d, o, sink, to, limit, t, tag, cp, d->offset + i - back,
-                                    pending, err);
-        if (dv == NO_ROOM)
-            r = UTFDFA_OUTPUT_FULL;
-        else {
-            state = DFA_ACCEPT;
-            cp = 0;
-            pending = 0;
-            r = dv == UNFIT ? UTFDFA_MALFORMED : r;
-        }
-    }
-    if (r == UTFDFA_INPUT_EMPTY && last && join && hold) {
-        /* The input ends after a high surrogate (and perhaps the start of
-         * one more unit, reported next as truncated). */
-        if (fail(d, o, sink, to, d->offset + i - pending - PAIR_HALF, PAIR_HALF,
-                 UTFDFA_ERR_SURROGATE, err)) {
-            hold = 0;
-            r = UTFDFA_MALFORMED;
-        } else {
-            r = UTFDFA_OUTPUT_FULL;
-        }
-    }
-    return finish(d, o, sink, to, last, r, state, t->nclasses, cp | hold << 16, pending,
-                  UTFDFA_ERR_TRUNCATED, i, n, err);
+    if (r == STEP_NEXT)
+        r = last ? dfa_at_end(&c, &run) : UTFDFA_INPUT_EMPTY;
+    return finish(d, o, sink, to, last, (utfdfa_result)r, run.state, t->nclasses,
+                  run.cp | run.hold << 16, run.pending, UTFDFA_ERR_TRUNCATED, run.i, n, err);
 }
 
 #endif /* UTFDFA_DECODE_DFA_H */

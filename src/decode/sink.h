@@ -73,6 +73,15 @@ ALWAYS_INLINE void put(struct out *o, enum sink sink, unsigned to, uint32_t cp)
     }
 }
 
+/* A byte of a Corrected UTF-8 reserved unit, passed through as it came. */
+ALWAYS_INLINE void put_raw_byte(struct out *o, enum sink sink, uint8_t b)
+{
+    if (sink == SINK_CODES)
+        ((uint32_t *)o->p)[o->len++] = CODE_RAW_BYTE | b;
+    else
+        ((uint8_t *)o->p)[o->len++] = b;
+}
+
 ALWAYS_INLINE bool room(const struct out *o, enum sink sink, size_t units)
 {
     return sink == SINK_NONE || o->cap - o->len >= units;
