@@ -98,5 +98,8 @@ $LINK "$OUT/bench.o" "$OUT/peers.o" "$OUT/utf8_fast.o" "$OUT/ref_utf8.o" "$OUT/r
 
 # ---------------------------------------------------------------- run
 echo "bench: running $OUT/bench (a few minutes; the table also goes to $OUT/bench.md)"
-{ "$OUT/bench" "$SHARED"; echo $? >"$OUT/status"; } | tee "$OUT/bench.md"
+# The status is kept whatever it is (set -e would leave the brace group at
+# a failure, and a stale status file with it).
+rm -f "$OUT/status"
+{ status=0; "$OUT/bench" "$SHARED" || status=$?; echo "$status" >"$OUT/status"; } | tee "$OUT/bench.md"
 exit "$(cat "$OUT/status")"
