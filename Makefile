@@ -926,12 +926,13 @@ $(FUZZ_RUNS): fuzz-run-%: $(FB)/fuzz_% $(FB)/seeds/.stamp
 # ===================================================== benchmark (issue 5)
 # make bench   utfdfa, its fast paths (src/utf8_fast.c), in-project baselines
 #              and peers (iconv, ICU, libunistring, GLib, utf8proc, simdjson),
-#              one Markdown table per operation. Installs the peers with
+#              one Markdown table per operation (per corpus for the
+#              transcoding matrix, BENCH_OPS=transcode). Installs the peers with
 #              apt-get when root (else skips them with a note); never part of
 #              make check. BENCH_CFLAGS sets the benchmark's flags; the
 #              environment variables BENCH_REPS, BENCH_SAMPLE_MS, BENCH_OPS,
 #              BENCH_ENGINES, BENCH_STAT and BENCH_LIB tune a run
-#              (tests/bench/bench.c, tests/bench/run.sh).
+#              (tests/bench/bench.c, transcode.c, run.sh).
 BENCH_CFLAGS ?= -O2
 
 .PHONY: bench check-fast

@@ -27,8 +27,12 @@
  * open): then they must decode, with utfdfa's decoder, to the same code
  * points.
  *
+ * Transcoding (transcode; valid corpora): utfdfa_transcode on every pair
+ * among UTF-8, UTF-16LE and UTF-32LE against utfdfa_decode_utf32 and the
+ * peers, one table per corpus (tests/bench/transcode.c).
+ *
  * Usage: bench [SHARED_DIR]     environment: BENCH_REPS (default 15),
- *   BENCH_SAMPLE_MS (default 2), BENCH_OPS (e.g. "validate,decode32"),
+ *   BENCH_SAMPLE_MS (default 2), BENCH_OPS (e.g. "validate,decode32,transcode"),
  *   BENCH_ENGINES (substring filter on engine names; utfdfa and memcpy stay),
  *   BENCH_STAT=min (report the fastest sample, not the median).
  */
@@ -719,7 +723,7 @@ static void register_engines(void)
 
 /* ------------------------------------------------------------- timing */
 
-static double thread_ns(void)
+double bench_thread_ns(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -732,6 +736,12 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+double bench_pick(double *samples, int n, bool use_min)
+{
+    qsort(samples, (size_t)n, sizeof(double), cmp_double);
+    return use_min ? samples[0] : n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
 }
 
 static bool is_utf7(enum op op)
@@ -870,9 +880,9 @@ static void measure(enum op op, const size_t *eidx, size_t ne, void *buf, uint32
             }
             struct job j;
             job_for(&j, e, c, buf);
-            double t0 = thread_ns();
+            double t0 = bench_thread_ns();
             sink = e->run(&j);
-            double t = thread_ns() - t0;
+            double t = bench_thread_ns() - t0;
             iters[k] = t <= 0 ? 1000 : (size_t)(sample_ns / t) + 1;
         }
         for (int r = 0; r < reps; r++) {
@@ -882,19 +892,16 @@ static void measure(enum op op, const size_t *eidx, size_t ne, void *buf, uint32
                 const struct engine *e = &engines[eidx[k]];
                 struct job j;
                 job_for(&j, e, c, buf);
-                double t0 = thread_ns();
+                double t0 = bench_thread_ns();
                 for (size_t it = 0; it < iters[k]; it++)
                     sink = e->run(&j);
-                samples[k][r] = (thread_ns() - t0) / (double)iters[k];
+                samples[k][r] = (bench_thread_ns() - t0) / (double)iters[k];
             }
         }
         for (size_t k = 0; k < ne; k++) {
             if (!ok[k])
                 continue;
-            qsort(samples[k], (size_t)reps, sizeof(double), cmp_double);
-            double med = use_min ? samples[k][0]
-                         : reps % 2 ? samples[k][reps / 2]
-                                    : (samples[k][reps / 2 - 1] + samples[k][reps / 2]) / 2;
+            double med = bench_pick(samples[k], reps, use_min);
             gbps[eidx[k]][ci] = (double)op_bytes(op, c) / med; /* bytes per ns = GB/s */
         }
     }
@@ -1149,15 +1156,32 @@ static void print_machine(void)
            use_min ? "fastest" : "median", reps, sample_ns / 1e6);
 }
 
-static bool wanted_op(const char *ops, enum op op)
+static bool wanted(const char *ops, const char *name)
 {
     if (!ops || !*ops)
         return true;
-    size_t l = strlen(op_names[op]);
-    for (const char *p = ops; (p = strstr(p, op_names[op])); p += l)
+    size_t l = strlen(name);
+    for (const char *p = ops; (p = strstr(p, name)); p += l)
         if ((p == ops || p[-1] == ',') && (p[l] == 0 || p[l] == ','))
             return true;
     return false;
+}
+
+static bool wanted_op(const char *ops, enum op op)
+{
+    return wanted(ops, op_names[op]);
+}
+
+/* The transcoding matrix, one table per valid corpus. */
+static void bench_transcode(const char *filter)
+{
+    struct bench_timing t = {reps, sample_ns, use_min, filter};
+    transcode_intro(&t);
+    for (size_t ci = 0; ci < ncorpora; ci++) {
+        const struct corpus *c = &corpora[ci];
+        if (c->valid)
+            check_failures += transcode_corpus(c->name, c->cps, c->ncps, c->ascii, &t);
+    }
 }
 
 int main(int argc, char **argv)
@@ -1226,6 +1250,8 @@ int main(int argc, char **argv)
         print_op((enum op)op, eidx, ne);
         fflush(stdout);
     }
+    if (wanted(ops, "transcode"))
+        bench_transcode(filter);
     printf("### Targets\n\n");
     /* utfdfa is the public API as built; utfdfa-fast-default is what it
      * becomes once the fast paths are wired in (the same calls and loops). */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by tests/bench/bench.c (harness, utfdfa and in-project baselines)
- * and tests/bench/peers.c (other libraries, each compiled in when found). */
+/* Shared by tests/bench/bench.c (harness, utfdfa and in-project baselines),
+ * tests/bench/peers.c (other libraries, each compiled in when found) and the
+ * transcoding matrix (tests/bench/transcode.c, its peers in
+ * tests/bench/transcode_peers.c). */
 #ifndef BENCH_H
 #define BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,5 +67,50 @@ struct engine {
 size_t peers_register(struct engine *e, size_t max);
 /* One line per peer: its version, or why it is absent. */
 void peers_describe(void);
+
+/* ------------------------------------------------ timing, shared */
+
+struct bench_timing {
+    int reps;           /* samples per engine (BENCH_REPS) */
+    double sample_ns;   /* about how long one sample lasts (BENCH_SAMPLE_MS) */
+    bool use_min;       /* BENCH_STAT=min: the fastest sample, not the median */
+    const char *filter; /* BENCH_ENGINES: substring of the peers' names to keep */
+};
+
+/* The calling thread's CPU time, in ns. */
+double bench_thread_ns(void);
+/* The median of samples[0..n) (the fastest with use_min); sorts them. */
+double bench_pick(double *samples, int n, bool use_min);
+
+/* ------------------------------------------ the transcoding matrix */
+
+enum tc_enc { TC_UTF8, TC_UTF16LE, TC_UTF32LE, TC_NENC };
+
+/* One whole-buffer conversion: the result is the bytes written to dst, or
+ * RUN_FAILED. */
+struct tc_call {
+    enum tc_enc from, to;
+    const uint8_t *src;
+    size_t n;
+    uint8_t *dst;
+    size_t cap; /* bytes */
+};
+typedef size_t (*tc_run_fn)(const struct tc_call *c);
+
+enum tc_peer { TC_ICONV, TC_ICU, TC_NPEERS };
+
+/* transcode_peers.c: opens every pair's converters (outside timing). */
+void tc_peers_open(void);
+const char *tc_peer_name(enum tc_peer p);
+/* The peer's conversion for the pair, or NULL with *why (not built in,
+ * no converter). */
+tc_run_fn tc_peer_fn(enum tc_peer p, enum tc_enc from, enum tc_enc to, const char **why);
+
+/* transcode.c: the matrix's introduction, then one table per corpus (its
+ * code points, from the reference decoder); returns how many results
+ * disagreed (each also printed). */
+void transcode_intro(const struct bench_timing *t);
+int transcode_corpus(const char *name, const uint32_t *cps, size_t ncps, bool ascii,
+                     const struct bench_timing *t);
 
 #endif
