@@ -202,10 +202,6 @@ ALWAYS_INLINE bool low_goes_on(unsigned pending, uint8_t b, bool rejects)
     return pending == 0 ? b == 0xED : pending == 1 ? (b >= 0xB0 && b <= 0xBF) : !rejects;
 }
 
-/* What a step of a decoder loop says: go on with the next byte, go on to
- * the DFA step (magic_step), or stop with that utfdfa_result. */
-enum { STEP_NEXT = -1, STEP_DFA = -2 };
-
 /* One call of a DFA decoder: what does not change during it. */
 struct dfa_call {
     struct decoder *d;

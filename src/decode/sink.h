@@ -73,6 +73,10 @@ ALWAYS_INLINE void put(struct out *o, enum sink sink, unsigned to, uint32_t cp)
     }
 }
 
+/* What a step of a decoder loop says: go on with the next byte, go on to
+ * the DFA step (magic_step), or stop with that utfdfa_result. */
+enum { STEP_NEXT = -1, STEP_DFA = -2 };
+
 /* A byte of a Corrected UTF-8 reserved unit, passed through as it came. */
 ALWAYS_INLINE void put_raw_byte(struct out *o, enum sink sink, uint8_t b)
 {

@@ -80,171 +80,197 @@ ALWAYS_INLINE utfdfa_result u7_lone_high(struct decoder *d, struct out *o, enum 
     return UTFDFA_MALFORMED;
 }
 
+/* One call of a UTF-7 decoder: what does not change during it. */
+struct u7_call {
+    struct decoder *d;
+    struct out *o;
+    enum sink sink;
+    unsigned to, limit;
+    const struct u7g *g;
+    utfdfa_error *err;
+};
+
+/* The loop's state (in registers once inlined). */
+struct u7_run {
+    uint32_t state;   /* pre-multiplied */
+    uint32_t partial; /* leftover bits and a pending high surrogate (U7_*) */
+    unsigned pending; /* characters carrying the current unit's bits */
+    size_t i;         /* bytes read */
+};
+
+ALWAYS_INLINE bool u7_fail(const struct u7_call *c, uint64_t at, uint32_t length,
+                           enum utfdfa_error_kind kind)
+{
+    return fail(c->d, c->o, c->sink, c->to, at, length, kind, c->err);
+}
+
+/* IMAP: "-&" and a run, a null shift. Its "&" is the error; the run goes
+ * on (this byte is stepped again). */
+ALWAYS_INLINE int u7_null_shift(const struct u7_call *c, struct u7_run *run, uint64_t here)
+{
+    if (!u7_fail(c, here - 1, 1, UTFDFA_ERR_BAD_SHIFT))
+        return UTFDFA_OUTPUT_FULL;
+    run->partial &= ~U7_AFTER_RUN;
+    return UTFDFA_MALFORMED;
+}
+
+/* The table rejects byte b (or the end of input): a byte that may not be
+ * sent directly, a bad shift, or a run that ends badly (the error covers
+ * its partial unit, else its last character). */
+ALWAYS_INLINE int u7_rejected(const struct u7_call *c, struct u7_run *run, uint8_t b, bool end,
+                              uint64_t here)
+{
+    const struct u7g *g = c->g;
+    enum utfdfa_error_kind kind = (enum utfdfa_error_kind)
+        g->error_kind[run->state / g->nclasses * g->nerror_classes + g->error_class[b]];
+    bool alone = run->state == UTF7_ACCEPT;
+    bool shift = kind == UTFDFA_ERR_BAD_SHIFT && run->pending == 0 &&
+                 run->state == g->trans[UTF7_ACCEPT + g->cls[g->imap ? '&' : '+']];
+    if (end && (shift || g->imap))
+        kind = UTFDFA_ERR_TRUNCATED; /* the shift character, or a run, and then nothing */
+    unsigned span = run->pending ? run->pending : 1;
+    if (!u7_fail(c, alone ? here : here - span, alone ? 1 : span, kind))
+        return UTFDFA_OUTPUT_FULL;
+    /* After a run that ended in error, its "-" still ends the shift. */
+    run->i += alone || (!end && b == '-' && !shift);
+    run->state = UTF7_ACCEPT;
+    run->partial = 0;
+    run->pending = 0;
+    return UTFDFA_MALFORMED;
+}
+
+/* Back at the start: a direct character or the constant of "+-" ("&-")
+ * is delivered; a run that ended well absorbs its "-" (anything else is
+ * read again). */
+ALWAYS_INLINE int u7_accept(const struct u7_call *c, struct u7_run *run, uint8_t b,
+                            unsigned tag, bool end, uint64_t here)
+{
+    const struct u7g *g = c->g;
+    bool before = tag & TAG_BEFORE;
+    unsigned value = g->tag_value[tag & 0x7F];
+    if (value == UTF7_VALUE_EMPTY) {
+        run->state = UTF7_ACCEPT;
+        run->i += !before && !end;
+        run->partial = g->imap ? U7_AFTER_RUN : 0;
+        run->pending = 0;
+        return STEP_NEXT;
+    }
+    bool literal = value == UTF7_VALUE_LITERAL;
+    uint32_t cp = literal ? b : g->tag_number[tag & 0x7F];
+    enum delivery dv = deliver(c->d, c->o, c->sink, c->to, c->limit, cp, here - !literal,
+                               literal ? 1 : 2, c->err);
+    if (dv == NO_ROOM)
+        return UTFDFA_OUTPUT_FULL;
+    run->state = UTF7_ACCEPT;
+    run->i++;
+    run->partial &= ~U7_AFTER_RUN;
+    return dv == UNFIT ? UTFDFA_MALFORMED : STEP_NEXT;
+}
+
+/* The base64 character at `here` is read: the table's next state, and
+ * what the unit in progress keeps. */
+ALWAYS_INLINE void u7_read(struct u7_run *run, uint32_t next, uint32_t partial, unsigned pending)
+{
+    run->partial = partial;
+    run->pending = pending;
+    run->state = next;
+    run->i++;
+}
+
+/* A 16-bit unit is complete in the base64 character at `here` (`carried`
+ * characters held its bits; `rest` are the next unit's first bits, held by
+ * `after` characters). A high surrogate waits for its low one; a lone
+ * surrogate, or in IMAP a printing US-ASCII character, is the error. */
+ALWAYS_INLINE int u7_unit(const struct u7_call *c, struct u7_run *run, uint32_t next,
+                          uint32_t unit, uint32_t rest, unsigned carried, unsigned after,
+                          uint64_t here)
+{
+    bool high_waits = run->partial & U7_HAS_HIGH;
+    uint64_t unit_at = here + 1 - carried;
+    if (high_waits && !is_low(unit)) /* this byte is stepped again without it */
+        return u7_lone_high(c->d, c->o, c->sink, c->to, here, &run->partial, c->err);
+    if (is_high(unit)) {
+        u7_read(run, next, U7_WITH_HIGH(rest, unit, carried, carried), after);
+        return STEP_NEXT;
+    }
+    bool printable = c->g->imap && unit >= 0x20 && unit <= 0x7E;
+    if ((is_low(unit) && !high_waits) || printable) {
+        if (!u7_fail(c, unit_at, carried, printable ? UTFDFA_ERR_OVERLONG : UTFDFA_ERR_SURROGATE))
+            return UTFDFA_OUTPUT_FULL;
+        u7_read(run, next, rest, after);
+        return UTFDFA_MALFORMED;
+    }
+    uint32_t cp = unit;
+    if (high_waits) {
+        cp = 0x10000 + ((U7_HIGH(run->partial) - 0xD800) << 10) + (unit - 0xDC00);
+        unit_at = here - U7_HIGH_BACK(run->partial);
+    }
+    enum delivery dv = deliver(c->d, c->o, c->sink, c->to, c->limit, cp, unit_at,
+                               (uint32_t)(here + 1 - unit_at), c->err);
+    if (dv == NO_ROOM)
+        return UTFDFA_OUTPUT_FULL;
+    u7_read(run, next, rest, after);
+    return dv == UNFIT ? UTFDFA_MALFORMED : STEP_NEXT;
+}
+
+/* A base64 character inside a run: 6 more bits, and where the table's
+ * tag says a unit completes, the unit. */
+ALWAYS_INLINE int u7_digit(const struct u7_call *c, struct u7_run *run, uint8_t b, unsigned tag,
+                           uint32_t next, uint64_t here)
+{
+    const struct u7g *g = c->g;
+    run->partial &= ~U7_AFTER_RUN;
+    uint32_t acc = U7_ACC(run->partial) << UTF7_DIGIT_BITS | g->digit[b];
+    unsigned carried = run->pending + 1;
+    if (!tag || g->tag_value[tag] != UTF7_VALUE_SPLIT) {
+        u7_read(run, next, u7_step_back((run->partial & ~0x3FFFu) | acc), carried);
+        return STEP_NEXT;
+    }
+    unsigned keep = g->tag_number[tag]; /* bits that begin the next unit */
+    return u7_unit(c, run, next, acc >> keep, acc & ((1u << keep) - 1), carried, keep ? 1 : 0,
+                   here);
+}
+
 ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, size_t *n,
                                       struct out *o, enum sink sink, unsigned to, bool last,
                                       const struct u7g *g, utfdfa_error *err)
 {
-    uint32_t state = state_of(d, g->nstates, g->nclasses), partial = d->partial;
-    unsigned pending = PENDING(d->flags);
-    unsigned limit = sink_limit(d, sink, to);
-    size_t i = 0, len = *n;
-    utfdfa_result r = UTFDFA_INPUT_EMPTY;
-    for (;;) {
+    const struct u7_call c = {d, o, sink, to, sink_limit(d, sink, to), g, err};
+    struct u7_run run = {state_of(d, g->nstates, g->nclasses), d->partial, PENDING(d->flags), 0};
+    int r = STEP_NEXT;
+    while (r == STEP_NEXT) {
         /* The end of input steps like "." (outside Set B, not absorbed). */
-        bool end = i == len;
-        if (end && !(last && state != UTF7_ACCEPT))
-            break;
-        uint8_t b = end ? '.' : src[i];
-        uint32_t cls = g->cls[b];
-        uint32_t next = g->trans[state + cls];
-        unsigned tag = g->tag[state + cls];
-        uint64_t here = d->offset + i;
-        bool ends_run = next == g->reject || (next == UTF7_ACCEPT &&
-                                              g->tag_value[tag & 0x7F] == UTF7_VALUE_EMPTY);
-        if (ends_run && state != UTF7_ACCEPT && (partial & U7_HAS_HIGH)) {
-            /* A high surrogate left alone at the end of its run. */
-            r = u7_lone_high(d, o, sink, to, here, &partial, err);
+        bool end = run.i == *n;
+        if (end && !(last && run.state != UTF7_ACCEPT)) {
+            r = UTFDFA_INPUT_EMPTY;
             break;
         }
-        if (g->imap && (partial & U7_AFTER_RUN) && state != UTF7_ACCEPT && !end &&
-            g->digit[b] != 0xFF) {
-            /* "-&" and a run: a null shift. Its "&" is the error; the run
-             * goes on (this byte is stepped again). */
-            if (!fail(d, o, sink, to, here - 1, 1, UTFDFA_ERR_BAD_SHIFT, err)) {
-                r = UTFDFA_OUTPUT_FULL;
-                break;
-            }
-            partial &= ~U7_AFTER_RUN;
-            r = UTFDFA_MALFORMED;
-            break;
-        }
-        if (next == g->reject) {
-            enum utfdfa_error_kind kind = (enum utfdfa_error_kind)
-                g->error_kind[state / g->nclasses * g->nerror_classes + g->error_class[b]];
-            bool alone = state == UTF7_ACCEPT; /* a byte that may not be sent directly */
-            bool shift = kind == UTFDFA_ERR_BAD_SHIFT && pending == 0 &&
-                         state == g->trans[UTF7_ACCEPT + g->cls[g->imap ? '&' : '+']];
-            if (end && (shift || g->imap))
-                kind = UTFDFA_ERR_TRUNCATED; /* the shift character, or a run, and then nothing */
-            unsigned span = pending ? pending : 1; /* the partial unit, else the last character */
-            uint64_t at = alone ? here : here - span;
-            if (!fail(d, o, sink, to, at, alone ? 1 : span, kind, err)) {
-                r = UTFDFA_OUTPUT_FULL;
-                break;
-            }
-            /* After a run that ended in error, its "-" still ends the shift. */
-            i += alone || (!end && b == '-' && !shift);
-            state = UTF7_ACCEPT;
-            partial = 0;
-            pending = 0;
-            r = UTFDFA_MALFORMED;
-            break;
-        }
-        if (next == UTF7_ACCEPT) {
-            bool before = tag & TAG_BEFORE;
-            tag &= 0x7F;
-            unsigned value = g->tag_value[tag];
-            if (value != UTF7_VALUE_EMPTY) {
-                /* A direct character, or the constant of "+-" ("&-"). */
-                bool literal = value == UTF7_VALUE_LITERAL;
-                uint32_t cp = literal ? b : g->tag_number[tag];
-                enum delivery dv = deliver(d, o, sink, to, limit, cp, here - !literal,
-                                           literal ? 1 : 2, err);
-                if (dv == NO_ROOM) {
-                    r = UTFDFA_OUTPUT_FULL;
-                    break;
-                }
-                i++;
-                state = UTF7_ACCEPT;
-                partial &= ~U7_AFTER_RUN;
-                if (dv == UNFIT) {
-                    r = UTFDFA_MALFORMED;
-                    break;
-                }
-                continue;
-            }
-            /* A run ended well: "-" is absorbed, anything else read again. */
-            i += !before && !end;
-            state = UTF7_ACCEPT;
-            partial = g->imap ? U7_AFTER_RUN : 0;
-            pending = 0;
-            continue;
-        }
-        /* Inside a unit: the shift character adds no bits, base64
-         * characters 6 each; pending counts the characters carrying the
-         * current unit's bits. */
-        if (state == UTF7_ACCEPT) {
-            state = next;
-            i++;
-            continue;
-        }
-        partial &= ~U7_AFTER_RUN;
-        uint32_t acc = U7_ACC(partial) << UTF7_DIGIT_BITS | g->digit[b];
-        unsigned carried = pending + 1;
-        if (!tag || g->tag_value[tag] != UTF7_VALUE_SPLIT) {
-            partial = u7_step_back((partial & ~0x3FFFu) | acc);
-            pending = carried;
-            state = next;
-            i++;
-            continue;
-        }
-        unsigned keep = g->tag_number[tag];
-        uint32_t unit = acc >> keep, rest = acc & ((1u << keep) - 1);
-        unsigned after = keep ? 1 : 0; /* this character also begins the next unit */
-        bool high_waits = partial & U7_HAS_HIGH;
-        uint64_t unit_at = here + 1 - carried;
-        if (high_waits && !is_low(unit)) {
-            /* A high surrogate not followed by a low one. */
-            r = u7_lone_high(d, o, sink, to, here, &partial, err);
-            break;
-        }
-        if (is_high(unit)) {
-            partial = U7_WITH_HIGH(rest, unit, carried, carried);
-            pending = after;
-            state = next;
-            i++;
-            continue;
-        }
-        bool printable = g->imap && unit >= 0x20 && unit <= 0x7E;
-        if ((is_low(unit) && !high_waits) || printable) {
-            if (!fail(d, o, sink, to, unit_at, carried,
-                      printable ? UTFDFA_ERR_OVERLONG : UTFDFA_ERR_SURROGATE, err)) {
-                r = UTFDFA_OUTPUT_FULL;
-                break;
-            }
-            partial = rest;
-            pending = after;
-            state = next;
-            i++;
-            r = UTFDFA_MALFORMED;
-            break;
-        }
-        uint32_t cp = unit;
-        if (high_waits) {
-            cp = 0x10000 + ((U7_HIGH(partial) - 0xD800) << 10) + (unit - 0xDC00);
-            unit_at = here - U7_HIGH_BACK(partial);
-        }
-        enum delivery dv = deliver(d, o, sink, to, limit, cp, unit_at,
-                                   (uint32_t)(here + 1 - unit_at), err);
-        if (dv == NO_ROOM) {
-            r = UTFDFA_OUTPUT_FULL;
-            break;
-        }
-        partial = rest;
-        pending = after;
-        state = next;
-        i++;
-        if (dv == UNFIT) {
-            r = UTFDFA_MALFORMED;
-            break;
-        }
+        uint8_t b = end ? '.' : src[run.i];
+        uint32_t cls = g->cls[b], next = g->trans[run.state + cls];
+        unsigned tag = g->tag[run.state + cls];
+        uint64_t here = d->offset + run.i;
+        bool in_run = run.state != UTF7_ACCEPT;
+        bool ends_run = next == g->reject ||
+                        (next == UTF7_ACCEPT && g->tag_value[tag & 0x7F] == UTF7_VALUE_EMPTY);
+        if (ends_run && in_run && (run.partial & U7_HAS_HIGH)) /* a high surrogate left alone */
+            r = u7_lone_high(d, o, sink, to, here, &run.partial, err);
+        else if (g->imap && (run.partial & U7_AFTER_RUN) && in_run && !end && g->digit[b] != 0xFF)
+            r = u7_null_shift(&c, &run, here);
+        else if (next == g->reject)
+            r = u7_rejected(&c, &run, b, end, here);
+        else if (next == UTF7_ACCEPT)
+            r = u7_accept(&c, &run, b, tag, end, here);
+        else if (!in_run) /* the shift character: no bits */
+            u7_read(&run, next, run.partial, run.pending);
+        else
+            r = u7_digit(&c, &run, b, tag, next, here);
     }
-    set_state(d, state, g->nclasses);
-    d->partial = partial;
-    set_pending(d, pending);
-    d->offset += i;
-    *n = i;
-    return r;
+    set_state(d, run.state, g->nclasses);
+    d->partial = run.partial;
+    set_pending(d, run.pending);
+    d->offset += run.i;
+    *n = run.i;
+    return (utfdfa_result)r;
 }
 
 #endif /* UTFDFA_DECODE_UTF7_H */
