@@ -45,6 +45,35 @@ void utfdfa_encoder_set_options(utfdfa_encoder *enc, unsigned options)
     memcpy(enc, &e, sizeof e);
 }
 
+/* Why cp cannot be written in `to` (UTFDFA_ERR_NONE if it can); with
+ * Corrected UTF-8's private-use mapping, *cp becomes what is written. */
+static enum utfdfa_error_kind unwritable(const struct encoder *e, const struct out *o,
+                                         unsigned to, unsigned limit, uint32_t *cp)
+{
+    enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
+    if (to == UTFDFA_CORRECTED_UTF8 && (e->options & UTFDFA_CORRECTED_PUA))
+        kind = pua_write(cp);
+    if (to == UTFDFA_WTF8)
+        kind = wtf8_write(o->after_high, *cp);
+    return kind == UTFDFA_ERR_NONE ? unfit(limit, *cp) : kind;
+}
+
+/* As in the decoder, an error is the stream's first item when nothing came
+ * before it: the BOM mode is spent on it, and a BOM owed is written first
+ * (with room for a U+FFFD too). false when there is no room. */
+static bool start_with_error(struct encoder *e, struct out *o, unsigned to)
+{
+    static const uint32_t replacement = REPLACEMENT;
+    bool owe_bom = e->bom == UTFDFA_BOM_ADD;
+    bool replacing = e->errors != UTFDFA_STRICT && e->errors != UTFDFA_IGNORE;
+    if (!room(o, SINK_BYTES, units_after(o, SINK_BYTES, to, owe_bom, &replacement, replacing)))
+        return false;
+    if (owe_bom)
+        put_sig(o, SINK_BYTES, to);
+    e->started = 1;
+    return true;
+}
+
 utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *src_len,
                             uint8_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
@@ -63,30 +92,12 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
     }
     for (; i < n; i++) {
         uint32_t cp = src[i];
-        enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
-        if (to == UTFDFA_CORRECTED_UTF8 && (e->options & UTFDFA_CORRECTED_PUA))
-            kind = pua_write(&cp);
-        if (to == UTFDFA_WTF8)
-            kind = wtf8_write(o.after_high, cp);
-        if (kind == UTFDFA_ERR_NONE)
-            kind = unfit(limit, cp);
+        enum utfdfa_error_kind kind = unwritable(e, &o, to, limit, &cp);
         if (kind != UTFDFA_ERR_NONE) {
-            /* e.g. RFC 3629 section 3: never a surrogate ("CESU") or a 5-byte form.
-             * As in the decoder, an error is the stream's first item when
-             * nothing came before it: the BOM mode is spent on it, and a
-             * BOM owed is written first (with room for a U+FFFD too). */
-            if (!e->started) {
-                static const uint32_t replacement = REPLACEMENT;
-                bool owe_bom = e->bom == UTFDFA_BOM_ADD;
-                bool replacing = e->errors != UTFDFA_STRICT && e->errors != UTFDFA_IGNORE;
-                if (!room(&o, SINK_BYTES,
-                          units_after(&o, SINK_BYTES, to, owe_bom, &replacement, replacing))) {
-                    r = UTFDFA_OUTPUT_FULL;
-                    break;
-                }
-                if (owe_bom)
-                    put_sig(&o, SINK_BYTES, to);
-                e->started = 1;
+            /* e.g. RFC 3629 section 3: never a surrogate ("CESU") or a 5-byte form. */
+            if (!e->started && !start_with_error(e, &o, to)) {
+                r = UTFDFA_OUTPUT_FULL;
+                break;
             }
             if (e->errors == UTFDFA_STRICT) {
                 if (err)
