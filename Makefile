@@ -57,7 +57,7 @@ GENERATED = $(HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
 # UTFDFA_EACH_ENCODING list, so make -j compiles them side by side.
 CONVERT_SOURCES = utf8 utf16le utf16be utf32le utf32be rfc2279 corrected ucs4le ucs4be utf7 \
                   cesu8 mutf8 wtf8 utf7_imap
-LIB_SRCS = src/utfdfa.c src/utf8_fast.c src/version.c
+LIB_SRCS = src/utfdfa.c src/byte_order.c src/utf8_fast.c src/version.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o) $(CONVERT_SOURCES:%=$(B)/obj/convert_from_%.o)
 
 all: generated $(B)/libutfdfa.a $(B)/utfdfa
@@ -122,7 +122,7 @@ dfa: $(PICTURES)
 	else echo "graphviz is not installed: wrote the .dot files only (apt-get install graphviz)"; fi
 
 # ---------------------------------------------------------------- library
-LIB_HEADERS = src/convert.h src/utf8_fast.h include/utfdfa.h $(HEADERS)
+LIB_HEADERS = src/convert.h src/byte_order.h src/utf8_fast.h include/utfdfa.h $(HEADERS)
 
 $(B)/obj/%.o: src/%.c $(LIB_HEADERS)
 	@mkdir -p $(@D)

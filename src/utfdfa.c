@@ -4,12 +4,14 @@
  * here each call dispatches on the decoder's source.
  */
 #include "convert.h"
+#include "byte_order.h"
 
 #include <string.h>
 
 static const char *const encoding_names[UTFDFA_NENCODINGS] = {
     "utf-8",   "utf-16le", "utf-16be", "utf-32le", "utf-32be", "utf-8-rfc2279", "corrected-utf-8",
     "ucs-4le", "ucs-4be",  "utf-7",    "cesu-8",   "mutf-8",   "wtf-8",         "utf-7-imap",
+    "utf-16",  "utf-32",
 };
 
 const char *utfdfa_encoding_name(enum utfdfa_encoding enc)
@@ -24,8 +26,7 @@ static int ascii_lower(int c)
 
 /* Other names of the same encodings, as glibc's iconv spells them (iconv
  * -l), and the hyphenless forms. Only exact equivalents: glibc's UCS-4 is
- * big-endian without a byte order mark; UTF-16 and UTF-32 without a byte
- * order (a BOM decides) are not here: the CLI handles them. */
+ * big-endian without a byte order mark. */
 static const struct {
     const char *name;
     enum utfdfa_encoding enc;
@@ -49,6 +50,8 @@ static const struct {
     {"cesu8", UTFDFA_CESU8},
     {"mutf8", UTFDFA_MUTF8},
     {"wtf8", UTFDFA_WTF8},
+    {"utf16", UTFDFA_UTF16},
+    {"utf32", UTFDFA_UTF32},
 };
 
 /* name[0..len) equals `want` (lower case), ignoring ASCII case. */
@@ -98,11 +101,11 @@ const char *utfdfa_error_name(enum utfdfa_error_kind kind)
 
 /* ------------------------------------------------------------ public API */
 
-void utfdfa_decoder_init(utfdfa_decoder *d, enum utfdfa_encoding from, enum utfdfa_errors errors,
-                         enum utfdfa_bom bom)
+void utfdfa_decoder_init(utfdfa_decoder *d, enum utfdfa_encoding from,
+                         enum utfdfa_error_mode mode, enum utfdfa_bom bom)
 {
     memset(d, 0, sizeof *d);
-    d->config = (uint8_t)(((unsigned)from & 15u) | ((unsigned)errors & 3u) << 4);
+    d->config = (uint8_t)(((unsigned)from & 15u) | ((unsigned)mode & 3u) << 4);
     d->flags = (uint8_t)(((unsigned)bom & 3u) << 5);
 }
 
@@ -142,6 +145,18 @@ static utfdfa_result convert_any(utfdfa_decoder *d, const uint8_t *src, size_t *
 {
     src = REAL_ADDRESS(src, *src_len);
     o->p = REAL_ADDRESS(o->p, o->cap);
+    if (is_unordered(FROM(d->config))) { /* the BOM decides the source first */
+        size_t used = *src_len, rest;
+        utfdfa_result r;
+        if (!utfdfa__byte_order_resolve(d, src, &used, o, sink, to, last, &r)) {
+            *src_len = used;
+            return r;
+        }
+        rest = *src_len - used;
+        r = convert_any(d, src + used, &rest, o, sink, to, last, err);
+        *src_len = used + rest;
+        return r;
+    }
     switch (FROM(d->config)) {
 #define CONVERT_FROM_CASE(name, enc)                                                       \
     case enc:                                                                              \
@@ -189,6 +204,8 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to, const
 {
     struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
     unsigned target = (unsigned)to < UTFDFA_NENCODINGS ? (unsigned)to : UTFDFA_UCS4BE;
+    if (is_unordered(target))
+        return utfdfa__transcode_unordered(d, to, src, src_len, dst, dst_len, last, err);
     /* The writer's state (an open UTF-7 run, a WTF-8 high surrogate) is
      * kept in the decoder between calls. */
     if (target == UTFDFA_UTF7)
@@ -228,12 +245,12 @@ size_t utfdfa_valid_up_to(const uint8_t *buf, size_t len)
 
 /* ------------------------------------------------------------ encoder */
 
-void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to, enum utfdfa_errors errors,
-                         enum utfdfa_bom bom)
+void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to,
+                         enum utfdfa_error_mode mode, enum utfdfa_bom bom)
 {
     memset(e, 0, sizeof *e);
     e->to = (uint8_t)to;
-    e->errors = (uint8_t)errors;
+    e->errors = (uint8_t)mode;
     e->bom = (uint8_t)bom;
 }
 
@@ -245,6 +262,8 @@ void utfdfa_encoder_set_options(utfdfa_encoder *e, unsigned options)
 utfdfa_result utfdfa_encode(utfdfa_encoder *e, const uint32_t *src, size_t *src_len,
                             uint8_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
+    if (is_unordered(e->to))
+        return utfdfa__encode_unordered(e, src, src_len, dst, dst_len, last, err);
     size_t i = 0, n = *src_len;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     unsigned to = e->to < UTFDFA_NENCODINGS ? e->to : UTFDFA_UTF8;
@@ -332,9 +351,11 @@ size_t utfdfa_unit_size(enum utfdfa_encoding enc)
     switch (enc) {
     case UTFDFA_UTF16LE:
     case UTFDFA_UTF16BE:
+    case UTFDFA_UTF16:
         return 2;
     case UTFDFA_UTF32LE:
     case UTFDFA_UTF32BE:
+    case UTFDFA_UTF32:
     case UTFDFA_UCS4LE:
     case UTFDFA_UCS4BE:
         return 4;
@@ -375,6 +396,8 @@ static size_t max_units_in(enum utfdfa_encoding from, size_t src_len)
 static size_t sig_bytes(enum utfdfa_encoding to)
 {
     struct out o = {NULL, 0, 0, {0, 0, false, false}, false};
+    if (is_unordered(to)) /* one BOM, its own or UTFDFA_BOM_ADD's */
+        to = little_endian_of(to);
     return is_utf7(to) ? 6 : sig_units(&o, SINK_BYTES, to);
 }
 
