@@ -57,7 +57,7 @@ GENERATED = $(HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
 # UTFDFA_EACH_ENCODING list, so make -j compiles them side by side.
 CONVERT_SOURCES = utf8 utf16le utf16be utf32le utf32be rfc2279 corrected ucs4le ucs4be utf7 \
                   cesu8 mutf8 wtf8 utf7_imap
-LIB_SRCS = $(wildcard src/api/*.c) src/utf8_fast.c
+LIB_SRCS = $(wildcard src/api/*.c) src/decode/byte_order.c src/utf8_fast.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o) $(CONVERT_SOURCES:%=$(B)/obj/convert_from_%.o)
 
 all: generated $(B)/libutfdfa.a $(B)/utfdfa
@@ -196,12 +196,38 @@ $(T)/test_engines: tests/unit/test_engines.c tests/unit/vectors.h $(G)/utf8.lexe
 check-engines: $(T)/test_engines
 	$(T)/test_engines
 
-check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_forms $(T)/test_imap_iconv
+check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_forms $(T)/test_imap_iconv \
+            $(T)/test_byte_order check-deprecated
 	$(T)/test_decode $(SHARED)
 	$(T)/test_utf7
 	$(T)/test_utf7_ref
 	$(T)/test_forms
 	$(T)/test_imap_iconv
+	$(T)/test_byte_order
+
+# UTF-16 and UTF-32 without a byte order against Python's codecs: the
+# expected results are generated (tests/unit/byte_order_vectors.py).
+$(T)/byte_order_vectors.h: tests/unit/byte_order_vectors.py | $(T) $(B)/.tools-ok
+	$(PYTHON) $< $@.tmp && mv $@.tmp $@
+
+$(T)/test_byte_order: tests/unit/test_byte_order.c $(T)/byte_order_vectors.h tests/unit/check.h \
+                      include/utfdfa.h $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include -I tests/unit -I $(T) $< $(B)/libutfdfa.a -o $@
+
+# The old name enum utfdfa_errors still compiles, in C and C++, with a
+# deprecation warning; with UTFDFA_NO_DEPRECATED it is gone.
+.PHONY: check-deprecated
+check-deprecated: | $(T)
+	@printf '#include <utfdfa.h>\nint main(void) { enum utfdfa_errors m = UTFDFA_REPLACE; return (int)m - 1; }\n' \
+	  > $(T)/old_name.c && cp $(T)/old_name.c $(T)/old_name.cpp
+	@$(CC) -std=c11 -I include -c $(T)/old_name.c -o $(T)/old_name.o 2> $(T)/old_name.err \
+	  && grep -q 'enum utfdfa_errors is deprecated' $(T)/old_name.err \
+	  || { echo "check-deprecated: enum utfdfa_errors does not compile with a warning" >&2; exit 1; }
+	@if command -v c++ >/dev/null 2>&1; then c++ -I include -c $(T)/old_name.cpp -o $(T)/old_name.o \
+	  2>/dev/null || { echo "check-deprecated: enum utfdfa_errors fails in C++" >&2; exit 1; }; fi
+	@! $(CC) -std=c11 -DUTFDFA_NO_DEPRECATED -I include -c $(T)/old_name.c -o $(T)/old_name.o 2>/dev/null \
+	  || { echo "check-deprecated: UTFDFA_NO_DEPRECATED still has enum utfdfa_errors" >&2; exit 1; }
+	@echo "check-deprecated: 3 passed, 0 failed"
 
 # IMAP's UTF-7 against glibc's (iconv(3)); a note and a pass without it.
 $(T)/test_imap_iconv: tests/unit/test_imap_iconv.c tests/unit/check.h include/utfdfa.h \

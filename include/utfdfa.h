@@ -60,14 +60,38 @@ enum utfdfa_encoding {
     UTFDFA_WTF8,            /* WTF-8: UTF-8 that also holds surrogate code points, never a
                                high one followed by a low one */
     UTFDFA_UTF7_IMAP,       /* IMAP's modified UTF-7 (RFC 3501 section 5.1.3) */
+    /* UTF-16 and UTF-32 without a byte order, as glibc's iconv and WHATWG
+     * have them. Read: the first unit decides, FE FF (00 00 FE FF)
+     * big-endian, FF FE (FF FE 00 00) little-endian, and that BOM is a
+     * signature, never text, whatever the BOM mode (offsets still count
+     * its bytes; for the BOM mode it is the stream's first character, so
+     * UTFDFA_BOM_ADD writes it as the output's signature and a U+FEFF after
+     * it is text); without a BOM little-endian (RFC 2781 section 4.3 says
+     * big-endian; iconv and browsers read little-endian). Then the decoder
+     * is a UTF-16LE/BE (UTF-32LE/BE) one. Written (utfdfa_transcode,
+     * utfdfa_encode): a BOM before the first character written, then
+     * little-endian, as iconv writes them (nothing for no text); the BOM
+     * mode acts on the text as for UTF-16LE, so UTFDFA_BOM_ADD writes one
+     * BOM, also for no text, and UTFDFA_BOM_KEEP writes a leading U+FEFF of
+     * the text after the BOM. */
+    UTFDFA_UTF16 = 14,
+    UTFDFA_UTF32 = 15,
     UTFDFA_NENCODINGS
 };
 
-enum utfdfa_errors {
+enum utfdfa_error_mode {
     UTFDFA_STRICT = 0,  /* stop with UTFDFA_MALFORMED at each ill-formed sequence */
     UTFDFA_REPLACE = 1, /* one U+FFFD per maximal subpart (Unicode 3.9, WHATWG) */
     UTFDFA_IGNORE = 2   /* drop ill-formed subparts */
 };
+/* The old name of enum utfdfa_error_mode, deprecated: C has no alias for an
+ * enum tag, so it is a macro, and each use warns (a deprecated attribute
+ * cannot be attached to a tag). Define UTFDFA_NO_DEPRECATED to drop it. */
+#ifndef UTFDFA_NO_DEPRECATED
+#define utfdfa_errors                                                                          \
+    _Pragma("GCC warning \"enum utfdfa_errors is deprecated: use enum utfdfa_error_mode\"")     \
+        utfdfa_error_mode
+#endif
 
 enum utfdfa_bom {
     UTFDFA_BOM_KEEP = 0,  /* a U+FEFF at the start is decoded like any character */
@@ -165,7 +189,7 @@ UTFDFA_API size_t utfdfa_validate(enum utfdfa_encoding enc, const uint8_t *buf, 
 
 /* ---- streaming decoding */
 UTFDFA_API void utfdfa_decoder_init(utfdfa_decoder *d, enum utfdfa_encoding from,
-                                    enum utfdfa_errors errors, enum utfdfa_bom bom);
+                                    enum utfdfa_error_mode mode, enum utfdfa_bom bom);
 /* Characters from utfdfa_decode_utf32() are going to be written in `to`:
  * report those `to` cannot represent as errors at their input offsets
  * (too-large, unencodable). Without this, decode_utf32 returns every value
@@ -204,7 +228,7 @@ UTFDFA_API utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encodin
 
 /* ---- encoding code points */
 UTFDFA_API void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to,
-                                    enum utfdfa_errors errors, enum utfdfa_bom bom);
+                                    enum utfdfa_error_mode mode, enum utfdfa_bom bom);
 /* Options from enum utfdfa_encoder_option, or-ed; call after init. */
 UTFDFA_API void utfdfa_encoder_set_options(utfdfa_encoder *e, unsigned options);
 /* Encode src[0..*src_len) code points. Surrogates and values above U+10FFFF

@@ -2,13 +2,14 @@
 /* The public decoding functions: each loads the caller's state, runs the
  * decoder of its source (src/decode/convert_from.c, one unit per source)
  * into its sink, and stores the state back. */
+#include "decode/byte_order.h"
 #include "decode/convert.h"
 
 void utfdfa_decoder_init(utfdfa_decoder *dec, enum utfdfa_encoding from,
-                         enum utfdfa_errors errors, enum utfdfa_bom bom)
+                         enum utfdfa_error_mode mode, enum utfdfa_bom bom)
 {
     struct decoder d = {0};
-    d.config = (uint8_t)(((unsigned)from & 15u) | ((unsigned)errors & 3u) << 4);
+    d.config = (uint8_t)(((unsigned)from & 15u) | ((unsigned)mode & 3u) << 4);
     d.flags = (uint8_t)(((unsigned)bom & 3u) << 5);
     store_decoder(dec, &d);
 }
@@ -45,6 +46,18 @@ utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t 
 {
     src = REAL_ADDRESS(src, *src_len);
     o->p = REAL_ADDRESS(o->p, o->cap);
+    if (is_unordered(FROM(d->config))) { /* the BOM decides the source first */
+        size_t used = *src_len, rest;
+        utfdfa_result r;
+        if (!utfdfa__byte_order_resolve(d, src, &used, o, sink, to, last, &r)) {
+            *src_len = used;
+            return r;
+        }
+        rest = *src_len - used;
+        r = utfdfa__convert_any(d, src + used, &rest, o, sink, to, last, err);
+        *src_len = used + rest;
+        return r;
+    }
     switch (FROM(d->config)) {
 #define CONVERT_FROM_CASE(name, enc)                                                       \
     case enc:                                                                              \

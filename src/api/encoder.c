@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* utfdfa_encode: code points to bytes, with the decoder's error and BOM
  * rules. */
-#include "decode/sink.h"
+#include "decode/byte_order.h"
 
 /* The encoder's state: the caller's 16 bytes of utfdfa_encoder, copied in
  * and out as the decoder's are. All zero is strict UTF-8, BOM kept. */
 struct encoder {
     uint64_t offset;  /* code points consumed so far */
     uint8_t to;       /* output encoding */
-    uint8_t errors;   /* enum utfdfa_errors */
+    uint8_t errors;   /* enum utfdfa_error_mode */
     uint8_t bom;      /* enum utfdfa_bom, applied to the first code point */
     uint8_t started;  /* a code point has been written (or dropped) */
     uint8_t replaced; /* an error was replaced or dropped */
@@ -29,11 +29,11 @@ static struct encoder load_encoder(const utfdfa_encoder *enc)
 }
 
 void utfdfa_encoder_init(utfdfa_encoder *enc, enum utfdfa_encoding to,
-                         enum utfdfa_errors errors, enum utfdfa_bom bom)
+                         enum utfdfa_error_mode mode, enum utfdfa_bom bom)
 {
     struct encoder e = {0};
     e.to = (uint8_t)to;
-    e.errors = (uint8_t)errors;
+    e.errors = (uint8_t)mode;
     e.bom = (uint8_t)bom;
     memcpy(enc, &e, sizeof e);
 }
@@ -74,10 +74,41 @@ static bool start_with_error(struct encoder *e, struct out *o, unsigned to)
     return true;
 }
 
+/* Into UTF-16 or UTF-32 without a byte order (decode/byte_order.h): the
+ * little-endian encoder, a BOM before what it writes first. */
+static utfdfa_result encode_unordered(utfdfa_encoder *enc, const uint32_t *src, size_t *src_len,
+                                      uint8_t *dst, size_t *dst_len, bool last,
+                                      utfdfa_error *err)
+{
+    struct encoder e = load_encoder(enc), inner = e;
+    utfdfa_encoder little;
+    inner.to = (uint8_t)little_endian_of(e.to);
+    inner.shift = 0;
+    memcpy(&little, &inner, sizeof inner);
+    utfdfa_result r;
+    bool written = e.shift & 1;
+    if (e.bom == UTFDFA_BOM_ADD || written) {
+        r = utfdfa_encode(&little, src, src_len, dst, dst_len, last, err);
+    } else {
+        size_t bom = utfdfa_unit_size((enum utfdfa_encoding)e.to), len;
+        uint8_t *text = after_bom(dst, *dst_len, bom, &len);
+        r = utfdfa_encode(&little, src, src_len, text, &len, last, err);
+        written = len != 0;
+        *dst_len = with_bom(dst, bom, len);
+    }
+    inner = load_encoder(&little);
+    inner.to = e.to;
+    inner.shift = written;
+    memcpy(enc, &inner, sizeof inner);
+    return r;
+}
+
 utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *src_len,
                             uint8_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
     struct encoder state = load_encoder(enc), *e = &state;
+    if (is_unordered(e->to))
+        return encode_unordered(enc, src, src_len, dst, dst_len, last, err);
     size_t i = 0, n = *src_len;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     unsigned to = e->to < UTFDFA_NENCODINGS ? e->to : UTFDFA_UTF8;

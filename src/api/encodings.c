@@ -5,6 +5,7 @@
 static const char *const encoding_names[UTFDFA_NENCODINGS] = {
     "utf-8",   "utf-16le", "utf-16be", "utf-32le", "utf-32be", "utf-8-rfc2279", "corrected-utf-8",
     "ucs-4le", "ucs-4be",  "utf-7",    "cesu-8",   "mutf-8",   "wtf-8",         "utf-7-imap",
+    "utf-16",  "utf-32",
 };
 
 const char *utfdfa_encoding_name(enum utfdfa_encoding enc)
@@ -19,8 +20,7 @@ static int ascii_lower(int c)
 
 /* Other names of the same encodings, as glibc's iconv spells them (iconv
  * -l), and the hyphenless forms. Only exact equivalents: glibc's UCS-4 is
- * big-endian without a byte order mark; UTF-16 and UTF-32 without a byte
- * order (a BOM decides) are not here: the CLI handles them. */
+ * big-endian without a byte order mark. */
 static const struct {
     const char *name;
     enum utfdfa_encoding enc;
@@ -44,6 +44,8 @@ static const struct {
     {"cesu8", UTFDFA_CESU8},
     {"mutf8", UTFDFA_MUTF8},
     {"wtf8", UTFDFA_WTF8},
+    {"utf16", UTFDFA_UTF16},
+    {"utf32", UTFDFA_UTF32},
 };
 
 /* name[0..len) equals `want` (lower case), ignoring ASCII case. */
@@ -97,9 +99,11 @@ size_t utfdfa_unit_size(enum utfdfa_encoding enc)
     switch (enc) {
     case UTFDFA_UTF16LE:
     case UTFDFA_UTF16BE:
+    case UTFDFA_UTF16:
         return 2;
     case UTFDFA_UTF32LE:
     case UTFDFA_UTF32BE:
+    case UTFDFA_UTF32:
     case UTFDFA_UCS4LE:
     case UTFDFA_UCS4BE:
         return 4;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Worst-case output sizes. */
-#include "decode/sink.h"
+#include "decode/byte_order.h"
 
 /* The most bytes one character takes in an encoding. */
 static size_t max_char_bytes(enum utfdfa_encoding enc)
@@ -34,6 +34,8 @@ static size_t max_units_in(enum utfdfa_encoding from, size_t src_len)
 static size_t sig_bytes(enum utfdfa_encoding to)
 {
     struct out o = {NULL, 0, 0, {0, 0, false, false}, false};
+    if (is_unordered(to)) /* one BOM, its own or UTFDFA_BOM_ADD's */
+        to = little_endian_of(to);
     return is_utf7(to) ? 6 : sig_units(&o, SINK_BYTES, to);
 }
 

@@ -14,6 +14,7 @@
  * output's last bytes) and keeps OUTPUT_FULL exact: the input a call
  * reports read is exactly what its output holds.
  */
+#include "decode/byte_order.h"
 #include "decode/convert.h"
 
 enum { CODES_BLOCK = 512 };
@@ -134,12 +135,34 @@ static size_t copy_valid_utf8(struct decoder *d, const uint8_t *src, size_t n, s
     return k;
 }
 
+/* Into UTF-16 or UTF-32 without a byte order (decode/byte_order.h): the
+ * little-endian form, a BOM before what it writes first. */
+static utfdfa_result transcode_unordered(utfdfa_decoder *dec, enum utfdfa_encoding to,
+                                         const uint8_t *src, size_t *src_len, uint8_t *dst,
+                                         size_t *dst_len, bool last, utfdfa_error *err)
+{
+    struct decoder d = load_decoder(dec);
+    enum utfdfa_encoding little = little_endian_of(to);
+    if (BOM_MODE(d.flags) == UTFDFA_BOM_ADD || (d.writer & 1))
+        return utfdfa_transcode(dec, little, src, src_len, dst, dst_len, last, err);
+    size_t bom = utfdfa_unit_size(to), len;
+    uint8_t *text = after_bom(dst, *dst_len, bom, &len);
+    utfdfa_result r = utfdfa_transcode(dec, little, src, src_len, text, &len, last, err);
+    d = load_decoder(dec);
+    d.writer = len != 0;
+    store_decoder(dec, &d);
+    *dst_len = with_bom(dst, bom, len);
+    return r;
+}
+
 utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, const uint8_t *src,
                                size_t *src_len, uint8_t *dst, size_t *dst_len, bool last,
                                utfdfa_error *err)
 {
     struct decoder state = load_decoder(dec), *d = &state;
     unsigned target = (unsigned)to < UTFDFA_NENCODINGS ? (unsigned)to : UTFDFA_UCS4BE;
+    if (is_unordered(target))
+        return transcode_unordered(dec, to, src, src_len, dst, dst_len, last, err);
     struct writer w = {{REAL_ADDRESS(dst, *dst_len), *dst_len, 0, {0, 0, false, false}, false},
                        false};
     if (target == UTFDFA_UTF7)

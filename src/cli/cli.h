@@ -14,11 +14,9 @@ extern const char *const progname;
 
 struct options {
     enum utfdfa_encoding from, to;
-    enum utfdfa_errors errors;
+    enum utfdfa_error_mode errors;
     enum utfdfa_bom bom;
     unsigned encoder_options; /* enum utfdfa_encoder_option */
-    unsigned from_width;      /* UTF-16 or UTF-32 without a byte order: 2 or 4, else 0 */
-    unsigned to_width;
     bool silent;              /* -s: no message for invalid input */
     bool all;                 /* check --all: every error, not only the first */
 };

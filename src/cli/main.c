@@ -86,18 +86,14 @@ static void print_list(void)
             printf("%s%s", k ? ", " : " ", alias);
         printf("\n");
     }
-    /* No byte order: the CLI's own (see parse_encoding). */
-    printf("%-16s utf16 (no byte order: read by its BOM, else little-endian; written "
-           "little-endian after a BOM)\n", "utf-16");
-    printf("%-16s utf32 (no byte order, as utf-16)\n", "utf-32");
 }
 
 /* An encoding name as iconv takes it: the library's names and aliases,
- * UTF-16 and UTF-32 without a byte order (*width 2 or 4), and a suffix
- * after "//": IGNORE (-c) or TRANSLIT (replacement; no transliteration is
- * done), which only an output encoding may carry (*errors). */
-static void parse_encoding(const char *s, enum utfdfa_encoding *e, unsigned *width,
-                           enum utfdfa_errors *errors)
+ * and a suffix after "//": IGNORE (-c) or TRANSLIT (replacement; no
+ * transliteration is done), which only an output encoding may carry
+ * (*errors). */
+static void parse_encoding(const char *s, enum utfdfa_encoding *e,
+                           enum utfdfa_error_mode *errors)
 {
     size_t len = strlen(s);
     const char *suffix = strstr(s, "//");
@@ -113,19 +109,6 @@ static void parse_encoding(const char *s, enum utfdfa_encoding *e, unsigned *wid
         else if (*what)
             usage_error("unknown suffix in '%s' (//IGNORE or //TRANSLIT)", s);
     }
-    *width = 0;
-    static const struct {
-        const char *name;
-        unsigned width;
-        enum utfdfa_encoding enc;
-    } wide[] = {{"utf-16", 2, UTFDFA_UTF16LE}, {"utf16", 2, UTFDFA_UTF16LE},
-                {"utf-32", 4, UTFDFA_UTF32LE}, {"utf32", 4, UTFDFA_UTF32LE}};
-    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++)
-        if (strlen(wide[k].name) == len && strncasecmp(s, wide[k].name, len) == 0) {
-            *width = wide[k].width;
-            *e = wide[k].enc;
-            return;
-        }
     if (!utfdfa_encoding_from_name(s, len, e))
         usage_error("unknown encoding '%s' (see 'utfdfa -l')", s);
 }
@@ -276,12 +259,9 @@ static int transcode_all(const struct options *opt, const char **files, const in
         return EXIT_USAGE;
     /* All inputs make one output stream, so the BOM mode acts once, at its
      * start (first file); later files' signatures are text. UTF-16 and
-     * UTF-32 without a byte order begin with a BOM of their own, as glibc's
-     * iconv writes them: before the first character (none for no text),
-     * then the text, a U+FEFF in it included; with --bom=add the library
-     * writes that one BOM (and for no text too). */
-    static const uint8_t le_bom[4] = {0xFF, 0xFE, 0, 0};
-    struct sink sink = {&out, opt->to, le_bom, opt->bom == UTFDFA_BOM_ADD ? 0 : opt->to_width, 0};
+     * UTF-32 without a byte order begin with a BOM of their own, written by
+     * the library before the first character (see transcode_file). */
+    struct sink sink = {&out, opt->to, 0};
     int status = 0;
     for (size_t k = 0; k < nfiles && !status; k++)
         status = transcode_file(fds[k], display_name(files[k]), opt,
@@ -352,7 +332,7 @@ static void parse_arguments(int argc, char **argv, struct request *r)
         } else if ((v = option_value(argc, argv, &i, a, "-f")) ||
                    (v = option_value(argc, argv, &i, a, "--from")) ||
                    (v = option_value(argc, argv, &i, a, "--from-code"))) {
-            parse_encoding(v, &opt->from, &opt->from_width, NULL);
+            parse_encoding(v, &opt->from, NULL);
         } else if (strcmp(a, "-s") == 0 || strcmp(a, "--silent") == 0) {
             opt->silent = true;
         } else if (r->check_mode && strcmp(a, "--all") == 0) {
@@ -362,7 +342,7 @@ static void parse_arguments(int argc, char **argv, struct request *r)
         } else if ((v = option_value(argc, argv, &i, a, "-t")) ||
                    (v = option_value(argc, argv, &i, a, "--to")) ||
                    (v = option_value(argc, argv, &i, a, "--to-code"))) {
-            parse_encoding(v, &opt->to, &opt->to_width, &opt->errors);
+            parse_encoding(v, &opt->to, &opt->errors);
         } else if ((v = option_value(argc, argv, &i, a, "-o")) ||
                    (v = option_value(argc, argv, &i, a, "--output"))) {
             if (!*v)
@@ -370,7 +350,7 @@ static void parse_arguments(int argc, char **argv, struct request *r)
             r->output = v;
         } else if ((v = option_value(argc, argv, &i, a, "--errors"))) {
             static const char *const modes[] = {"strict", "replace", "ignore", NULL};
-            opt->errors = (enum utfdfa_errors)choice(v, modes, "error mode");
+            opt->errors = (enum utfdfa_error_mode)choice(v, modes, "error mode");
         } else if (strcmp(a, "--utf7-set-o") == 0) {
             opt->encoder_options |= UTFDFA_UTF7_DIRECT_SET_O;
         } else if (strcmp(a, "--corrected-pua") == 0) {
@@ -401,8 +381,7 @@ static int printed(void)
 
 int main(int argc, char **argv)
 {
-    struct request r = {{UTFDFA_UTF8, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP, 0, 0, 0, false,
-                         false},
+    struct request r = {{UTFDFA_UTF8, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP, 0, false, false},
                         false, false, NULL, NULL, 0};
     r.files = calloc((size_t)argc + 1, sizeof *r.files);
     if (!r.files) {

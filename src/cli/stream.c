@@ -62,26 +62,54 @@ static int next_chunk(struct input *in, unsigned unit)
     return 0;
 }
 
-/* UTF-16 or UTF-32 without a byte order: the file's BOM decides (and is not
- * text), little-endian without one, as glibc's iconv on this kind of
- * machine. The BOM may come in pieces: read until it is whole. */
-static int sniff(struct input *in, const struct options *opt, enum utfdfa_encoding *from,
-                 enum utfdfa_bom *bom)
+static bool is_unordered(enum utfdfa_encoding e)
 {
-    *from = opt->from;
-    if (!opt->from_width)
+    return e == UTFDFA_UTF16 || e == UTFDFA_UTF32;
+}
+
+/* UTF-16 and UTF-32 without a byte order are written little-endian after
+ * their BOM (and read so without one). */
+static enum utfdfa_encoding little_endian(enum utfdfa_encoding e)
+{
+    return !is_unordered(e) ? e : e == UTFDFA_UTF16 ? UTFDFA_UTF16LE : UTFDFA_UTF32LE;
+}
+
+/* The encoding the library reads a stream of `from` in, for the messages
+ * and the line count (whose line feed is one unit of it). UTF-16 and
+ * UTF-32 without a byte order: the library reads the BOM; asked with the
+ * stream's first unit followed by U+000A written little-endian, it gives
+ * U+000A back only when the order is little-endian. A stream shorter than
+ * a unit has no BOM. The input is read until it holds the first unit. */
+static int source_order(struct input *in, enum utfdfa_encoding from, enum utfdfa_encoding *order)
+{
+    *order = from;
+    if (!is_unordered(from))
         return 0;
-    while (in->have < opt->from_width && !in->eof)
+    size_t unit = utfdfa_unit_size(from);
+    while (in->have < unit && !in->eof)
         if (read_more(in) < 0)
             return -1;
-    static const uint8_t be16[2] = {0xFE, 0xFF}, be32[4] = {0, 0, 0xFE, 0xFF};
-    bool big = in->have >= opt->from_width &&
-               memcmp(in->buf, opt->from_width == 2 ? be16 : be32, opt->from_width) == 0;
-    *from = opt->from_width == 2 ? (big ? UTFDFA_UTF16BE : UTFDFA_UTF16LE)
-                                 : (big ? UTFDFA_UTF32BE : UTFDFA_UTF32LE);
-    if (*bom == UTFDFA_BOM_KEEP)
-        *bom = UTFDFA_BOM_STRIP;
+    *order = little_endian(from);
+    if (in->have < unit)
+        return 0;
+    uint8_t probe[8] = {0};
+    memcpy(probe, in->buf, unit);
+    probe[unit] = 0x0A;
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, from, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
+    uint32_t cps[2];
+    size_t n = 2 * unit, m = 2;
+    utfdfa_decode_utf32(&d, probe, &n, cps, &m, true, NULL);
+    if (m == 0 || cps[m - 1] != 0x0A)
+        *order = from == UTFDFA_UTF16 ? UTFDFA_UTF16BE : UTFDFA_UTF32BE;
     return 0;
+}
+
+/* The position of a stream the library reads in `order`: a BOM it read
+ * as the signature is no character. */
+static enum utfdfa_bom position_bom(enum utfdfa_encoding from, enum utfdfa_bom bom)
+{
+    return is_unordered(from) && bom == UTFDFA_BOM_KEEP ? UTFDFA_BOM_STRIP : bom;
 }
 
 static void report(const struct options *opt, const char *name, enum utfdfa_encoding from,
@@ -110,14 +138,14 @@ int check_file(int fd, const char *name, const struct options *opt, struct check
     in.fd = fd, in.name = name, in.have = in.ready = 0, in.eof = false;
     int64_t rereadable = rereadable_from(fd);
     enum utfdfa_encoding from;
-    enum utfdfa_bom bom = UTFDFA_BOM_KEEP;
-    if (sniff(&in, opt, &from, &bom) < 0)
+    if (source_order(&in, opt->from, &from) < 0)
         return EXIT_IO;
     utfdfa_decoder dec;
-    utfdfa_decoder_init(&dec, from, UTFDFA_STRICT, bom);
+    utfdfa_decoder_init(&dec, opt->from, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     utfdfa_decoder_set_options(&dec, opt->encoder_options);
     static struct position pos;
-    position_init(&pos, from, bom, UTFDFA_NENCODINGS, opt->encoder_options, fd, rereadable);
+    position_init(&pos, from, position_bom(opt->from, UTFDFA_BOM_KEEP), UTFDFA_NENCODINGS,
+                  opt->encoder_options, fd, rereadable);
     uint64_t errors = 0;
     do {
         if (next_chunk(&in, pos.unit) < 0)
@@ -239,10 +267,10 @@ static void utf7_cut(struct sink *sink, const struct transcoder *t, uint64_t bef
     output_cut(sink->out, clean == SIZE_MAX ? sink->clean : before + clean);
 }
 
-/* Write p[0..n), a batch of the transcoder's output (or the owed BOM).
- * After a failed write, cut the output back to whole characters. */
+/* Write p[0..n), a batch of the transcoder's output. After a failed
+ * write, cut the output back to whole characters. */
 static int write_whole(struct sink *sink, const struct transcoder *t, const uint8_t *p,
-                       size_t n, bool batch)
+                       size_t n)
 {
     size_t done;
     if (output_write(sink->out, p, n, &done) == 0) {
@@ -252,10 +280,10 @@ static int write_whole(struct sink *sink, const struct transcoder *t, const uint
         return 0;
     }
     uint64_t before = sink->out->written - done;
-    if (batch && t->via_code_points)
+    if (t->via_code_points)
         utf7_cut(sink, t, before, done);
-    else
-        output_cut(sink->out, before + utfdfa_validate(sink->enc, p, done, NULL));
+    else /* a BOM written before the text reads as U+FEFF little-endian */
+        output_cut(sink->out, before + utfdfa_validate(little_endian(sink->enc), p, done, NULL));
     return -1;
 }
 
@@ -263,13 +291,7 @@ static int flush(struct sink *sink, const struct transcoder *t, const uint8_t *p
 {
     if (n == 0)
         return 0;
-    if (sink->owed_len) {
-        size_t k = sink->owed_len;
-        sink->owed_len = 0;
-        if (write_whole(sink, t, sink->owed, k, false) < 0)
-            return -1;
-    }
-    return write_whole(sink, t, p, n, true);
+    return write_whole(sink, t, p, n);
 }
 
 int transcode_file(int fd, const char *name, const struct options *opt, enum utfdfa_bom bom,
@@ -281,17 +303,21 @@ int transcode_file(int fd, const char *name, const struct options *opt, enum utf
     in.fd = fd, in.name = name, in.have = in.ready = 0, in.eof = false;
     int64_t rereadable = rereadable_from(fd);
     enum utfdfa_encoding from;
-    if (sniff(&in, opt, &from, &bom) < 0)
+    if (source_order(&in, opt->from, &from) < 0)
         return EXIT_IO;
-    utfdfa_decoder_init(&t.dec, from, opt->errors, bom);
+    utfdfa_decoder_init(&t.dec, opt->from, opt->errors, bom);
     utfdfa_decoder_set_target(&t.dec, opt->to);
     utfdfa_decoder_set_options(&t.dec, opt->encoder_options); /* also how corrected-utf-8 reads */
-    t.to = opt->to;
+    /* UTF-16 or UTF-32 without a byte order: the library writes the BOM
+     * before the output's first character; after it the output goes on
+     * little-endian (one stream, one BOM). */
+    t.to = sink->out->written ? little_endian(opt->to) : opt->to;
     t.via_code_points = is_utf7(opt->to);
     utfdfa_encoder_init(&t.enc, opt->to, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     utfdfa_encoder_set_options(&t.enc, opt->encoder_options);
     static struct position pos;
-    position_init(&pos, from, bom, opt->to, opt->encoder_options, fd, rereadable);
+    position_init(&pos, from, position_bom(opt->from, bom), opt->to, opt->encoder_options, fd,
+                  rereadable);
     do {
         if (next_chunk(&in, pos.unit) < 0)
             return EXIT_IO;

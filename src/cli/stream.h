@@ -14,8 +14,6 @@
 struct sink {
     struct output *out;
     enum utfdfa_encoding enc;
-    const uint8_t *owed; /* written before the first byte of text (a BOM) */
-    size_t owed_len;
     uint64_t clean;      /* UTF-7: bytes written up to the last point with no run open */
 };
 

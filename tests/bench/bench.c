@@ -322,7 +322,7 @@ static size_t api_validate(const struct job *j)
     return utfdfa_valid_up_to(j->src, j->n) == j->n;
 }
 
-static size_t api_decode32(const struct job *j, enum utfdfa_errors errors)
+static size_t api_decode32(const struct job *j, enum utfdfa_error_mode errors)
 {
     utfdfa_decoder d;
     utfdfa_decoder_init(&d, UTFDFA_UTF8, errors, UTFDFA_BOM_KEEP);

@@ -61,7 +61,7 @@ static void keep_error(struct decoded *out, const utfdfa_error *e)
 typedef size_t (*read_size_fn)(void *ctx);
 
 /* Decode everything fd delivers. Returns 0, or -1 with errno on a read error. */
-static int decode_fd(int fd, enum utfdfa_encoding enc, enum utfdfa_errors mode,
+static int decode_fd(int fd, enum utfdfa_encoding enc, enum utfdfa_error_mode mode,
                      read_size_fn next_size, void *ctx, struct decoded *out)
 {
     uint8_t chunk[4096];
@@ -99,7 +99,7 @@ static int decode_fd(int fd, enum utfdfa_encoding enc, enum utfdfa_errors mode,
 
 /* The oracle: one whole-buffer call (looping only past strict errors). */
 static void decode_whole(const uint8_t *buf, size_t len, enum utfdfa_encoding enc,
-                         enum utfdfa_errors mode, struct decoded *out)
+                         enum utfdfa_error_mode mode, struct decoded *out)
 {
     utfdfa_decoder d;
     utfdfa_decoder_init(&d, enc, mode, UTFDFA_BOM_KEEP);
@@ -202,7 +202,7 @@ static const char *const mode_name[] = {"strict", "replace", "ignore"};
 
 /* Decode buf through a temporary file with every read-size pattern. */
 static void via_file(const char *label, const uint8_t *buf, size_t len, enum utfdfa_encoding enc,
-                     enum utfdfa_errors mode)
+                     enum utfdfa_error_mode mode)
 {
     struct decoded want = new_decoded(len);
     decode_whole(buf, len, enc, mode, &want);
@@ -233,7 +233,7 @@ static void via_file(const char *label, const uint8_t *buf, size_t len, enum utf
 
 /* Decode buf as a child process writes it into a pipe in uneven pieces. */
 static void via_pipe(const char *label, const uint8_t *buf, size_t len, enum utfdfa_encoding enc,
-                     enum utfdfa_errors mode, uint64_t seed)
+                     enum utfdfa_error_mode mode, uint64_t seed)
 {
     struct decoded want = new_decoded(len);
     decode_whole(buf, len, enc, mode, &want);
@@ -372,8 +372,8 @@ int main(int argc, char **argv)
             char label[64];
             snprintf(label, sizeof label, "random text %llu", (unsigned long long)seed);
             for (int mode = UTFDFA_STRICT; mode <= UTFDFA_IGNORE; mode++) {
-                via_file(label, text, n, encs[e], (enum utfdfa_errors)mode);
-                via_pipe(label, text, n, encs[e], (enum utfdfa_errors)mode, seed * 31 + e);
+                via_file(label, text, n, encs[e], (enum utfdfa_error_mode)mode);
+                via_pipe(label, text, n, encs[e], (enum utfdfa_error_mode)mode, seed * 31 + e);
             }
         }
     }

@@ -123,7 +123,7 @@ static uint32_t plan_next(struct plan *p)
  * options (UTF-7 Set O direct, Corrected UTF-8's private-use mapping).
  * Then the text, ending where libFuzzer's buffer ends. */
 struct header {
-    enum utfdfa_errors errors;
+    enum utfdfa_error_mode errors;
     enum utfdfa_bom bom;
     unsigned sink; /* 0-15: the target picks an output kind from it */
     unsigned options;
@@ -141,7 +141,7 @@ static struct header parse_header(const uint8_t *data, size_t size)
     uint8_t h[4] = {0, 0, 0, 0};
     memcpy(h, data, size < 4 ? size : 4);
     struct header x;
-    x.errors = (enum utfdfa_errors)((h[0] & 3) == 3 ? 1 : h[0] & 3);
+    x.errors = (enum utfdfa_error_mode)((h[0] & 3) == 3 ? 1 : h[0] & 3);
     x.bom = (enum utfdfa_bom)(((h[0] >> 2) & 3) == 3 ? 0 : (h[0] >> 2) & 3);
     x.sink = h[0] >> 4;
     x.options = ((h[3] & 1) ? UTFDFA_UTF7_DIRECT_SET_O : 0) |
@@ -195,7 +195,7 @@ static void call(utfdfa_decoder *d, const struct sinkspec *s, const uint8_t *src
 
 /* Run the input through the streaming API as the plan says (a NULL plan:
  * one call with room `whole_room`), checking the protocol on every call. */
-static void drive(enum utfdfa_errors errors, enum utfdfa_bom bom, unsigned options,
+static void drive(enum utfdfa_error_mode errors, enum utfdfa_bom bom, unsigned options,
                   const struct sinkspec *s, const uint8_t *in, size_t n, struct plan *plan,
                   size_t whole_room, struct outcome *o)
 {

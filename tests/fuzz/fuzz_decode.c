@@ -210,7 +210,7 @@ struct expect {
  * and the BOM mode applied. The BOM mode acts on the stream's first item
  * (a character or an error); add writes U+FEFF before anything but a
  * U+FEFF, and alone for an empty input. */
-static void expect_from(const struct item *items, size_t nitems, enum utfdfa_errors errors,
+static void expect_from(const struct item *items, size_t nitems, enum utfdfa_error_mode errors,
                         enum utfdfa_bom bom, struct expect *x)
 {
     x->cps = xmalloc((nitems + 1) * sizeof *x->cps);
@@ -240,7 +240,7 @@ static void expect_free(struct expect *x)
 /* ------------------------------------------------------------ driving */
 
 static void same_as_expected(const struct outcome *o, const struct expect *x,
-                             const struct sinkspec *s, enum utfdfa_errors errors, const char *how)
+                             const struct sinkspec *s, enum utfdfa_error_mode errors, const char *how)
 {
     uint8_t *want = xmalloc(4 * x->ncps + 4);
     size_t len = sink_encode(s, x->cps, x->ncps, want);
@@ -354,7 +354,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct header hd = parse_header(data, size);
     const uint8_t *in = hd.in;
     size_t n = hd.n;
-    enum utfdfa_errors errors = hd.errors;
+    enum utfdfa_error_mode errors = hd.errors;
     enum utfdfa_bom bom = hd.bom;
     const struct sinkspec *chosen = &sinks[hd.sink % NSINKS];
     struct plan plan = hd.plan;

@@ -119,7 +119,7 @@ static bool same_outcome(const struct outcome *a, const struct outcome *b)
 }
 
 /* Decode the whole input to code points in one call per error. */
-static size_t decode_all(enum utfdfa_errors errors, enum utfdfa_bom bom, unsigned options,
+static size_t decode_all(enum utfdfa_error_mode errors, enum utfdfa_bom bom, unsigned options,
                          const uint8_t *in, size_t n, uint32_t *cps, utfdfa_error *errs,
                          size_t *nerrs)
 {
@@ -364,7 +364,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct header hd = parse_header(data, size);
     const uint8_t *in = hd.in;
     size_t n = hd.n;
-    enum utfdfa_errors errors = hd.errors;
+    enum utfdfa_error_mode errors = hd.errors;
     enum utfdfa_bom bom = hd.bom;
     struct sinkspec chosen = sink_of(hd.sink % NSINKS);
     unsigned options = hd.options;

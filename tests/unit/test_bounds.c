@@ -54,7 +54,7 @@ static unsigned long worst[UTFDFA_NENCODINGS][UTFDFA_NENCODINGS];
 /* Transcode in[0..n) with exactly the promised room, going on after each
  * strict error: never OUTPUT_FULL. */
 static void transcode_fits(enum utfdfa_encoding from, enum utfdfa_encoding to, unsigned options,
-                           enum utfdfa_errors mode, enum utfdfa_bom bom, const uint8_t *in,
+                           enum utfdfa_error_mode mode, enum utfdfa_bom bom, const uint8_t *in,
                            size_t n)
 {
     static uint8_t out[MAX_OUT];
@@ -85,7 +85,7 @@ static void transcode_fits(enum utfdfa_encoding from, enum utfdfa_encoding to, u
         worst[from][to] = per;
 }
 
-static void decode_fits(enum utfdfa_encoding from, enum utfdfa_errors mode, enum utfdfa_bom bom,
+static void decode_fits(enum utfdfa_encoding from, enum utfdfa_error_mode mode, enum utfdfa_bom bom,
                         unsigned options, const uint8_t *in, size_t n)
 {
     static uint32_t out32[MAX_IN + 2];
@@ -118,10 +118,10 @@ static void all_ways(enum utfdfa_encoding from, const uint8_t *in, size_t n)
     for (int mode = 0; mode < 3; mode++)
         for (int bom = 0; bom < 3; bom++)
             for (unsigned options = 0; options < 4; options++) {
-                decode_fits(from, (enum utfdfa_errors)mode, (enum utfdfa_bom)bom, options, in, n);
+                decode_fits(from, (enum utfdfa_error_mode)mode, (enum utfdfa_bom)bom, options, in, n);
                 for (unsigned to = 0; to < UTFDFA_NENCODINGS; to++)
                     transcode_fits(from, (enum utfdfa_encoding)to, options,
-                                   (enum utfdfa_errors)mode, (enum utfdfa_bom)bom, in, n);
+                                   (enum utfdfa_error_mode)mode, (enum utfdfa_bom)bom, in, n);
             }
 }
 
@@ -187,7 +187,7 @@ static void encode_fits(void)
                                       cap <= sizeof out, "max_encoded_len");
                             utfdfa_encoder e;
                             utfdfa_encoder_init(&e, (enum utfdfa_encoding)to,
-                                                (enum utfdfa_errors)mode, (enum utfdfa_bom)bom);
+                                                (enum utfdfa_error_mode)mode, (enum utfdfa_bom)bom);
                             utfdfa_encoder_set_options(&e, options);
                             size_t done = 0, used = 0;
                             utfdfa_result r;

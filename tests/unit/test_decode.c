@@ -94,7 +94,7 @@ static void result_free(struct result *r)
 struct config {
     enum utfdfa_encoding from, to;
     enum sink sink;
-    enum utfdfa_errors errors;
+    enum utfdfa_error_mode errors;
     enum utfdfa_bom bom;
 };
 
@@ -203,7 +203,7 @@ static enum utfdfa_error_kind kind_of(enum ref_kind k)
 
 /* What the reference decoder makes of s: code points (U+FFFD for errors in
  * replace mode) and the errors, in the same shape as run(). */
-static void reference(const uint8_t *s, size_t n, enum utfdfa_errors errors, struct result *r)
+static void reference(const uint8_t *s, size_t n, enum utfdfa_error_mode errors, struct result *r)
 {
     result_init(r);
     for (size_t i = 0; i < n;) {
@@ -298,7 +298,7 @@ static void vectors_against_reference(void)
         size_t n = parse_hex(vectors[v], buf);
         uint8_t *in = dup_exact(buf, n);
         for (int mode = UTFDFA_STRICT; mode <= UTFDFA_REPLACE; mode++) {
-            struct config c = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, (enum utfdfa_errors)mode,
+            struct config c = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, (enum utfdfa_error_mode)mode,
                                UTFDFA_BOM_KEEP};
             struct result a, b;
             run(&c, in, n, 0, 64, &a);
@@ -512,7 +512,7 @@ static void random_tests(void)
         char what[32];
         snprintf(what, sizeof what, "random #%d", t);
         for (int mode = UTFDFA_STRICT; mode <= UTFDFA_REPLACE; mode++) {
-            struct config c = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, (enum utfdfa_errors)mode,
+            struct config c = {UTFDFA_UTF8, UTFDFA_UTF8, SINK_U32, (enum utfdfa_error_mode)mode,
                                UTFDFA_BOM_KEEP};
             struct result a, b;
             uint8_t *in = dup_exact(buf, n);
@@ -703,7 +703,7 @@ static void rfc2279(void)
 /* Decode `hexbytes` from Corrected UTF-8 in chunks of every size (0: one
  * call) with the given modes; the result must not depend on the chunking. */
 static int magic_case(const char *hexbytes, enum sink sink, enum utfdfa_encoding to,
-                      enum utfdfa_errors errors, enum utfdfa_bom bom, const void *want,
+                      enum utfdfa_error_mode errors, enum utfdfa_bom bom, const void *want,
                       size_t want_len, size_t nerr, const utfdfa_error *errs)
 {
     uint8_t buf[32];

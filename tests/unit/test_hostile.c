@@ -263,7 +263,7 @@ static void outcome_free(struct outcome *o)
 
 struct drive {
     enum utfdfa_encoding from;
-    enum utfdfa_errors errors;
+    enum utfdfa_error_mode errors;
     enum utfdfa_bom bom;
     struct sinkspec sink;
     size_t chunk;  /* 0: the whole input in one call */
@@ -587,7 +587,7 @@ static void one_case(const struct hostile *h)
             size_t room = encode_ref(sk, mode == UTFDFA_REPLACE ? x.rep : x.ign,
                                      mode == UTFDFA_REPLACE ? x.nrep : x.nign, tmp) /
                           unit_size(sk);
-            struct drive dv = {h->from, (enum utfdfa_errors)mode, UTFDFA_BOM_KEEP, *sk, 0, 0,
+            struct drive dv = {h->from, (enum utfdfa_error_mode)mode, UTFDFA_BOM_KEEP, *sk, 0, 0,
                                room};
             struct outcome o;
             run(&dv, in, x.n, &o);
@@ -619,7 +619,7 @@ static void one_case(const struct hostile *h)
             int ok = 1;
             const char *problem = NULL;
             for (size_t way = 0; way < 2 * x.n + 1 && ok; way++) {
-                struct drive dv = {h->from, (enum utfdfa_errors)mode, UTFDFA_BOM_KEEP, *sk, 0, 0,
+                struct drive dv = {h->from, (enum utfdfa_error_mode)mode, UTFDFA_BOM_KEEP, *sk, 0, 0,
                                    min_room(sk)};
                 if (way < x.n)
                     dv.chunk = way + 1;
@@ -718,7 +718,7 @@ static void truncation_at_boundaries(void)
         for (size_t cut = 1; cut < n; cut++) {
             for (int mode = UTFDFA_STRICT; mode <= UTFDFA_IGNORE; mode++) {
                 utfdfa_decoder d;
-                utfdfa_decoder_init(&d, chars[c].from, (enum utfdfa_errors)mode,
+                utfdfa_decoder_init(&d, chars[c].from, (enum utfdfa_error_mode)mode,
                                     UTFDFA_BOM_KEEP);
                 uint8_t *head = dup_exact(buf, cut), *tail = dup_exact(buf + cut, n - cut);
                 uint32_t *out = xmalloc(2 * 4);
@@ -770,7 +770,7 @@ static void truncation_at_boundaries(void)
 
 struct room_case {
     enum utfdfa_encoding from;
-    enum utfdfa_errors errors;
+    enum utfdfa_error_mode errors;
     enum utfdfa_bom bom;
     const char *input;
     const char *groups; /* expected output in groups written together, '|' between */
@@ -924,7 +924,7 @@ static void random_progress(void)
         uint8_t *in = dup_exact(buf, n);
         enum utfdfa_encoding from = encodings[rnd() % NENC];
         const struct sinkspec *sk = &sinks[rnd() % NSINKS];
-        struct drive dv = {from, (enum utfdfa_errors)(rnd() % 3), (enum utfdfa_bom)(rnd() % 3),
+        struct drive dv = {from, (enum utfdfa_error_mode)(rnd() % 3), (enum utfdfa_bom)(rnd() % 3),
                            *sk, rnd() % 6, 0, min_room(sk) + rnd() % 5};
         struct outcome o;
         run(&dv, in, n, &o);

@@ -33,7 +33,7 @@ struct result {
 
 /* Decode s[0..n) in chunks of `chunk` bytes (0: whole), output buffers of
  * `room` code points (0: enough), strict mode resumed after each error. */
-static void decode(const uint8_t *s, size_t n, size_t chunk, size_t room, enum utfdfa_errors mode,
+static void decode(const uint8_t *s, size_t n, size_t chunk, size_t room, enum utfdfa_error_mode mode,
                    struct result *res)
 {
     uint8_t *copy = malloc(n ? n : 1);
@@ -298,7 +298,7 @@ static void test_round_trips(void)
 
 /* Transcode from `from` to UTF-7 in chunks of `chunk` bytes (0: one call)
  * with `room` bytes of output per call; false if it stalls or fails. */
-static bool transcode_to_utf7(enum utfdfa_encoding from, enum utfdfa_errors mode,
+static bool transcode_to_utf7(enum utfdfa_encoding from, enum utfdfa_error_mode mode,
                               unsigned options, const uint8_t *in, size_t n, size_t chunk,
                               size_t room, uint8_t *out, size_t cap, size_t *len)
 {

@@ -41,7 +41,7 @@ static void by_encoder(enum utfdfa_encoding to, int mode, int bom, unsigned opti
                        const uint32_t *cps, size_t n, struct written *w)
 {
     utfdfa_encoder e;
-    utfdfa_encoder_init(&e, to, (enum utfdfa_errors)mode, (enum utfdfa_bom)bom);
+    utfdfa_encoder_init(&e, to, (enum utfdfa_error_mode)mode, (enum utfdfa_bom)bom);
     utfdfa_encoder_set_options(&e, options);
     size_t done = 0;
     w->len = w->nerrors = 0;
@@ -63,7 +63,7 @@ static void by_transcoder(enum utfdfa_encoding to, int mode, int bom, unsigned o
                           const uint8_t *in, size_t n, struct written *w)
 {
     utfdfa_decoder d;
-    utfdfa_decoder_init(&d, UTFDFA_UCS4BE, (enum utfdfa_errors)mode, (enum utfdfa_bom)bom);
+    utfdfa_decoder_init(&d, UTFDFA_UCS4BE, (enum utfdfa_error_mode)mode, (enum utfdfa_bom)bom);
     utfdfa_decoder_set_options(&d, options);
     size_t done = 0;
     w->len = w->nerrors = 0;
@@ -135,7 +135,7 @@ static size_t decode_for(enum utfdfa_encoding from, enum utfdfa_encoding to, int
                          uint32_t *out)
 {
     utfdfa_decoder d;
-    utfdfa_decoder_init(&d, from, (enum utfdfa_errors)mode, (enum utfdfa_bom)bom);
+    utfdfa_decoder_init(&d, from, (enum utfdfa_error_mode)mode, (enum utfdfa_bom)bom);
     utfdfa_decoder_set_target(&d, to);
     utfdfa_decoder_set_options(&d, options);
     size_t done = 0, len = 0;
@@ -176,7 +176,7 @@ static void decoded_is_encodable(enum utfdfa_encoding from, const uint8_t *in, s
                         if (bom == UTFDFA_BOM_KEEP && n >= 8 && in[0] == 0xEF)
                             continue;
                         utfdfa_decoder d;
-                        utfdfa_decoder_init(&d, from, (enum utfdfa_errors)mode,
+                        utfdfa_decoder_init(&d, from, (enum utfdfa_error_mode)mode,
                                             (enum utfdfa_bom)bom);
                         utfdfa_decoder_set_options(&d, options);
                         size_t k = n, m = CAP;

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* UTF-16 and UTF-32 without a byte order: the BOM read, the BOM written
+ * (see byte_order.h). */
+#include "decode/byte_order.h"
+
+/* While undecided, the bytes seen so far (at most a unit's less one) are
+ * kept as the decoders of the little-endian forms keep a partial unit:
+ * byte k in bits 8k of partial, their number pending. So when no BOM
+ * comes, they are already that decoder's state. */
+static void set_source(struct decoder *d, unsigned from)
+{
+    d->config = (uint8_t)((d->config & ~15u) | from);
+}
+
+bool utfdfa__byte_order_resolve(struct decoder *d, const uint8_t *src, size_t *src_len,
+                                struct out *o, enum sink sink, unsigned to, bool last,
+                                utfdfa_result *r)
+{
+    unsigned from = FROM(d->config), unit = from == UTFDFA_UTF16 ? 2 : 4;
+    unsigned held = PENDING(d->flags);
+    held = held < unit ? held : unit - 1; /* a corrupted decoder may claim more */
+    uint32_t seen = d->partial & ((UINT32_C(1) << 8 * held) - 1);
+    size_t take = *src_len < unit - held ? *src_len : unit - held;
+    uint32_t first = seen; /* the first unit, read little-endian */
+    for (size_t k = 0; k < take; k++)
+        first |= (uint32_t)src[k] << 8 * (held + (unsigned)k);
+    bool whole = held + take == unit;
+    if (!whole && !last) { /* the BOM may still come: keep what there is */
+        d->partial = first;
+        set_pending(d, held + (unsigned)take);
+        d->offset += take;
+        *src_len = take;
+        *r = UTFDFA_INPUT_EMPTY;
+        return false;
+    }
+    bool little = whole && first == BOM;                                      /* FF FE (00 00) */
+    bool big = whole && first == (unit == 2 ? 0xFFFEu : UINT32_C(0xFFFE0000)); /* (00 00) FE FF */
+    if (!little && !big) { /* no BOM: little-endian, from the first byte on */
+        d->partial = seen;
+        set_pending(d, held);
+        set_source(d, little_endian_of(from));
+        *src_len = 0;
+        return true;
+    }
+    /* The BOM is the stream's first character as the BOM mode sees it:
+     * never text, and under UTFDFA_BOM_ADD the output's signature. */
+    if (!(d->flags & F_STARTED) && BOM_MODE(d->flags) == UTFDFA_BOM_ADD) {
+        if (!room(o, sink, units_after(o, sink, to, true, NULL, 0))) {
+            *src_len = 0;
+            *r = UTFDFA_OUTPUT_FULL;
+            return false;
+        }
+        put_sig(o, sink, to);
+    }
+    d->flags |= F_STARTED;
+    d->partial = 0;
+    set_pending(d, 0);
+    d->offset += take;
+    set_source(d, little ? little_endian_of(from) : from == UTFDFA_UTF16 ? UTFDFA_UTF16BE
+                                                                            : UTFDFA_UTF32BE);
+    *src_len = take;
+    return true;
+}
