@@ -202,6 +202,10 @@ UTFDFA_API void utfdfa_decoder_set_target(utfdfa_decoder *d, enum utfdfa_encodin
 UTFDFA_API void utfdfa_decoder_set_options(utfdfa_decoder *d, unsigned options);
 /* Whether a replacing or ignoring decoder has met an error since init. */
 UTFDFA_API bool utfdfa_decoder_replaced(const utfdfa_decoder *d);
+/* The encoding the decoder reads: its source, except that for UTFDFA_UTF16
+ * and UTFDFA_UTF32 it is the byte order their first unit decided
+ * (UTFDFA_UTF16LE ... UTFDFA_UTF32BE) once that unit has been read. */
+UTFDFA_API enum utfdfa_encoding utfdfa_decoder_encoding(const utfdfa_decoder *d);
 /* Stream offset of the next byte the decoder will read. */
 UTFDFA_API uint64_t utfdfa_decoder_offset(const utfdfa_decoder *d);
 

@@ -33,6 +33,11 @@ bool utfdfa_decoder_replaced(const utfdfa_decoder *dec)
     return (load_decoder(dec).flags & F_REPLACED) != 0;
 }
 
+enum utfdfa_encoding utfdfa_decoder_encoding(const utfdfa_decoder *dec)
+{
+    return (enum utfdfa_encoding)FROM(load_decoder(dec).config);
+}
+
 uint64_t utfdfa_decoder_offset(const utfdfa_decoder *dec)
 {
     return load_decoder(dec).offset;

@@ -75,33 +75,20 @@ static enum utfdfa_encoding little_endian(enum utfdfa_encoding e)
 }
 
 /* The encoding the library reads a stream of `from` in, for the messages
- * and the line count (whose line feed is one unit of it). UTF-16 and
- * UTF-32 without a byte order: the library reads the BOM; asked with the
- * stream's first unit followed by U+000A written little-endian, it gives
- * U+000A back only when the order is little-endian. A stream shorter than
- * a unit has no BOM. The input is read until it holds the first unit. */
+ * and the line count (whose line feed is one unit of it): for UTF-16 and
+ * UTF-32 without a byte order, what the first unit decides. The input is
+ * read until it holds that unit (a shorter stream has no BOM). */
 static int source_order(struct input *in, enum utfdfa_encoding from, enum utfdfa_encoding *order)
 {
-    *order = from;
-    if (!is_unordered(from))
-        return 0;
     size_t unit = utfdfa_unit_size(from);
-    while (in->have < unit && !in->eof)
+    while (is_unordered(from) && in->have < unit && !in->eof)
         if (read_more(in) < 0)
             return -1;
-    *order = little_endian(from);
-    if (in->have < unit)
-        return 0;
-    uint8_t probe[8] = {0};
-    memcpy(probe, in->buf, unit);
-    probe[unit] = 0x0A;
     utfdfa_decoder d;
     utfdfa_decoder_init(&d, from, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
-    uint32_t cps[2];
-    size_t n = 2 * unit, m = 2;
-    utfdfa_decode_utf32(&d, probe, &n, cps, &m, true, NULL);
-    if (m == 0 || cps[m - 1] != 0x0A)
-        *order = from == UTFDFA_UTF16 ? UTFDFA_UTF16BE : UTFDFA_UTF32BE;
+    size_t n = in->have < unit ? in->have : unit;
+    utfdfa_check(&d, in->buf, &n, in->have < unit, NULL);
+    *order = utfdfa_decoder_encoding(&d);
     return 0;
 }
 

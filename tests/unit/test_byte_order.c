@@ -172,6 +172,39 @@ static void test_names(void)
           "one byte of UTF-8 into UTF-16/32: a BOM and a unit (%zu, %zu)", n16, n32);
 }
 
+/* utfdfa_decoder_encoding: the unordered source until the first unit is
+ * whole, then the order it decided, whatever way the unit arrived. */
+static void test_decided_order(void)
+{
+    static const struct {
+        enum utfdfa_encoding from;
+        uint8_t unit[4];
+        enum utfdfa_encoding order;
+    } cases[] = {
+        {UTFDFA_UTF16, {0xFE, 0xFF}, UTFDFA_UTF16BE},
+        {UTFDFA_UTF16, {0xFF, 0xFE}, UTFDFA_UTF16LE},
+        {UTFDFA_UTF16, {0x41, 0x00}, UTFDFA_UTF16LE},
+        {UTFDFA_UTF16, {0x00, 0x41}, UTFDFA_UTF16LE},
+        {UTFDFA_UTF32, {0x00, 0x00, 0xFE, 0xFF}, UTFDFA_UTF32BE},
+        {UTFDFA_UTF32, {0xFF, 0xFE, 0x00, 0x00}, UTFDFA_UTF32LE},
+        {UTFDFA_UTF32, {0x00, 0x00, 0xFF, 0xFE}, UTFDFA_UTF32LE},
+        {UTFDFA_UTF8, {0xFE, 0xFF}, UTFDFA_UTF8},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        size_t unit = utfdfa_unit_size(cases[k].from);
+        utfdfa_decoder d;
+        utfdfa_decoder_init(&d, cases[k].from, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
+        for (size_t i = 0; i < unit; i++) {
+            CHECK(utfdfa_decoder_encoding(&d) == cases[k].from || cases[k].from == UTFDFA_UTF8,
+                  "case %zu: decided after %zu of %zu bytes", k, i, unit);
+            size_t n = 1;
+            utfdfa_check(&d, cases[k].unit + i, &n, false, NULL);
+        }
+        CHECK(utfdfa_decoder_encoding(&d) == cases[k].order, "case %zu: read as %s", k,
+              utfdfa_encoding_name(utfdfa_decoder_encoding(&d)));
+    }
+}
+
 int main(void)
 {
     size_t nvectors = sizeof vectors / sizeof vectors[0];
@@ -180,6 +213,7 @@ int main(void)
         test_writing(&vectors[k], k);
     }
     test_names();
+    test_decided_order();
     printf("test_byte_order: %zu inputs from Python's codecs, every split, mode and BOM mode\n",
            nvectors);
     printf("test_byte_order: %lu passed, %lu failed\n", passed, failed);
