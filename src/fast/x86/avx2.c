@@ -84,10 +84,18 @@ AVX2_INLINE void avx2_store_ascii32(enum fast_form f, uint8_t *p, __m256i b)
         break;
     case FORM_UTF32LE:
     case FORM_UTF32BE: {
-        int shift = f == FORM_UTF32BE ? 24 : 0; /* BE: the value in each unit's last byte */
-        __m128i quarters[4] = {lo, _mm_srli_si128(lo, 8), hi, _mm_srli_si128(hi, 8)};
-        for (int k = 0; k < 4; k++)
-            AVX2_STORE(p + 32 * k, _mm256_slli_epi32(_mm256_cvtepu8_epi32(quarters[k]), shift));
+        __m256i q0 = _mm256_cvtepu8_epi32(lo), q1 = _mm256_cvtepu8_epi32(_mm_srli_si128(lo, 8));
+        __m256i q2 = _mm256_cvtepu8_epi32(hi), q3 = _mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8));
+        if (f == FORM_UTF32BE) { /* the value in each unit's last byte */
+            q0 = _mm256_slli_epi32(q0, 24);
+            q1 = _mm256_slli_epi32(q1, 24);
+            q2 = _mm256_slli_epi32(q2, 24);
+            q3 = _mm256_slli_epi32(q3, 24);
+        }
+        AVX2_STORE(p, q0);
+        AVX2_STORE(p + 32, q1);
+        AVX2_STORE(p + 64, q2);
+        AVX2_STORE(p + 96, q3);
         break;
     }
     }
