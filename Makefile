@@ -57,7 +57,11 @@ GENERATED = $(HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
 # UTFDFA_EACH_ENCODING list, so make -j compiles them side by side.
 CONVERT_SOURCES = utf8 utf16le utf16be utf32le utf32be rfc2279 corrected ucs4le ucs4be utf7 \
                   cesu8 mutf8 wtf8 utf7_imap
-LIB_SRCS = $(wildcard src/api/*.c) src/decode/byte_order.c src/utf8_fast.c
+# The fast kernels (src/fast/): scalar, SSE2 and AVX2 levels chosen at run
+# time; the AVX2 functions carry their target attribute, so no per-file flags.
+FAST_SRCS = src/fast/scalar.c src/fast/x86/sse2.c src/fast/x86/avx2.c src/fast/dispatch.c
+FAST_HEADERS = src/fast/kernels.h src/fast/levels.h src/fast/x86/x86.h
+LIB_SRCS = $(wildcard src/api/*.c) src/decode/byte_order.c src/utf8_fast.c $(FAST_SRCS)
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o) $(CONVERT_SOURCES:%=$(B)/obj/convert_from_%.o)
 
 all: generated $(B)/libutfdfa.a $(B)/utfdfa
@@ -122,7 +126,8 @@ dfa: $(PICTURES)
 	else echo "graphviz is not installed: wrote the .dot files only (apt-get install graphviz)"; fi
 
 # ---------------------------------------------------------------- library
-LIB_HEADERS = $(wildcard src/*.h src/decode/*.h src/encode/*.h) include/utfdfa.h $(HEADERS)
+LIB_HEADERS = $(wildcard src/*.h src/decode/*.h src/encode/*.h) $(FAST_HEADERS) include/utfdfa.h \
+              $(HEADERS)
 
 $(B)/obj/%.o: src/%.c $(LIB_HEADERS)
 	@mkdir -p $(@D)
@@ -865,14 +870,14 @@ CHECKS += check-ref-utf7
 # With make -j2 (as .ci/run) the sanitized suites and valgrind run side by side.
 SANITIZE_CHECKS = check-unit check-engines check-examples check-example-fd check-example-re2c \
                   check-hostile check-contract check-ref-wide check-ref-utf7 check-fuzz-replay check-fast \
-                  check-cli check-beyond-cli check-faults
+                  check-kernels check-cli check-beyond-cli check-faults
 
 .PHONY: check-sanitize-suites
 check-sanitize: check-sanitize-suites check-valgrind
 	@echo "check-sanitize: all passed"
 
 check-sanitize-suites: $(FB)/libutfdfa.a | $(B)/.faults-tools-ok
-	UTFDFA_QUICK=1 TEST_FAST_QUICK=1 $(MAKE) --no-print-directory B=$(FB) CC=$(FUZZ_CC) \
+	UTFDFA_QUICK=1 TEST_FAST_QUICK=1 TEST_KERNELS_QUICK=1 $(MAKE) --no-print-directory B=$(FB) CC=$(FUZZ_CC) \
 	  CFLAGS='$(FUZZ_LIB_FLAGS)' $(SANITIZE_CHECKS)
 
 check-cli check-beyond-cli check-faults: export ASAN_OPTIONS = detect_leaks=0
@@ -1003,6 +1008,18 @@ check-fast: $(T)/test_fast
 	$(T)/test_fast $(SHARED)
 
 CHECKS += check-fast
+
+# The fast kernels (src/fast/): every level this CPU runs, forced in turn,
+# against an oracle written in the test (tests/fast/test_kernels.c);
+# `build/tests/test_kernels --speed` prints a rough ASCII throughput per level.
+.PHONY: check-kernels
+$(T)/test_kernels: tests/fast/test_kernels.c tests/unit/check.h $(FAST_HEADERS) $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I src -I tests/unit $< $(B)/libutfdfa.a -o $@
+
+check-kernels: $(T)/test_kernels
+	$(T)/test_kernels
+
+CHECKS += check-kernels
 
 # ======================================================================
 # Read last, so every section's `CHECKS +=` above is in it.

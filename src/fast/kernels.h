@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* The fast kernels (internal, not installed): the common paths of the
+ * decoders (UTF-16/32 to code points) and encoders (code points to
+ * UTF-8/16/32), and ASCII straight from one form to another, in a scalar
+ * version and SIMD ones chosen once at run time (src/fast/dispatch.c).
+ * Each consumes a prefix of its input and stops where the caller's slow
+ * path must take over. No pointer is assumed aligned; nothing outside the
+ * given ranges is read or written, and dst is written only up to what is
+ * reported written. */
+#ifndef UTFDFA_FAST_KERNELS_H
+#define UTFDFA_FAST_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The code-unit forms the kernels read and write. */
+enum fast_form { FORM_UTF8, FORM_UTF16LE, FORM_UTF16BE, FORM_UTF32LE, FORM_UTF32BE };
+
+/* ASCII: copy the longest prefix of src[0..src_len) made of whole `from` units whose values are
+ * 0x00-0x7F, converted to `to` units, as many as fit dst[0..dst_len). Returns the number of
+ * characters copied: n * unit(from) bytes read, n * unit(to) bytes written. A partial unit at
+ * the end is not read. Returns quickly when the first unit is not ASCII. */
+size_t utfdfa__ascii_copy(enum fast_form from, enum fast_form to, const uint8_t *src,
+                          size_t src_len, uint8_t *dst, size_t dst_len);
+
+/* UTF-16 (FORM_UTF16LE/BE) to code points: reads whole units; a high surrogate followed by a low
+ * one is one code point; stops BEFORE a lone surrogate, before a high surrogate whose low one is
+ * not within src (the caller's slow path handles those), or when dst[0..cap) is full. Returns
+ * bytes read; *written code points. */
+size_t utfdfa__utf16_to_cp(enum fast_form from, const uint8_t *src, size_t src_len,
+                           uint32_t *dst, size_t cap, size_t *written);
+
+/* UTF-32 (FORM_UTF32LE/BE) to code points: stops BEFORE a unit above 0x10FFFF or a surrogate
+ * (D800-DFFF), at a partial unit, or when dst is full. Returns bytes read; *written. */
+size_t utfdfa__utf32_to_cp(enum fast_form from, const uint8_t *src, size_t src_len,
+                           uint32_t *dst, size_t cap, size_t *written);
+
+/* Code points to `to` (FORM_UTF8: the 1-4 byte form, surrogate values written in their 3-byte
+ * form as WTF-8 does; UTF-16LE/BE with pairs; UTF-32LE/BE). Precondition: every value <=
+ * 0x10FFFF (UTF-16: no surrogate values either). Stops before the first code point whose bytes
+ * do not fit dst[0..dst_len) (a pair is never split). Returns code points read; *written bytes. */
+size_t utfdfa__cp_to_form(enum fast_form to, const uint32_t *src, size_t n, uint8_t *dst,
+                          size_t dst_len, size_t *written);
+
+/* For tests and benchmarks: use the kernels of `level` ("scalar", "sse2", "avx2", or "auto"
+ * for the run-time choice) from now on. Returns 0, changing nothing, when this build or this
+ * CPU has no such level. Not meant to race with calls to the kernels. */
+int utfdfa__fast_force(const char *level);
+
+#endif

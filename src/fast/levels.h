@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/* What the kernel levels (scalar.c, x86/sse2.c, x86/avx2.c) share with the
+ * dispatcher: one table of functions per level, the scalar functions the
+ * SIMD levels finish with, and unit loads and stores by form. */
+#ifndef UTFDFA_FAST_LEVELS_H
+#define UTFDFA_FAST_LEVELS_H
+
+#include "kernels.h"
+
+#include <string.h>
+
+#if defined(__GNUC__)
+#define KERN_INLINE static inline __attribute__((always_inline))
+#else
+#define KERN_INLINE static inline
+#endif
+
+/* SIMD levels exist for x86-64 with GCC-style target attributes. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#define KERN_X86 1
+#else
+#define KERN_X86 0
+#endif
+
+struct fast_kernels {
+    const char *name;
+    size_t (*ascii_copy)(enum fast_form, enum fast_form, const uint8_t *, size_t, uint8_t *,
+                         size_t);
+    size_t (*utf16_to_cp)(enum fast_form, const uint8_t *, size_t, uint32_t *, size_t,
+                          size_t *);
+    size_t (*utf32_to_cp)(enum fast_form, const uint8_t *, size_t, uint32_t *, size_t,
+                          size_t *);
+    size_t (*cp_to_form)(enum fast_form, const uint32_t *, size_t, uint8_t *, size_t, size_t *);
+};
+
+extern const struct fast_kernels utfdfa__fast_scalar;
+#if KERN_X86
+extern const struct fast_kernels utfdfa__fast_sse2;
+extern const struct fast_kernels utfdfa__fast_avx2;
+#endif
+
+/* The scalar kernels: the reference, and the tails of the SIMD levels. */
+size_t utfdfa__scalar_ascii_copy(enum fast_form from, enum fast_form to, const uint8_t *src,
+                                 size_t src_len, uint8_t *dst, size_t dst_len);
+size_t utfdfa__scalar_utf16_to_cp(enum fast_form from, const uint8_t *src, size_t src_len,
+                                  uint32_t *dst, size_t cap, size_t *written);
+size_t utfdfa__scalar_utf32_to_cp(enum fast_form from, const uint8_t *src, size_t src_len,
+                                  uint32_t *dst, size_t cap, size_t *written);
+size_t utfdfa__scalar_cp_to_form(enum fast_form to, const uint32_t *src, size_t n, uint8_t *dst,
+                                 size_t dst_len, size_t *written);
+
+/* Every (from, to) pair, for the switches that give each pair its own loop. */
+#define KERN_FORMS_TO(X, F) X(F, FORM_UTF8) X(F, FORM_UTF16LE) X(F, FORM_UTF16BE) \
+    X(F, FORM_UTF32LE) X(F, FORM_UTF32BE)
+#define KERN_EACH_PAIR(X) KERN_FORMS_TO(X, FORM_UTF8) KERN_FORMS_TO(X, FORM_UTF16LE) \
+    KERN_FORMS_TO(X, FORM_UTF16BE) KERN_FORMS_TO(X, FORM_UTF32LE) KERN_FORMS_TO(X, FORM_UTF32BE)
+#define KERN_PAIR(from, to) ((int)(from) * 5 + (int)(to))
+
+/* Bytes per code unit. */
+KERN_INLINE size_t kern_unit(enum fast_form f)
+{
+    return f == FORM_UTF8 ? 1 : f <= FORM_UTF16BE ? 2 : 4;
+}
+
+/* One code unit of form f at p (the callers pass constant forms, so the
+ * switch folds away). */
+KERN_INLINE uint32_t kern_load_unit(enum fast_form f, const uint8_t *p)
+{
+    switch (f) {
+    case FORM_UTF8: return p[0];
+    case FORM_UTF16LE: return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    case FORM_UTF16BE: return (uint32_t)p[0] << 8 | (uint32_t)p[1];
+    case FORM_UTF32LE:
+        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    case FORM_UTF32BE:
+        return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+    }
+    return 0;
+}
+
+/* Writes u (which fits the form's unit) at p. */
+KERN_INLINE void kern_store_unit(enum fast_form f, uint8_t *p, uint32_t u)
+{
+    switch (f) {
+    case FORM_UTF8: p[0] = (uint8_t)u; break;
+    case FORM_UTF16LE: p[0] = (uint8_t)u; p[1] = (uint8_t)(u >> 8); break;
+    case FORM_UTF16BE: p[0] = (uint8_t)(u >> 8); p[1] = (uint8_t)u; break;
+    case FORM_UTF32LE:
+        p[0] = (uint8_t)u; p[1] = (uint8_t)(u >> 8); p[2] = (uint8_t)(u >> 16);
+        p[3] = (uint8_t)(u >> 24);
+        break;
+    case FORM_UTF32BE:
+        p[0] = (uint8_t)(u >> 24); p[1] = (uint8_t)(u >> 16); p[2] = (uint8_t)(u >> 8);
+        p[3] = (uint8_t)u;
+        break;
+    }
+}
+
+/* Code point arrays through memcpy: the kernels promise not to rely on
+ * their alignment either. */
+KERN_INLINE uint32_t kern_get_cp(const uint32_t *a, size_t i)
+{
+    uint32_t v;
+    memcpy(&v, (const uint8_t *)a + i * 4, 4);
+    return v;
+}
+
+KERN_INLINE void kern_put_cp(uint32_t *a, size_t i, uint32_t v)
+{
+    memcpy((uint8_t *)a + i * 4, &v, 4);
+}
+
+KERN_INLINE size_t kern_min(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+#endif
