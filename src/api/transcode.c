@@ -17,7 +17,7 @@
 #include "decode/byte_order.h"
 #include "decode/convert.h"
 
-enum { CODES_BLOCK = 512 };
+enum { CODES_BLOCK = 2048 };
 
 /* Write codes[0..n) in `to` at o; stop before the first that does not fit.
  * Returns how many were written. The markers come only for Corrected UTF-8. */
@@ -43,9 +43,43 @@ ALWAYS_INLINE size_t write_codes(struct out *o, unsigned to, const uint32_t *cod
     return i;
 }
 
-/* The encoder, specialised per target. */
+/* The encoder's kernels (src/fast/) for the targets that hold every value
+ * the block can carry for them: scalar values (WTF-8: surrogates too). */
+static size_t encode_fast(struct out *o, enum fast_form form, const uint32_t *codes, size_t n)
+{
+    size_t written = 0;
+    size_t k = utfdfa__cp_to_form(form, codes, n, (uint8_t *)o->p + o->len, o->cap - o->len,
+                                  &written);
+    o->len += written;
+    return k;
+}
+
+/* The form the encoder's kernels write for `to`, or -1. */
+static int kernel_form(unsigned to)
+{
+    switch (to) {
+    case UTFDFA_UTF8:
+    case UTFDFA_WTF8:
+        return FORM_UTF8;
+    case UTFDFA_UTF16LE:
+        return FORM_UTF16LE;
+    case UTFDFA_UTF16BE:
+        return FORM_UTF16BE;
+    case UTFDFA_UTF32LE:
+        return FORM_UTF32LE;
+    case UTFDFA_UTF32BE:
+        return FORM_UTF32BE;
+    default:
+        return -1;
+    }
+}
+
+/* The encoder: a kernel, or the writer specialised per target. */
 static size_t encode_codes(struct out *o, unsigned to, const uint32_t *codes, size_t n)
 {
+    int form = kernel_form(to);
+    if (form >= 0)
+        return encode_fast(o, (enum fast_form)form, codes, n);
     switch (to) {
 #define ENCODE_CASE(name, enc)                                                             \
     case enc:                                                                              \
@@ -109,6 +143,58 @@ static int transcode_block(struct decoder *d, unsigned to, const uint8_t *src, s
         else
             decode_last = false; /* the end does not fit: everything but the end */
     }
+}
+
+/* The form of an encoding in which ASCII is one unit of its own value and
+ * nothing else (no state, no signature rule), or -1: the pairs the ASCII
+ * kernel copies. (Not modified UTF-8 nor Corrected UTF-8: U+0000 is no
+ * single 00 there; not CESU-8 as a source: a held high surrogate.) */
+static int ascii_form(unsigned enc, bool source)
+{
+    switch (enc) {
+    case UTFDFA_UTF8:
+    case UTFDFA_UTF8_RFC2279:
+    case UTFDFA_WTF8:
+        return FORM_UTF8;
+    case UTFDFA_CESU8:
+        return source ? -1 : FORM_UTF8;
+    case UTFDFA_UTF16LE:
+        return FORM_UTF16LE;
+    case UTFDFA_UTF16BE:
+        return FORM_UTF16BE;
+    case UTFDFA_UTF32LE:
+    case UTFDFA_UCS4LE:
+        return FORM_UTF32LE;
+    case UTFDFA_UTF32BE:
+    case UTFDFA_UCS4BE:
+        return FORM_UTF32BE;
+    default:
+        return -1;
+    }
+}
+
+/* A run of ASCII copied from unit to unit by the ASCII kernel, from a
+ * character boundary once the BOM mode has nothing left to do. After it
+ * nothing is held (a WTF-8 high surrogate before it is no longer last). */
+static size_t copy_ascii(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
+                         struct writer *w)
+{
+    int from_form = ascii_form(FROM(d->config), true), to_form = ascii_form(to, false);
+    if (from_form < 0 || to_form < 0 || PENDING(d->flags) ||
+        !((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP))
+        return 0;
+    struct out *o = &w->bytes;
+    size_t k = utfdfa__ascii_copy((enum fast_form)from_form, (enum fast_form)to_form, src, n,
+                                  (uint8_t *)o->p + o->len, o->cap - o->len);
+    if (k == 0)
+        return 0;
+    size_t read = k * utfdfa_unit_size(FROM(d->config));
+    d->offset += read;
+    d->partial = 0;
+    d->flags |= F_STARTED;
+    o->len += k * utfdfa_unit_size(to);
+    w->after_high = false;
+    return read;
 }
 
 /* UTF-8 to UTF-8: what the fast validator passes is copied as it is, up to
@@ -175,6 +261,7 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, con
     utfdfa_error e;
     int r;
     do {
+        done += copy_ascii(d, target, src + done, n - done, &w);
         if (target == UTFDFA_UTF8 && FROM(d->config) == UTFDFA_UTF8)
             done += copy_valid_utf8(d, src + done, n - done, &w.bytes);
         size_t m = n - done;

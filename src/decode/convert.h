@@ -21,6 +21,7 @@
 #include "decode/dfa.h"
 #include "decode/units.h"
 #include "decode/utf7.h"
+#include "fast/kernels.h"
 #include "utf8_fast.h"
 
 _Static_assert(UTF8_NSTATES <= 1u << STATE_BITS && UTF8_RFC2279_NSTATES <= 1u << STATE_BITS &&
@@ -102,8 +103,9 @@ ALWAYS_INLINE utfdfa_result convert(struct decoder *d, const uint8_t *src, size_
     }
 }
 
-/* ------------------------------------------------------- UTF-8 fast paths
- * For a UTF-8 source the fast paths of src/utf8_fast.c go first. Each reads
+/* ------------------------------------------------------- fast paths
+ * For a UTF-8 source the fast paths of src/utf8_fast.c go first; for UTF-16
+ * and UTF-32 (and UCS-4) into code points, the kernels of src/fast/. Each reads
  * a prefix and leaves exactly the state, partial value and output the plain
  * loop would (utf8_fast.h); they stop before an error, a character that
  * does not fit the output, or the end. The plain loop (convert) then takes
@@ -113,12 +115,60 @@ ALWAYS_INLINE utfdfa_result convert(struct decoder *d, const uint8_t *src, size_
  * (Corrected UTF-8: C1 controls, U+0000). */
 enum { FAST_WINDOW = 16 };
 
-ALWAYS_INLINE bool fast_ok(const struct decoder *d, enum sink sink, unsigned to)
+/* The code-unit form of a source the kernels decode, or -1. */
+ALWAYS_INLINE int unit_form(unsigned from)
 {
-    return FROM(d->config) == UTFDFA_UTF8 &&
-           ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP) &&
+    switch (from) {
+    case UTFDFA_UTF16LE:
+        return FORM_UTF16LE;
+    case UTFDFA_UTF16BE:
+        return FORM_UTF16BE;
+    case UTFDFA_UTF32LE:
+    case UTFDFA_UCS4LE:
+        return FORM_UTF32LE;
+    case UTFDFA_UTF32BE:
+    case UTFDFA_UCS4BE:
+        return FORM_UTF32BE;
+    default:
+        return -1;
+    }
+}
+
+/* Whether source `from` into this sink has a fast path. */
+ALWAYS_INLINE bool has_fast_path(unsigned from, enum sink sink)
+{
+    return from == UTFDFA_UTF8 ||
+           (unit_form(from) >= 0 && (sink == SINK_U32 || sink == SINK_CODES));
+}
+
+ALWAYS_INLINE bool fast_ok(const struct decoder *d, unsigned from, enum sink sink, unsigned to)
+{
+    return ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP) &&
            !(sink == SINK_U32 && limit_field(d) == LIMIT_CORRECTED) &&
-           !(sink == SINK_CODES && limit_of(to) == LIMIT_CORRECTED);
+           !(sink == SINK_CODES && limit_of(to) == LIMIT_CORRECTED) &&
+           (from == UTFDFA_UTF8 || PENDING(d->flags) == 0); /* a unit kernel starts at a unit */
+}
+
+/* A unit kernel over src[0..n) into code points at o: scalar values only
+ * (it stops before a lone surrogate, a value above U+10FFFF, a pair or
+ * unit cut by the end); what it read. */
+ALWAYS_INLINE size_t unit_step(struct decoder *d, unsigned from, const uint8_t *src, size_t n,
+                               struct out *o)
+{
+    size_t written = 0, k;
+    enum fast_form form = (enum fast_form)unit_form(from);
+    uint32_t *dst = (uint32_t *)o->p + o->len;
+    if (form == FORM_UTF16LE || form == FORM_UTF16BE)
+        k = utfdfa__utf16_to_cp(form, src, n, dst, o->cap - o->len, &written);
+    else
+        k = utfdfa__utf32_to_cp(form, src, n, dst, o->cap - o->len, &written);
+    if (written) {
+        d->offset += k;
+        d->flags |= F_STARTED;
+        o->len += written;
+        o->after_high = false; /* read only for a WTF-8 target */
+    }
+    return k;
 }
 
 /* The fast path over src[0..n), output at o; what it read. */
@@ -160,19 +210,24 @@ ALWAYS_INLINE size_t fast_step(struct decoder *d, const uint8_t *src, size_t n, 
     return k;
 }
 
-/* A public call for a UTF-8 source: fast path, plain window, again. */
-ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, const uint8_t *src, size_t *src_len,
-                                         struct out *o, enum sink sink, unsigned to, bool last,
-                                         utfdfa_error *err)
+/* A public call for a source with a fast path: fast path, plain window, again. */
+ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const uint8_t *src,
+                                         size_t *src_len, struct out *o, enum sink sink,
+                                         unsigned to, bool last, utfdfa_error *err)
 {
     size_t done = 0, n = *src_len;
     for (;;) {
-        if (fast_ok(d, sink, to))
-            done += fast_step(d, src + done, n - done, o, sink);
-        size_t rest = n - done, w = rest < FAST_WINDOW ? rest : FAST_WINDOW;
+        if (fast_ok(d, from, sink, to))
+            done += from == UTFDFA_UTF8 ? fast_step(d, src + done, n - done, o, sink)
+                                        : unit_step(d, from, src + done, n - done, o);
+        /* A unit source's window ends on a unit boundary, where its kernel
+         * can go on (a unit begun when the output filled is finished). */
+        size_t unit = from == UTFDFA_UTF8 ? 1 : unit_form(from) <= FORM_UTF16BE ? 2 : 4;
+        size_t window = FAST_WINDOW - PENDING(d->flags) % unit;
+        size_t rest = n - done, w = rest < window ? rest : window;
         bool wlast = last && w == rest;
         size_t m = w;
-        utfdfa_result r = convert(d, src + done, &m, o, sink, UTFDFA_UTF8, to, wlast, err);
+        utfdfa_result r = convert(d, src + done, &m, o, sink, from, to, wlast, err);
         done += m;
         if (r != UTFDFA_INPUT_EMPTY || w == rest) {
             *src_len = done;

@@ -27,13 +27,13 @@ enum { UTFDFA_EACH_ENCODING(SOURCE_ENUM) };
 #define CONVERT_FROM_THIS EXPAND_PASTE(utfdfa__convert_from_, SOURCE_NAME)
 #define SPECIALISE EXPAND_PASTE(specialise_from_, SOURCE_NAME)
 
-/* UTF-8 into code points (and validation) takes the fast paths first. */
+/* UTF-8, and UTF-16/32 into code points, take the fast paths first. */
 ALWAYS_INLINE utfdfa_result SPECIALISE(struct decoder *d, const uint8_t *src, size_t *src_len,
                                        struct out *o, enum sink sink, unsigned to, bool last,
                                        utfdfa_error *err)
 {
-    if (SOURCE == UTFDFA_UTF8)
-        return convert_fast(d, src, src_len, o, sink, to, last, err);
+    if (has_fast_path(SOURCE, sink))
+        return convert_fast(d, SOURCE, src, src_len, o, sink, to, last, err);
     return convert(d, src, src_len, o, sink, SOURCE, to, last, err);
 }
 
