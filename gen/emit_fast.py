@@ -131,7 +131,10 @@ def emit_c_fast(comp, source, prefix):
         f" * The tables the UTF-8 fast paths (src/fast/utf8/) derive from the DFA of {source}",
         f" * ({f['nstates']} states, {f['nclasses']} byte classes), by gen/emit_fast.py.",
         " */",
-        f"#ifndef {guard}", f"#define {guard}", "", "#include <stdint.h>", ""] + STRUCT
+        f"#ifndef {guard}", f"#define {guard}", "", "#include <stdint.h>", "",
+        "/* has_shift as a constant expression: the code the compiler writes for the",
+        " * shift DFA wants to know it before it inlines (a load it folds later is too late). */",
+        f"#define {P}_FAST_HAS_SHIFT {f['has_shift']}", ""] + STRUCT
     out += [f"static const uint16_t {p}_fast_trans[{f['nstates'] * f['nclasses']}] = {{"]
     t, k = f["trans"], f["nclasses"]
     out += ["    " + ", ".join(str(v) for v in t[i:i + k]) + "," for i in range(0, len(t), k)]

@@ -31,7 +31,7 @@
 #include "cesu-8.gen.h"
 #include "mutf-8.gen.h"
 #include "wtf-8.gen.h"
-#include "utf8_fast.h"
+#include "fast/utf8/utf8_fast.h"
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
