@@ -162,16 +162,20 @@ CHECKS = check-gen check-repro check-readme check-re2c check-ref check-unit chec
 
 check-gen: generated
 	$(PYTHON) tests/gen/test_abnfc.py
+	$(PYTHON) tests/gen/test_emit_fast.py
 
 # Two generations of everything must be byte-identical.
 check-repro: | $(B)/.tools-ok
 	@rm -rf $(B)/repro && mkdir -p $(B)/repro/a $(B)/repro/b
 	@for d in a b; do for g in $(GRAMMARS); do \
-	  for e in c c-fast re2c re2c-lexer json dot mermaid; do \
+	  for e in c re2c re2c-lexer json dot mermaid; do \
 	    $(ABNFC) grammar/$$g.abnf --emit $$e --defs $$g.defs.re -o $(B)/repro/$$d/$$g.$$e || exit 1; \
 	  done; \
 	  cp $(B)/repro/$$d/$$g.re2c $(B)/repro/$$d/$$g.defs.re; \
 	  $(RE2C) $(RE2CFLAGS) -I $(B)/repro/$$d $(B)/repro/$$d/$$g.re2c-lexer -o $(B)/repro/$$d/$$g.lexer.c || exit 1; \
+	done; done
+	@for d in a b; do for g in $(FAST_GRAMMARS); do \
+	  $(ABNFC) grammar/$$g.abnf --emit c-fast -o $(B)/repro/$$d/$$g.c-fast || exit 1; \
 	done; done
 	@diff -r $(B)/repro/a $(B)/repro/b && echo "check-repro: 1 passed, 0 failed (two generations identical)"
 

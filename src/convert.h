@@ -1573,7 +1573,7 @@ ALWAYS_INLINE utfdfa_result convert(utfdfa_decoder *d, const uint8_t *src, size_
 }
 
 /* ------------------------------------------------------- UTF-8 fast paths
- * For a UTF-8 source the fast paths of src/utf8_fast.c go first. Each reads
+ * For a UTF-8 source the fast paths of src/fast/utf8/ go first. Each reads
  * a prefix and leaves exactly the state, partial value and output the plain
  * loop would (utf8_fast.h); they stop before an error, a character that
  * does not fit the output, or the end. The plain loop (convert) then takes

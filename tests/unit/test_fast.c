@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The fast paths of src/fast/utf8/ against the plain per-byte loop.
  *
- * The contract (src/utf8_fast.h): a fast function consumes a prefix of its
+ * The contract (src/fast/utf8/utf8_fast.h): a fast function consumes a prefix of its
  * input and leaves exactly the state, partial value and output that the
  * plain loop (core_dfa of src/convert.h, here over utf8_trans and
  * utf8_class, which the fast paths do not use) gives over that prefix,
