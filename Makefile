@@ -40,13 +40,17 @@ GEN_DEPS = $(wildcard gen/*.py) Makefile
 ABNFC    = $(PYTHON) gen/abnfc.py
 
 HEADERS  = $(GRAMMARS:%=$(G)/%.gen.h)
+# The UTF-8 fast paths' derived tables (gen/emit_fast.py): UTF-8's for the
+# library, the others' for tests/unit/test_fast.c (the same code over them).
+FAST_GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8
+FAST_GEN_HEADERS = $(FAST_GRAMMARS:%=$(G)/%.fast.gen.h)
 DEFS     = $(GRAMMARS:%=$(G)/%.defs.re)
 LEXER_RES = $(GRAMMARS:%=$(G)/%.lexer.re)
 LEXERS   = $(GRAMMARS:%=$(G)/%.lexer.c)
 JSONS    = $(GRAMMARS:%=$(G)/%.json)
 PICTURES = $(GRAMMARS:%=$(B)/%.dot) $(GRAMMARS:%=$(B)/%.mmd)
 # The lexer sources are outputs too (issue 2), not intermediates make may delete.
-GENERATED = $(HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
+GENERATED = $(HEADERS) $(FAST_GEN_HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
 
 .PHONY: all generated dfa check check-gen check-re2c check-repro check-readme \
         check-ref check-unit check-engines check-examples check-cli deps clean
@@ -59,9 +63,13 @@ CONVERT_SOURCES = utf8 utf16le utf16be utf32le utf32be rfc2279 corrected ucs4le 
                   cesu8 mutf8 wtf8 utf7_imap
 # The fast kernels (src/fast/): scalar, SSE2 and AVX2 levels chosen at run
 # time; the AVX2 functions carry their target attribute, so no per-file flags.
-FAST_SRCS = src/fast/scalar.c src/fast/x86/sse2.c src/fast/x86/avx2.c src/fast/dispatch.c
-FAST_HEADERS = src/fast/kernels.h src/fast/levels.h src/fast/x86/x86.h
-LIB_SRCS = $(wildcard src/api/*.c) src/decode/byte_order.c src/utf8_fast.c $(FAST_SRCS)
+KERNEL_SRCS = src/fast/scalar.c src/fast/x86/sse2.c src/fast/x86/avx2.c src/fast/dispatch.c
+KERNEL_HEADERS = src/fast/kernels.h src/fast/levels.h src/fast/x86/x86.h
+# The UTF-8 fast paths (src/fast/utf8/): one file per ISA, select.c chooses at run time.
+UTF8_FAST_SRCS = src/fast/utf8/portable.c src/fast/utf8/bmi2.c src/fast/utf8/avx2.c \
+                 src/fast/utf8/select.c
+UTF8_FAST_HDRS = $(wildcard src/fast/utf8/*.h)
+LIB_SRCS = $(wildcard src/api/*.c) src/decode/byte_order.c $(UTF8_FAST_SRCS) $(KERNEL_SRCS)
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o) $(CONVERT_SOURCES:%=$(B)/obj/convert_from_%.o)
 
 all: generated $(B)/libutfdfa.a $(B)/utfdfa
@@ -102,6 +110,9 @@ $(B) $(G) $(T):
 $(G)/%.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit c -o $@
 
+$(G)/%.fast.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
+	$(ABNFC) $< --emit c-fast -o $@
+
 $(G)/%.defs.re: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit re2c -o $@
 
@@ -126,8 +137,8 @@ dfa: $(PICTURES)
 	else echo "graphviz is not installed: wrote the .dot files only (apt-get install graphviz)"; fi
 
 # ---------------------------------------------------------------- library
-LIB_HEADERS = $(wildcard src/*.h src/decode/*.h src/encode/*.h) $(FAST_HEADERS) include/utfdfa.h \
-              $(HEADERS)
+LIB_HEADERS = $(wildcard src/*.h src/decode/*.h src/encode/*.h) $(KERNEL_HEADERS) \
+              $(UTF8_FAST_HDRS) include/utfdfa.h $(HEADERS) $(G)/utf8.fast.gen.h
 
 $(B)/obj/%.o: src/%.c $(LIB_HEADERS)
 	@mkdir -p $(@D)
@@ -157,6 +168,7 @@ CHECKS = check-gen check-repro check-readme check-re2c check-ref check-unit chec
 
 check-gen: generated
 	$(PYTHON) tests/gen/test_abnfc.py
+	$(PYTHON) tests/gen/test_emit_fast.py
 
 # Two generations of everything must be byte-identical.
 check-repro: | $(B)/.tools-ok
@@ -167,6 +179,9 @@ check-repro: | $(B)/.tools-ok
 	  done; \
 	  cp $(B)/repro/$$d/$$g.re2c $(B)/repro/$$d/$$g.defs.re; \
 	  $(RE2C) $(RE2CFLAGS) -I $(B)/repro/$$d $(B)/repro/$$d/$$g.re2c-lexer -o $(B)/repro/$$d/$$g.lexer.c || exit 1; \
+	done; done
+	@for d in a b; do for g in $(FAST_GRAMMARS); do \
+	  $(ABNFC) grammar/$$g.abnf --emit c-fast -o $(B)/repro/$$d/$$g.c-fast || exit 1; \
 	done; done
 	@diff -r $(B)/repro/a $(B)/repro/b && echo "check-repro: 1 passed, 0 failed (two generations identical)"
 
@@ -759,7 +774,7 @@ REF_HDRS = tests/ref/ref_utf8.h tests/ref/ref_utf16.h tests/ref/ref_utf32.h
 # paths against the plain DFA loop (tests/fuzz/fuzz_fast.c).
 FUZZ_ENCODINGS = utf8 utf16le utf16be utf32le utf32be
 FUZZ_VARIANTS = rfc2279 corrected ucs4le ucs4be utf7 utf7imap cesu8 mutf8 wtf8
-FUZZ_TARGETS = $(FUZZ_ENCODINGS) $(FUZZ_VARIANTS) $(if $(wildcard src/utf8_fast.c),fast)
+FUZZ_TARGETS = $(FUZZ_ENCODINGS) $(FUZZ_VARIANTS) $(if $(wildcard src/fast/utf8/select.c),fast)
 VARIANT_DEPS = tests/fuzz/fuzz_variants.c tests/fuzz/fuzz_common.h tests/ref/ref_utf7.c tests/ref/ref_utf7.h tests/ref/ref_utf7_kinds.h \
   tests/ref/ref_forms.c tests/ref/ref_forms.h \
   $(G)/utf8-rfc2279.lexer.c $(G)/corrected-utf-8.lexer.c
@@ -809,9 +824,10 @@ $(FUZZ_VARIANTS:%=$(T)/replay_%): $(T)/replay_%: $(VARIANT_DEPS) tests/fuzz/repl
 	$(CC) $(WARN) $(CFLAGS) -DFUZZ_ENC=$* -I include -I $(G) -I tests/ref tests/fuzz/fuzz_variants.c \
 	  tests/fuzz/replay_main.c tests/ref/ref_utf7.c tests/ref/ref_forms.c $(B)/libutfdfa.a -o $@
 
-$(T)/replay_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h tests/fuzz/replay_main.c src/utf8_fast.c src/utf8_fast.h $(G)/utf8.gen.h | $(T)
-	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I include -I $(G) -I src $< tests/fuzz/replay_main.c \
-	  src/utf8_fast.c -o $@
+$(T)/replay_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h tests/fuzz/replay_main.c $(UTF8_FAST_SRCS) \
+                 $(UTF8_FAST_HDRS) $(G)/utf8.gen.h $(G)/utf8.fast.gen.h | $(T)
+	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I include -I $(G) -I src/fast/utf8 $< \
+	  tests/fuzz/replay_main.c $(UTF8_FAST_SRCS) -o $@
 
 # The fast-path target reads the UTF-8 seeds (its 2 header bytes are theirs).
 check-fuzz-replay: $(FUZZ_TARGETS:%=$(T)/replay_%) $(FB)/seeds/.stamp
@@ -927,9 +943,9 @@ $(FUZZ_VARIANTS:%=$(FB)/fuzz_%): $(FB)/fuzz_%: $(VARIANT_DEPS:$(G)/%=$(FB)/gen/%
 	  -I tests/ref tests/fuzz/fuzz_variants.c tests/ref/ref_utf7.c tests/ref/ref_forms.c \
 	  $(FB)/libutfdfa.a -o $@
 
-$(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h src/utf8_fast.c src/utf8_fast.h $(FB)/libutfdfa.a
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DUTFDFA_FAST_VARIANTS -I include -I $(FB)/gen -I src \
-	  $< src/utf8_fast.c -o $@
+$(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h $(UTF8_FAST_SRCS) $(UTF8_FAST_HDRS) $(FB)/libutfdfa.a
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DUTFDFA_FAST_VARIANTS -I include -I $(FB)/gen \
+	  -I src/fast/utf8 $< $(UTF8_FAST_SRCS) -o $@
 
 # The fuzz build's generated files come from the sub-make above.
 $(filter $(FB)/gen/%,$(VARIANT_DEPS:$(G)/%=$(FB)/gen/%)): $(FB)/libutfdfa.a ;
@@ -955,7 +971,7 @@ $(FUZZ_RUNS): fuzz-run-%: $(FB)/fuzz_% $(FB)/seeds/.stamp
 	echo "fuzz_$$e: $$runs passed, 0 failed ($(FUZZ_SECONDS) s, $$(ls $(FB)/corpus/$$e | wc -l) corpus inputs)"
 
 # ===================================================== benchmark (issue 5)
-# make bench   utfdfa, its fast paths (src/utf8_fast.c), in-project baselines
+# make bench   utfdfa, its fast paths (src/fast/utf8/), in-project baselines
 #              and peers (iconv, ICU, libunistring, GLib, utf8proc, simdjson),
 #              one Markdown table per operation (per corpus for the
 #              transcoding matrix, BENCH_OPS=transcode). Installs the peers with
@@ -968,7 +984,7 @@ BENCH_CFLAGS ?= -O2
 
 .PHONY: bench check-fast
 
-bench: $(B)/libutfdfa.a $(HEADERS)
+bench: $(B)/libutfdfa.a $(HEADERS) $(G)/utf8.fast.gen.h
 	@B="$(B)" CC="$(CC)" BENCH_CFLAGS="$(BENCH_CFLAGS)" LIB_CFLAGS="$(CFLAGS)" \
 	  SHARED="$(SHARED)" sh tests/bench/run.sh
 
@@ -997,12 +1013,11 @@ bench-gen: | $(B)/.tools-ok
 
 # The fast paths equal the plain per-byte loop: every variant, for UTF-8, for
 # UTF-8 without shift rows and for the other grammars (tests/unit/test_fast.c).
-$(T)/test_fast: tests/unit/test_fast.c tests/unit/check.h tests/unit/vectors.h src/utf8_fast.c src/utf8_fast.h \
-                $(HEADERS) | $(T)
-	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I src -I tests/unit \
-	  -c src/utf8_fast.c -o $(T)/utf8_fast_variants.o
-	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I src -I tests/unit $< \
-	  $(T)/utf8_fast_variants.o -o $@
+$(T)/test_fast: tests/unit/test_fast.c tests/unit/fast_generic.c tests/unit/fast_generic.h \
+                tests/unit/check.h tests/unit/vectors.h $(UTF8_FAST_SRCS) $(UTF8_FAST_HDRS) $(HEADERS) \
+                $(FAST_GEN_HEADERS) | $(T)
+	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I src/fast/utf8 -I tests/unit $< \
+	  tests/unit/fast_generic.c $(UTF8_FAST_SRCS) -o $@
 
 check-fast: $(T)/test_fast
 	$(T)/test_fast $(SHARED)
@@ -1013,7 +1028,7 @@ CHECKS += check-fast
 # against an oracle written in the test (tests/fast/test_kernels.c);
 # `build/tests/test_kernels --speed` prints a rough ASCII throughput per level.
 .PHONY: check-kernels
-$(T)/test_kernels: tests/fast/test_kernels.c tests/unit/check.h $(FAST_HEADERS) $(B)/libutfdfa.a | $(T)
+$(T)/test_kernels: tests/fast/test_kernels.c tests/unit/check.h $(KERNEL_HEADERS) $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I src -I tests/unit $< $(B)/libutfdfa.a -o $@
 
 check-kernels: $(T)/test_kernels

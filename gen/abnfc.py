@@ -22,8 +22,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import abnf  # noqa: E402
 import compiler  # noqa: E402
 import emit  # noqa: E402
+import emit_fast  # noqa: E402
 
-EMITTERS = ("c", "re2c", "re2c-lexer", "dot", "mermaid", "json", "stats")
+EMITTERS = ("c", "c-fast", "re2c", "re2c-lexer", "dot", "mermaid", "json", "stats")
 
 
 def write_atomic(path, text):
@@ -139,6 +140,8 @@ def main(argv=None):
                                         args.terminals)
         if args.emit == "c":
             text = emit.emit_c(comp, source, prefix)
+        elif args.emit == "c-fast":
+            text = emit_fast.emit_c_fast(comp, source, prefix)
         elif args.emit == "re2c":
             text = emit.emit_re2c_defs(comp, source, defs_prefix)
         elif args.emit == "re2c-lexer":

@@ -22,7 +22,7 @@
 #include "decode/units.h"
 #include "decode/utf7.h"
 #include "fast/kernels.h"
-#include "utf8_fast.h"
+#include "fast/utf8/utf8_fast.h"
 
 _Static_assert(UTF8_NSTATES <= 1u << STATE_BITS && UTF8_RFC2279_NSTATES <= 1u << STATE_BITS &&
                    CORRECTED_UTF_8_NSTATES <= 1u << STATE_BITS &&
@@ -104,7 +104,7 @@ ALWAYS_INLINE utfdfa_result convert(struct decoder *d, const uint8_t *src, size_
 }
 
 /* ------------------------------------------------------- fast paths
- * For a UTF-8 source the fast paths of src/utf8_fast.c go first; for UTF-16
+ * For a UTF-8 source the fast paths of src/fast/utf8/ go first; for UTF-16
  * and UTF-32 (and UCS-4) into code points, the kernels of src/fast/. Each reads
  * a prefix and leaves exactly the state, partial value and output the plain
  * loop would (utf8_fast.h); they stop before an error, a character that

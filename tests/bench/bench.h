@@ -29,7 +29,7 @@ enum out {
 enum role {
     ROLE_CEILING,  /* memcpy */
     ROLE_UTFDFA,   /* the public API */
-    ROLE_FAST,     /* src/utf8_fast.c, finished by the plain loop as the runtime would */
+    ROLE_FAST,     /* src/fast/utf8/, finished by the plain loop as the runtime would */
     ROLE_BASELINE, /* in-project loops over the generated tables */
     ROLE_PEER,     /* scalar peer */
     ROLE_PEER_SIMD /* SIMD peer (simdjson) */

@@ -87,15 +87,20 @@ fi
 # public API is build/libutfdfa.a as `make` built it.
 ARCH_NOTE="no -march: x86-64 baseline (SSE2); the fast paths' BMI2/AVX2 variants are compiled with target attributes and chosen at run time"
 FLAGS_NOTE="benchmark and fast paths: $BENCH_CFLAGS ($ARCH_NOTE); $LIB: $LIB_CFLAGS; peers: Debian's builds"
-$CC $WARN $BENCH_CFLAGS -DUTFDFA_FAST_VARIANTS -I "$B/gen" -I src -c src/utf8_fast.c -o "$OUT/utf8_fast.o"
+FAST_OBJS=
+for f in src/fast/utf8/*.c; do
+    o="$OUT/fast_$(basename "$f" .c).o"
+    $CC $WARN $BENCH_CFLAGS -DUTFDFA_FAST_VARIANTS -I "$B/gen" -c "$f" -o "$o"
+    FAST_OBJS="$FAST_OBJS $o"
+done
 $CC $WARN $BENCH_CFLAGS -c tests/ref/ref_utf8.c -o "$OUT/ref_utf8.o"
 $CC $WARN $BENCH_CFLAGS -c tests/ref/ref_utf7.c -o "$OUT/ref_utf7.o"
 $CC $WARN $BENCH_CFLAGS $DEFS $PEER_CFLAGS -c tests/bench/peers.c -o "$OUT/peers.o"
 $CC $WARN $BENCH_CFLAGS $DEFS $PEER_CFLAGS -c tests/bench/transcode_peers.c -o "$OUT/transcode_peers.o"
 $CC $WARN $BENCH_CFLAGS -I include -I tests/ref -c tests/bench/transcode.c -o "$OUT/transcode.o"
 $CC $WARN $BENCH_CFLAGS -DUTFDFA_FAST_VARIANTS -DBENCH_FLAGS="\"$FLAGS_NOTE\"" \
-    -I include -I "$B/gen" -I src -I tests/ref -c tests/bench/bench.c -o "$OUT/bench.o"
-$LINK "$OUT/bench.o" "$OUT/peers.o" "$OUT/transcode.o" "$OUT/transcode_peers.o" "$OUT/utf8_fast.o" "$OUT/ref_utf8.o" "$OUT/ref_utf7.o" $OBJS "$LIB" \
+    -I include -I "$B/gen" -I src/fast/utf8 -I tests/ref -c tests/bench/bench.c -o "$OUT/bench.o"
+$LINK "$OUT/bench.o" "$OUT/peers.o" "$OUT/transcode.o" "$OUT/transcode_peers.o" $FAST_OBJS "$OUT/ref_utf8.o" "$OUT/ref_utf7.o" $OBJS "$LIB" \
     $LIBS -o "$OUT/bench"
 
 # ---------------------------------------------------------------- run

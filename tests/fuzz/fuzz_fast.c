@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target: every fast path of src/utf8_fast.c (each variant of
+/* libFuzzer target: every fast path of src/fast/utf8/ (each variant of
  * utfdfa__utf8_fast_variants, built with -DUTFDFA_FAST_VARIANTS) against
- * the plain per-byte DFA loop, under the contract of src/utf8_fast.h: a
- * call consumes a prefix src[0..k) and leaves exactly the state, partial
- * value and output that the plain loop gives over src[0..k) from the same
+ * the plain per-byte DFA loop, under the contract of
+ * src/fast/utf8/utf8_fast.h: a call consumes a prefix src[0..k) and
+ * leaves exactly the state, partial value and output that the plain loop gives over src[0..k) from the same
  * state; it never consumes a byte that rejects (the replacing decoder:
  * each maximal subpart is one U+FFFD and counted) and never writes at or
  * past cap; utfdfa__utf8_pending gives the bytes of the character in

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The fast paths of src/utf8_fast.c against the plain per-byte loop.
+/* The fast paths of src/fast/utf8/ against the plain per-byte loop.
  *
- * The contract (src/utf8_fast.h): a fast function consumes a prefix of its
+ * The contract (src/fast/utf8/utf8_fast.h): a fast function consumes a prefix of its
  * input and leaves exactly the state, partial value and output that the
  * plain loop (core_dfa of src/convert.h, here over utf8_trans and
  * utf8_class, which the fast paths do not use) gives over that prefix,
@@ -26,11 +26,12 @@
  * exact-size heap buffers and outputs are exact-size, so AddressSanitizer
  * and valgrind see any access past either.
  *
- * The same code is also instantiated here for UTF-8 without its shift rows
- * (the two-loads-per-byte fallback that grammars of more than 10 states
- * get) and for every other grammar whose header is generated (RFC 2279,
- * Corrected UTF-8), each against its own plain loop, on the vectors, every
- * string of length 1-2, random walks on its DFA and the corpus.
+ * The same engines also run here (tests/unit/fast_generic.c), compiled for
+ * the plain table's step (the two-loads-per-byte fallback that grammars of
+ * more than 10 states get), over tables given at run time: UTF-8's and
+ * every other grammar's whose fast tables are generated (RFC 2279, Corrected
+ * UTF-8), each against its own plain loop, on the vectors, every string of
+ * length 1-2, random walks on its DFA and the corpus.
  *
  * Usage: test_fast [SHARED_DIR]   (default ../shared); with TEST_FAST_QUICK
  * set in the environment (for valgrind) the length-3 strings and most
@@ -49,35 +50,19 @@
 #include "utf8_fast.h"
 #include "vectors.h"
 
-/* More instances of the template (src/utf8_fast.c, linked separately for
- * UTF-8 itself). */
-#define FAST_DFA utf8
-#define FAST_DFA_UP UTF8
-#define FAST_NAME utf8_bytrans
-#define FAST_NO_SHIFT 1
-#include "utf8_fast.c"
-#undef FAST_DFA
-#undef FAST_DFA_UP
-#undef FAST_NAME
-#undef FAST_NO_SHIFT
+/* The same engines over other tables, chosen at run time (fast_generic.c). */
+#include "fast_generic.h"
+#include "utf8.fast.gen.h"
 #if defined(__has_include)
-#if __has_include("utf8-rfc2279.gen.h")
+#if __has_include("utf8-rfc2279.fast.gen.h")
 #define HAVE_RFC2279 1
 #include "utf8-rfc2279.gen.h"
-#define FAST_DFA utf8_rfc2279
-#define FAST_DFA_UP UTF8_RFC2279
-#include "utf8_fast.c"
-#undef FAST_DFA
-#undef FAST_DFA_UP
+#include "utf8-rfc2279.fast.gen.h"
 #endif
-#if __has_include("corrected-utf-8.gen.h")
+#if __has_include("corrected-utf-8.fast.gen.h")
 #define HAVE_CORRECTED 1
 #include "corrected-utf-8.gen.h"
-#define FAST_DFA corrected_utf_8
-#define FAST_DFA_UP CORRECTED_UTF_8
-#include "utf8_fast.c"
-#undef FAST_DFA
-#undef FAST_DFA_UP
+#include "corrected-utf-8.fast.gen.h"
 #endif
 #endif
 
@@ -91,19 +76,22 @@ struct grammar {
     uint32_t accept, reject, nstates, nclasses;
     const struct utfdfa__fast_variant *variants;
     size_t (*pending)(const uint8_t *, size_t, uint32_t);
+    const struct utfdfa_fast_tables *fast; /* for fast_generic.c (NULL: the library's) */
 };
-#define GRAMMAR(label, p, P, name)                                                          \
-    {label, p##_class, p##_trans, sizeof p##_trans[0], p##_payload_mask, P##_ACCEPT,         \
-     P##_REJECT, P##_NSTATES, P##_NCLASSES, utfdfa__##name##_fast_variants,                  \
-     utfdfa__##name##_pending}
+#define GRAMMAR(label, p, P)                                                                \
+    label, p##_class, p##_trans, sizeof p##_trans[0], p##_payload_mask, P##_ACCEPT,          \
+        P##_REJECT, P##_NSTATES, P##_NCLASSES
 static const struct grammar grammars[] = {
-    GRAMMAR("utf8", utf8, UTF8, utf8),
-    GRAMMAR("utf8 without shift rows", utf8, UTF8, utf8_bytrans),
+    {GRAMMAR("utf8", utf8, UTF8), utfdfa__utf8_fast_variants, utfdfa__utf8_pending, NULL},
+    {GRAMMAR("utf8 without shift rows", utf8, UTF8), fast_generic_variants,
+     fast_generic_pending, &utf8_fast_tables},
 #ifdef HAVE_RFC2279
-    GRAMMAR("utf8-rfc2279", utf8_rfc2279, UTF8_RFC2279, utf8_rfc2279),
+    {GRAMMAR("utf8-rfc2279", utf8_rfc2279, UTF8_RFC2279), fast_generic_variants,
+     fast_generic_pending, &utf8_rfc2279_fast_tables},
 #endif
 #ifdef HAVE_CORRECTED
-    GRAMMAR("corrected-utf-8", corrected_utf_8, CORRECTED_UTF_8, corrected_utf_8),
+    {GRAMMAR("corrected-utf-8", corrected_utf_8, CORRECTED_UTF_8), fast_generic_variants,
+     fast_generic_pending, &corrected_utf_8_fast_tables},
 #endif
 };
 static const struct grammar *G; /* the one under test */
@@ -732,7 +720,7 @@ static size_t valid_walk_text(uint8_t *buf, size_t min, size_t max)
 }
 
 /* A valid text of non-ASCII runs long enough for the lane decoders
- * (src/utf8_fast.c: windows of a few KiB that count only when valid), with
+ * (src/fast/utf8/: windows of a few KiB that count only when valid), with
  * one rejecting byte at many places: in each lane, at its start, at its
  * end; and the same text valid. */
 static void test_lane_errors(int count)
@@ -1064,6 +1052,8 @@ int main(int argc, char **argv)
         printf("test_fast: TEST_FAST_QUICK: length-3 strings and most random inputs left out\n");
     for (size_t gi = 0; gi < sizeof grammars / sizeof *grammars; gi++) {
         G = &grammars[gi];
+        if (G->fast)
+            fast_generic_use(G->fast);
         variants = G->variants;
         for (nvariants = 0; variants[nvariants].name; nvariants++)
             ;

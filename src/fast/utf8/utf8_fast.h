@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal fast paths over the generated UTF-8 DFA (src/utf8_fast.c).
+/* Internal fast paths over the generated UTF-8 DFA (src/fast/utf8/).
  *
  * Contract (what makes them safe to call before the plain per-byte loop):
  * each function reads a PREFIX src[0..k) of its input and returns k. The
@@ -36,10 +36,12 @@
  * The runtime calls it for UTF-8 only; tests/unit/test_fast.c checks the
  * property on each grammar and compares the count where it holds.
  *
- * The functions are written only in terms of the generated tables, so the
- * same code serves any grammar gen/abnfc.py compiles with payload masks (with
- * shift rows when it has at most 10 states, else the plain table): see the
- * instantiation note at the top of utf8_fast.c.
+ * The functions are written only in terms of tables gen/emit_fast.py
+ * derives from the grammar (struct utfdfa_fast_tables, model.h), so the
+ * same code serves any grammar gen/abnfc.py compiles with payload masks
+ * (with shift rows when it has at most 10 states, else the plain table);
+ * the library instantiates it for UTF-8 only, tests/unit/fast_generic.c
+ * for other grammars.
  */
 #ifndef UTFDFA_UTF8_FAST_H
 #define UTFDFA_UTF8_FAST_H
@@ -47,24 +49,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UTFDFA_FAST_DECLARE(P)                                                              \
-    size_t utfdfa__##P##_scan(const uint8_t *src, size_t n, uint32_t *state);               \
-    size_t utfdfa__##P##_decode32(const uint8_t *src, size_t n, uint32_t *state,            \
-                                  uint32_t *partial, uint32_t *dst, size_t cap,             \
-                                  size_t *written);                                         \
-    size_t utfdfa__##P##_decode16(const uint8_t *src, size_t n, uint32_t *state,            \
-                                  uint32_t *partial, uint16_t *dst, size_t cap,             \
-                                  size_t *written);                                         \
-    size_t utfdfa__##P##_decode32_replace(const uint8_t *src, size_t n, uint32_t *state,    \
-                                          uint32_t *partial, uint32_t *dst, size_t cap,     \
-                                          size_t *written, size_t *errors);                 \
-    size_t utfdfa__##P##_pending(const uint8_t *src, size_t k, uint32_t state);
+size_t utfdfa__utf8_scan(const uint8_t *src, size_t n, uint32_t *state);
+size_t utfdfa__utf8_decode32(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
+                             uint32_t *dst, size_t cap, size_t *written);
+size_t utfdfa__utf8_decode16(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
+                             uint16_t *dst, size_t cap, size_t *written);
+size_t utfdfa__utf8_decode32_replace(const uint8_t *src, size_t n, uint32_t *state,
+                                     uint32_t *partial, uint32_t *dst, size_t cap,
+                                     size_t *written, size_t *errors);
+size_t utfdfa__utf8_pending(const uint8_t *src, size_t k, uint32_t state);
 
-UTFDFA_FAST_DECLARE(utf8)
-
-/* Every technique as its own entry point, for tests/unit/test_fast.c and
- * tests/bench (compiled only with -DUTFDFA_FAST_VARIANTS). */
-#ifdef UTFDFA_FAST_VARIANTS
+/* The functions' types. */
 typedef size_t (*utfdfa__scan_fn)(const uint8_t *, size_t, uint32_t *);
 typedef size_t (*utfdfa__dec32_fn)(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t *,
                                    size_t, size_t *);
@@ -72,6 +67,10 @@ typedef size_t (*utfdfa__dec16_fn)(const uint8_t *, size_t, uint32_t *, uint32_t
                                    size_t, size_t *);
 typedef size_t (*utfdfa__rep_fn)(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t *,
                                  size_t, size_t *, size_t *);
+
+/* Every technique as its own entry point, for tests/unit/test_fast.c and
+ * tests/bench (compiled only with -DUTFDFA_FAST_VARIANTS). */
+#ifdef UTFDFA_FAST_VARIANTS
 struct utfdfa__fast_variant {
     const char *name;
     utfdfa__scan_fn scan;   /* NULL when the variant has no such function */

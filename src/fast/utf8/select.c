@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/* The UTF-8 fast paths' entry points (utf8_fast.h): the set of variants
+ * for this CPU, chosen once, on the first call (the CPU checks are then
+ * not repeated), and the list of every variant for the tests.
+ * (utfdfa__utf8_pending is in portable.c, with a copy of the tables.) */
+#include "utf8_fast.h"
+
+#include "variants.h"
+
+#if defined(__STDC_NO_ATOMICS__)
+#error "the fast paths' run-time choice needs C11 atomics"
+#endif
+#include <stdatomic.h>
+
+static const struct utfdfa__utf8_fast_impl *fast_choose(void)
+{
+#if FAST_X86
+    /* libgcc fills __cpu_model: the checks are loads and bit tests. */
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"))
+        return &utfdfa__utf8_fast_avx2;
+    if (__builtin_cpu_supports("bmi2"))
+        return &utfdfa__utf8_fast_bmi2;
+#endif
+    return &utfdfa__utf8_fast_portable;
+}
+
+/* Threads that race on the first call store the same pointer. */
+static _Atomic(const struct utfdfa__utf8_fast_impl *) fast_chosen;
+
+static const struct utfdfa__utf8_fast_impl *fast_impl(void)
+{
+    const struct utfdfa__utf8_fast_impl *impl =
+        atomic_load_explicit(&fast_chosen, memory_order_relaxed);
+    if (!impl) {
+        impl = fast_choose();
+        atomic_store_explicit(&fast_chosen, impl, memory_order_relaxed);
+    }
+    return impl;
+}
+
+size_t utfdfa__utf8_scan(const uint8_t *src, size_t n, uint32_t *state)
+{
+    return fast_impl()->scan(src, n, state);
+}
+
+size_t utfdfa__utf8_decode32(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
+                             uint32_t *dst, size_t cap, size_t *written)
+{
+    return fast_impl()->dec32(src, n, state, partial, dst, cap, written);
+}
+
+size_t utfdfa__utf8_decode16(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
+                             uint16_t *dst, size_t cap, size_t *written)
+{
+    return fast_impl()->dec16(src, n, state, partial, dst, cap, written);
+}
+
+size_t utfdfa__utf8_decode32_replace(const uint8_t *src, size_t n, uint32_t *state,
+                                     uint32_t *partial, uint32_t *dst, size_t cap,
+                                     size_t *written, size_t *errors)
+{
+    return fast_impl()->rep(src, n, state, partial, dst, cap, written, errors);
+}
+
+#ifdef UTFDFA_FAST_VARIANTS
+#define V_SCAN(label, f) {label, f, NULL, NULL, NULL}
+#define V_DEC(label, f32, f16) {label, NULL, f32, f16, NULL}
+#define V_REP(label, f) {label, NULL, NULL, NULL, f}
+const struct utfdfa__fast_variant utfdfa__utf8_fast_variants[] = {
+    {"default", utfdfa__utf8_scan, utfdfa__utf8_decode32, utfdfa__utf8_decode16,
+     utfdfa__utf8_decode32_replace},
+    V_SCAN("dfa", utfdfa__utf8_scan_dfa),
+    V_SCAN("dfa+ascii-word", utfdfa__utf8_scan_word),
+    V_SCAN("dfa+ascii-word+2lanes", utfdfa__utf8_scan_word_l2),
+    V_SCAN("dfa+ascii-word+4lanes", utfdfa__utf8_scan_word_l4),
+    V_DEC("branchy", utfdfa__utf8_dec_branchy_32, utfdfa__utf8_dec_branchy_16),
+    V_DEC("branchfree", utfdfa__utf8_dec_free_32, utfdfa__utf8_dec_free_16),
+    V_DEC("branchfree+ascii-word", utfdfa__utf8_dec_free_word_32, utfdfa__utf8_dec_free_word_16),
+    V_DEC("branchfree+ascii-word+2lanes", utfdfa__utf8_dec_l2_word_32,
+          utfdfa__utf8_dec_l2_word_16),
+    V_REP("replace+ascii-word", utfdfa__utf8_rep_word),
+#if FAST_X86
+    V_REP("replace+ascii-sse2", utfdfa__utf8_rep_sse2),
+    V_REP("bmi2:replace+ascii-sse2", utfdfa__utf8_rep_b_sse2),
+    V_SCAN("dfa+ascii-sse2+4lanes", utfdfa__utf8_scan_sse2_l4),
+    V_DEC("branchfree+ascii-sse2", utfdfa__utf8_dec_free_sse2_32, utfdfa__utf8_dec_free_sse2_16),
+    V_SCAN("bmi2:dfa", utfdfa__utf8_scan_b_dfa),
+    V_SCAN("bmi2:dfa+ascii-sse2", utfdfa__utf8_scan_b_sse2),
+    V_SCAN("bmi2:dfa+ascii-sse2+2lanes", utfdfa__utf8_scan_b_sse2_l2),
+    V_SCAN("bmi2:dfa+ascii-sse2+3lanes", utfdfa__utf8_scan_b_sse2_l3),
+    V_SCAN("bmi2:dfa+ascii-sse2+4lanes", utfdfa__utf8_scan_b_sse2_l4),
+    V_SCAN("bmi2:dfa+ascii-avx2+2lanes", utfdfa__utf8_scan_b_avx2_l2),
+    V_SCAN("bmi2:dfa+ascii-avx2+4lanes", utfdfa__utf8_scan_b_avx2_l4),
+    V_DEC("bmi2:branchy", utfdfa__utf8_dec_b_branchy_32, utfdfa__utf8_dec_b_branchy_16),
+    V_DEC("bmi2:branchfree", utfdfa__utf8_dec_b_free_32, utfdfa__utf8_dec_b_free_16),
+    V_DEC("bmi2:branchy+ascii-sse2", utfdfa__utf8_dec_b_branchy_sse2_32,
+          utfdfa__utf8_dec_b_branchy_sse2_16),
+    V_DEC("bmi2:branchfree+ascii-sse2", utfdfa__utf8_dec_b_free_sse2_32,
+          utfdfa__utf8_dec_b_free_sse2_16),
+    V_DEC("bmi2:branchfree+ascii-avx2", utfdfa__utf8_dec_b_free_avx2_32,
+          utfdfa__utf8_dec_b_free_avx2_16),
+    V_DEC("bmi2:branchfree+ascii-sse2+2lanes", utfdfa__utf8_dec_b_l2_sse2_32,
+          utfdfa__utf8_dec_b_l2_sse2_16),
+    V_DEC("bmi2:branchfree+ascii-avx2+2lanes", utfdfa__utf8_dec_b_l2_avx2_32,
+          utfdfa__utf8_dec_b_l2_avx2_16),
+    V_DEC("bmi2:branchfree+ascii-avx2+3lanes", utfdfa__utf8_dec_b_l3_avx2_32,
+          utfdfa__utf8_dec_b_l3_avx2_16),
+#endif
+    {NULL, NULL, NULL, NULL, NULL},
+};
+#undef V_SCAN
+#undef V_DEC
+#undef V_REP
+#endif

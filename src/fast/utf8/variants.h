@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/* The variants of the UTF-8 fast paths: each an engine with its techniques
+ * fixed, defined in the file of the ISA it needs (portable.c, bmi2.c,
+ * avx2.c). Each ISA file gives the set the library calls on such a CPU
+ * (struct utfdfa__utf8_fast_impl); select.c chooses one set at run time and
+ * lists every variant for the tests and the benchmark. Names: scan_,
+ * dec_ (_32: to UTF-32, _16: to UTF-16), rep_ (replacing); b_ with BMI2;
+ * dfa (no ASCII path), word, sse2, avx2: the ASCII path; l2-l4: lanes;
+ * branchy or free: decoding with or without branches per byte. */
+#ifndef UTFDFA_FAST_UTF8_VARIANTS_H
+#define UTFDFA_FAST_UTF8_VARIANTS_H
+
+#include "common.h"
+#include "model.h"
+#include "utf8_fast.h"
+
+/* UTF-8's generated tables, for the engines (compiled for shift rows). */
+_Static_assert(UTF8_FAST_HAS_SHIFT && FAST_SHIFT, "UTF-8 is stepped by its shift rows");
+FAST_INLINE const fast_tables *fast_utf8(void)
+{
+    return &utf8_fast_tables;
+}
+
+struct utfdfa__utf8_fast_impl {
+    utfdfa__scan_fn scan;
+    utfdfa__dec32_fn dec32;
+    utfdfa__dec16_fn dec16;
+    utfdfa__rep_fn rep;
+};
+
+extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_portable;
+#if FAST_X86
+extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_bmi2, utfdfa__utf8_fast_avx2;
+#endif
+
+/* The functions' types, to declare the variants one a line. */
+typedef size_t utfdfa__scan_f(const uint8_t *, size_t, uint32_t *);
+typedef size_t utfdfa__dec32_f(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t *, size_t,
+                               size_t *);
+typedef size_t utfdfa__dec16_f(const uint8_t *, size_t, uint32_t *, uint32_t *, uint16_t *, size_t,
+                               size_t *);
+typedef size_t utfdfa__rep_f(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t *, size_t,
+                             size_t *, size_t *);
+
+/* portable.c */
+utfdfa__scan_f utfdfa__utf8_scan_dfa, utfdfa__utf8_scan_word, utfdfa__utf8_scan_word_l2,
+    utfdfa__utf8_scan_word_l4, utfdfa__utf8_scan_sse2_l4;
+utfdfa__dec32_f utfdfa__utf8_dec_branchy_32, utfdfa__utf8_dec_free_32, utfdfa__utf8_dec_free_word_32,
+    utfdfa__utf8_dec_l2_word_32, utfdfa__utf8_dec_free_sse2_32;
+utfdfa__dec16_f utfdfa__utf8_dec_branchy_16, utfdfa__utf8_dec_free_16, utfdfa__utf8_dec_free_word_16,
+    utfdfa__utf8_dec_l2_word_16, utfdfa__utf8_dec_free_sse2_16;
+utfdfa__rep_f utfdfa__utf8_rep_word, utfdfa__utf8_rep_sse2;
+
+/* bmi2.c */
+utfdfa__scan_f utfdfa__utf8_scan_b_dfa, utfdfa__utf8_scan_b_sse2, utfdfa__utf8_scan_b_sse2_l2,
+    utfdfa__utf8_scan_b_sse2_l3, utfdfa__utf8_scan_b_sse2_l4;
+utfdfa__dec32_f utfdfa__utf8_dec_b_branchy_32, utfdfa__utf8_dec_b_free_32,
+    utfdfa__utf8_dec_b_branchy_sse2_32, utfdfa__utf8_dec_b_free_sse2_32,
+    utfdfa__utf8_dec_b_l2_sse2_32;
+utfdfa__dec16_f utfdfa__utf8_dec_b_branchy_16, utfdfa__utf8_dec_b_free_16,
+    utfdfa__utf8_dec_b_branchy_sse2_16, utfdfa__utf8_dec_b_free_sse2_16,
+    utfdfa__utf8_dec_b_l2_sse2_16;
+utfdfa__rep_f utfdfa__utf8_rep_b_sse2;
+
+/* avx2.c */
+utfdfa__scan_f utfdfa__utf8_scan_b_avx2_l2, utfdfa__utf8_scan_b_avx2_l4;
+utfdfa__dec32_f utfdfa__utf8_dec_b_free_avx2_32, utfdfa__utf8_dec_b_l2_avx2_32,
+    utfdfa__utf8_dec_b_l3_avx2_32;
+utfdfa__dec16_f utfdfa__utf8_dec_b_free_avx2_16, utfdfa__utf8_dec_b_l2_avx2_16,
+    utfdfa__utf8_dec_b_l3_avx2_16;
+utfdfa__rep_f utfdfa__utf8_rep_b_avx2;
+
+#endif /* UTFDFA_FAST_UTF8_VARIANTS_H */
