@@ -63,7 +63,7 @@ GENERATED = $(HEADERS) $(REGISTRY_HEADER) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS
         check-ref check-unit check-engines check-examples check-cli deps clean
 .DELETE_ON_ERROR:
 
-LIB_SRCS = src/utfdfa.c src/utf8_fast.c src/version.c
+LIB_SRCS = src/utfdfa.c src/api/encodings.c src/utf8_fast.c src/version.c
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o) $(CONVERT_SOURCES:%=$(B)/obj/convert_from_%.o)
 
 all: generated $(B)/libutfdfa.a $(B)/utfdfa
@@ -136,7 +136,8 @@ dfa: $(PICTURES)
 	else echo "graphviz is not installed: wrote the .dot files only (apt-get install graphviz)"; fi
 
 # ---------------------------------------------------------------- library
-LIB_HEADERS = src/convert.h src/utf8_fast.h include/utfdfa.h $(HEADERS)
+LIB_HEADERS = src/convert.h src/utf8_fast.h src/api/encodings.h include/utfdfa.h $(HEADERS) \
+              $(REGISTRY_HEADER)
 
 $(B)/obj/%.o: src/%.c $(LIB_HEADERS)
 	@mkdir -p $(@D)
@@ -633,7 +634,8 @@ AMALG_CFLAGS = -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror
 amalgamate: $(AMALG)/.stamp
 
 $(AMALG)/.stamp: gen/dist/amalgamate.py include/utfdfa.h src/convert_from.c src/convert.h \
-                 src/utf8_fast.h $(LIB_SRCS) $(HEADERS) LICENSE Makefile | $(B)/.tools-ok
+                 src/utf8_fast.h src/api/encodings.h $(LIB_SRCS) $(HEADERS) $(REGISTRY_HEADER) LICENSE \
+                 Makefile | $(B)/.tools-ok
 	$(check_version)
 	$(PYTHON) gen/dist/amalgamate.py --out $(AMALG) --gen $(G) --version $(LIB_VERSION) \
 	  --convert '$(CONVERT_SOURCES)' $(LIB_SRCS)

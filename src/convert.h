@@ -31,6 +31,7 @@
 #include "cesu-8.gen.h"
 #include "mutf-8.gen.h"
 #include "wtf-8.gen.h"
+#include "encodings.gen.h"
 #include "utf8_fast.h"
 
 #if defined(__GNUC__)
@@ -39,22 +40,8 @@
 #define ALWAYS_INLINE static inline
 #endif
 
-/* The public taxonomy is the grammar's @error-kinds order. */
-_Static_assert((int)UTF8_ERROR_UNEXPECTED_CONTINUATION == (int)UTFDFA_ERR_UNEXPECTED_CONTINUATION, "kinds");
-_Static_assert((int)UTF8_ERROR_INVALID_LEAD == (int)UTFDFA_ERR_INVALID_LEAD, "kinds");
-_Static_assert((int)UTF8_ERROR_OVERLONG == (int)UTFDFA_ERR_OVERLONG, "kinds");
-_Static_assert((int)UTF8_ERROR_SURROGATE == (int)UTFDFA_ERR_SURROGATE, "kinds");
-_Static_assert((int)UTF8_ERROR_TOO_LARGE == (int)UTFDFA_ERR_TOO_LARGE, "kinds");
-_Static_assert((int)UTF8_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
-_Static_assert((int)UTF8_RFC2279_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
-_Static_assert((int)UTF8_RFC2279_NERROR_KINDS <= (int)UTFDFA_NERROR_KINDS, "kinds");
-_Static_assert((int)CORRECTED_UTF_8_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
-_Static_assert((int)CORRECTED_UTF_8_ERROR_NUL == (int)UTFDFA_ERR_NUL, "kinds");
-_Static_assert((int)CORRECTED_UTF_8_NERROR_KINDS <= (int)UTFDFA_NERROR_KINDS, "kinds");
-_Static_assert((int)UTF7_ERROR_BAD_SHIFT == (int)UTFDFA_ERR_BAD_SHIFT, "kinds");
-_Static_assert((int)UTF7_ERROR_PARTIAL_UNIT == (int)UTFDFA_ERR_PARTIAL_UNIT, "kinds");
-_Static_assert((int)UTF7_ERROR_NONZERO_PADDING == (int)UTFDFA_ERR_NONZERO_PADDING, "kinds");
-_Static_assert((int)UTF7_NERROR_KINDS == (int)UTFDFA_NERROR_KINDS, "kinds");
+/* The public taxonomy is the grammars' @error-kinds order: encodings.gen.h
+ * asserts each kind. */
 _Static_assert(sizeof(utfdfa_decoder) <= 16, "the decoder state is at most 16 bytes");
 
 enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
@@ -159,17 +146,9 @@ struct out {
  * the decoder; the writer works on a copy. */
 static inline bool u7_direct(uint32_t cp, bool set_o, bool imap)
 {
-    if (imap) /* "characters with octet values 0x20-0x25 and 0x27-0x7e" */
-        return cp >= 0x20 && cp <= 0x7E && cp != '&';
-    static const char set_d_rule_3[] = "'(),-./:? \t\r\n";
-    static const char set_o_chars[] = "!\"#$%&*;<=>@[]^_`{|}";
-    if (cp == 0 || cp >= 0x80)
-        return false;
-    if ((cp >= 'A' && cp <= 'Z') || (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9'))
-        return true;
-    if (memchr(set_d_rule_3, (int)cp, sizeof set_d_rule_3 - 1))
-        return true;
-    return set_o && memchr(set_o_chars, (int)cp, sizeof set_o_chars - 1);
+    unsigned direct = imap ? UTF7_CLASS_IMAP_DIRECT
+                           : UTF7_CLASS_DIRECT | (set_o ? UTF7_CLASS_SET_O : 0u);
+    return cp < 0x80 && (utf7_ascii_class[cp] & direct) != 0;
 }
 
 /* Close an open run before `next` (or at the end, next == U7_END). */
@@ -289,26 +268,12 @@ static inline bool is_utf7(unsigned enc)
 
 /* ------------------------------------------------------- what fits where */
 
-/* What an output can hold, from the narrowest rule to none. */
-enum limit { LIMIT_NONE = 0, LIMIT_UNICODE = 1, LIMIT_RFC2279 = 2, LIMIT_CORRECTED = 3,
-             LIMIT_WTF8 = 4 };
+/* What an output can hold (enum limit, generated from the registry's @limit lines). */
 _Static_assert(LIMIT_WTF8 < 1u << (8 - STATE_BITS), "a limit fits the decoder's 3 bits");
 
 static inline unsigned limit_of(unsigned to)
 {
-    switch (to) {
-    case UTFDFA_UTF8_RFC2279:
-        return LIMIT_RFC2279;
-    case UTFDFA_CORRECTED_UTF8:
-        return LIMIT_CORRECTED;
-    case UTFDFA_UCS4LE:
-    case UTFDFA_UCS4BE:
-        return LIMIT_NONE;
-    case UTFDFA_WTF8:
-        return LIMIT_WTF8;
-    default:
-        return LIMIT_UNICODE;
-    }
+    return to < UTFDFA_NENCODINGS ? utfdfa_encoding_limit[to] : LIMIT_UNICODE;
 }
 
 /* UTFDFA_ERR_NONE if cp can be written under `limit`, else why not. */
@@ -317,15 +282,15 @@ static inline enum utfdfa_error_kind unfit(unsigned limit, uint32_t cp)
     bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
     switch (limit) {
     case LIMIT_UNICODE: /* RFC 3629 section 3 */
-        return cp > 0x10FFFF ? UTFDFA_ERR_TOO_LARGE
-                             : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+        return cp > LIMIT_UNICODE_MAX ? UTFDFA_ERR_TOO_LARGE
+                                      : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
     case LIMIT_RFC2279: /* RFC 2279bis section 3: 31 bits; surrogates as RFC 3629 */
-        return cp > 0x7FFFFFFF ? UTFDFA_ERR_TOO_LARGE
-                               : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+        return cp > LIMIT_RFC2279_MAX ? UTFDFA_ERR_TOO_LARGE
+                                      : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
     case LIMIT_WTF8: /* surrogate code points too (the high-low rule is the writer's) */
-        return cp > 0x10FFFF ? UTFDFA_ERR_TOO_LARGE : UTFDFA_ERR_NONE;
+        return cp > LIMIT_WTF8_MAX ? UTFDFA_ERR_TOO_LARGE : UTFDFA_ERR_NONE;
     case LIMIT_CORRECTED: /* "Putting it all together": no C1, no surrogates, no U+0000 */
-        return cp > 0x8421109Fu ? UTFDFA_ERR_TOO_LARGE
+        return cp > LIMIT_CORRECTED_MAX ? UTFDFA_ERR_TOO_LARGE
                : (surrogate || cp == 0 || (cp >= 0x80 && cp <= 0x9F)) ? UTFDFA_ERR_UNENCODABLE
                                                                       : UTFDFA_ERR_NONE;
     default:
@@ -381,20 +346,12 @@ static inline enum utfdfa_error_kind pua_write(uint32_t *cp)
 
 /* ------------------------------------------------------------ output side */
 
-/* Corrected UTF-8's rows ("Putting it all together"): the first code point
- * of each, and the offset its payload is stored with (the grammar's). */
-static const uint32_t corrected_first[] = {0x0, 0xA0, 0x8A0, 0xE000, 0x110A0, 0x2110A0,
-                                           0x42110A0};
-/* Each row's tag; its offset is the grammar's corrected_utf_8_tag_offset[tag]. */
-static const unsigned char corrected_row_tag[] = {
-    CORRECTED_UTF_8_TAG_C_1,  CORRECTED_UTF_8_TAG_C_2, CORRECTED_UTF_8_TAG_C_3A,
-    CORRECTED_UTF_8_TAG_C_3B, CORRECTED_UTF_8_TAG_C_4, CORRECTED_UTF_8_TAG_C_5,
-    CORRECTED_UTF_8_TAG_C_6};
-static const unsigned char corrected_len[] = {1, 2, 3, 3, 4, 5, 6};
-
+/* Corrected UTF-8's rows ("Putting it all together"): corrected_first,
+ * corrected_row_tag and corrected_len are generated from the grammar
+ * (encodings.gen.h). */
 static inline unsigned corrected_row(uint32_t cp)
 {
-    unsigned r = 6;
+    unsigned r = CORRECTED_NROWS - 1;
     while (cp < corrected_first[r])
         r--;
     return r;
@@ -421,7 +378,7 @@ ALWAYS_INLINE size_t bytes_for(unsigned to, uint32_t cp)
         return cp < 0x10000 ? 2 : 4;
     case UTFDFA_UTF7: /* at most: "+", six base64 characters (a pair), "-" (sizes only) */
     case UTFDFA_UTF7_IMAP:
-        return 8;
+        return utfdfa_encoding_max_bytes[to];
     case UTFDFA_MUTF8:
         if (cp == 0)
             return 2;
@@ -808,8 +765,6 @@ static const struct dfa dfa_mutf8 =
                PAIRS_JOIN);
 static const struct dfa dfa_wtf8 =
     DFA_TABLES(UTFDFA_WTF8, wtf_8, WTF_8, wtf_8_trans, NULL, NULL, NULL, NULL, 0, NULL, PAIRS_WTF8);
-_Static_assert((int)CESU_8_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
-_Static_assert((int)MUTF_8_ERROR_NUL == (int)UTFDFA_ERR_NUL, "kinds");
 _Static_assert(CORRECTED_UTF_8_TAG_BEFORE == 0x80, "the runtime's TAG_BEFORE");
 enum { TAG_BEFORE = 0x80 };
 
@@ -935,10 +890,12 @@ enum { PAIR_HALF = 3 };
 
 /* With a high surrogate held, whether byte b (the unit's byte number
  * `pending`, stepping to `next`) can still be part of a low surrogate's
- * sequence, ED B0-BF 80-BF. */
+ * sequence (ED B0-BF 80-BF: the grammar's, in encodings.gen.h). */
 ALWAYS_INLINE bool low_goes_on(unsigned pending, uint8_t b, bool rejects)
 {
-    return pending == 0 ? b == 0xED : pending == 1 ? (b >= 0xB0 && b <= 0xBF) : !rejects;
+    return pending == 0   ? (b >= PAIRED_LOW_FIRST_MIN && b <= PAIRED_LOW_FIRST_MAX)
+           : pending == 1 ? (b >= PAIRED_LOW_SECOND_MIN && b <= PAIRED_LOW_SECOND_MAX)
+                          : !rejects;
 }
 
 ALWAYS_INLINE utfdfa_result core_dfa(utfdfa_decoder *d, const uint8_t *src, size_t *n,
@@ -1650,25 +1607,10 @@ ALWAYS_INLINE utfdfa_result convert_fast(utfdfa_decoder *d, const uint8_t *src, 
 }
 
 /* ------------------------------------------------------- the instances
- * Every encoding, with the name of its unit as a source (src/convert_from.c
- * is compiled once per name, with -DSOURCE_NAME=name; the Makefile's
- * CONVERT_SOURCES lists the same names, and the link fails if one is
- * missing). */
-#define UTFDFA_EACH_ENCODING(X)                                                                \
-    X(utf8, UTFDFA_UTF8)                                                                       \
-    X(utf16le, UTFDFA_UTF16LE)                                                                 \
-    X(utf16be, UTFDFA_UTF16BE)                                                                 \
-    X(utf32le, UTFDFA_UTF32LE)                                                                 \
-    X(utf32be, UTFDFA_UTF32BE)                                                                 \
-    X(rfc2279, UTFDFA_UTF8_RFC2279)                                                            \
-    X(corrected, UTFDFA_CORRECTED_UTF8)                                                        \
-    X(ucs4le, UTFDFA_UCS4LE)                                                                   \
-    X(ucs4be, UTFDFA_UCS4BE)                                                                   \
-    X(utf7, UTFDFA_UTF7)                                                                       \
-    X(cesu8, UTFDFA_CESU8)                                                                     \
-    X(mutf8, UTFDFA_MUTF8)                                                                     \
-    X(wtf8, UTFDFA_WTF8)                                                                       \
-    X(utf7_imap, UTFDFA_UTF7_IMAP)
+ * UTFDFA_EACH_ENCODING (encodings.gen.h, from the registry's source column)
+ * lists every encoding with the name of its unit as a source:
+ * src/convert_from.c is compiled once per name, with -DSOURCE_NAME=name (the
+ * Makefile's CONVERT_SOURCES, generated from the same rows). */
 
 /* One call of the decoder d (whose source is the unit's) into sink; `to` is
  * the target encoding for SINK_BYTES and ignored otherwise. */
