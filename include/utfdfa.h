@@ -60,6 +60,8 @@ enum utfdfa_encoding {
     UTFDFA_WTF8,            /* WTF-8: UTF-8 that also holds surrogate code points, never a
                                high one followed by a low one */
     UTFDFA_UTF7_IMAP,       /* IMAP's modified UTF-7 (RFC 3501 section 5.1.3) */
+    UTFDFA_UTF16 = 14,      /* UTF-16 without a byte order: the byte order mark decides */
+    UTFDFA_UTF32 = 15,      /* UTF-32 without a byte order: the byte order mark decides */
     UTFDFA_NENCODINGS
 };
 
