@@ -35,32 +35,41 @@ B = build
 G = $(B)/gen
 T = $(B)/tests
 
-GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8 utf7 utf7-imap cesu-8 mutf-8 wtf-8
 GEN_DEPS = $(wildcard gen/*.py) Makefile
 ABNFC    = $(PYTHON) gen/abnfc.py
+REGISTRY = grammar/encodings.registry
+
+# The registry (one row per encoding) gives the lists below: ENCODING_GRAMMARS
+# (decoded with their tables), UNIT_GRAMMARS (checked against hand-written
+# decoders), CONVERT_SOURCES (the conversion engine's instances: src/convert.h
+# is instantiated once per source, src/convert_from.c compiled with each
+# name, so make -j compiles them side by side), FUZZ_ENCODINGS and
+# FUZZ_VARIANTS. make remakes the fragment first when it is out of date.
+include $(G)/encodings.mk
+GRAMMARS = $(ENCODING_GRAMMARS) $(UNIT_GRAMMARS)
 
 HEADERS  = $(GRAMMARS:%=$(G)/%.gen.h)
 # The UTF-8 fast paths' derived tables (gen/emit_fast.py): UTF-8's for the
 # library, the others' for tests/unit/test_fast.c (the same code over them).
 FAST_GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8
 FAST_GEN_HEADERS = $(FAST_GRAMMARS:%=$(G)/%.fast.gen.h)
+# The registry's tables: internal (included by the library, never installed).
+REGISTRY_HEADER = $(G)/encodings.gen.h
 DEFS     = $(GRAMMARS:%=$(G)/%.defs.re)
 LEXER_RES = $(GRAMMARS:%=$(G)/%.lexer.re)
 LEXERS   = $(GRAMMARS:%=$(G)/%.lexer.c)
 JSONS    = $(GRAMMARS:%=$(G)/%.json)
 PICTURES = $(GRAMMARS:%=$(B)/%.dot) $(GRAMMARS:%=$(B)/%.mmd)
 # The lexer sources are outputs too (issue 2), not intermediates make may delete.
-GENERATED = $(HEADERS) $(FAST_GEN_HEADERS) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
+GENERATED = $(HEADERS) $(FAST_GEN_HEADERS) $(REGISTRY_HEADER) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
 
 .PHONY: all generated dfa check check-gen check-re2c check-repro check-readme \
         check-ref check-unit check-engines check-examples check-cli deps clean
 .DELETE_ON_ERROR:
 
 # The decoders (src/decode/) are instantiated once per source encoding:
-# src/decode/convert_from.c compiled with each name of its
-# UTFDFA_EACH_ENCODING list, so make -j compiles them side by side.
-CONVERT_SOURCES = utf8 utf16le utf16be utf32le utf32be rfc2279 corrected ucs4le ucs4be utf7 \
-                  cesu8 mutf8 wtf8 utf7_imap
+# src/decode/convert_from.c compiled with each name of CONVERT_SOURCES (from
+# the registry), so make -j compiles them side by side.
 # The fast kernels (src/fast/): scalar, SSE2 and AVX2 levels chosen at run
 # time; the AVX2 functions carry their target attribute, so no per-file flags.
 KERNEL_SRCS = src/fast/scalar.c src/fast/x86/sse2.c src/fast/x86/avx2.c src/fast/dispatch.c
@@ -113,6 +122,14 @@ $(G)/%.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 $(G)/%.fast.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit c-fast -o $@
 
+# The registry's outputs read the grammars its rows name.
+$(REGISTRY_HEADER): $(REGISTRY) $(ENCODING_GRAMMARS:%=grammar/%.abnf) $(GEN_DEPS) \
+                      | $(G) $(B)/.tools-ok
+	$(PYTHON) gen/registry.py $(REGISTRY) --emit c -o $@
+
+$(G)/encodings.mk: $(REGISTRY) $(GEN_DEPS) | $(G) $(B)/.tools-ok
+	$(PYTHON) gen/registry.py $(REGISTRY) --emit make -o $@
+
 $(G)/%.defs.re: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit re2c -o $@
 
@@ -137,8 +154,8 @@ dfa: $(PICTURES)
 	else echo "graphviz is not installed: wrote the .dot files only (apt-get install graphviz)"; fi
 
 # ---------------------------------------------------------------- library
-LIB_HEADERS = $(wildcard src/*.h src/decode/*.h src/encode/*.h) $(KERNEL_HEADERS) \
-              $(UTF8_FAST_HDRS) include/utfdfa.h $(HEADERS) $(G)/utf8.fast.gen.h
+LIB_HEADERS = $(wildcard src/*.h src/api/*.h src/decode/*.h src/encode/*.h) $(KERNEL_HEADERS) \
+              $(UTF8_FAST_HDRS) include/utfdfa.h $(HEADERS) $(G)/utf8.fast.gen.h $(REGISTRY_HEADER)
 
 $(B)/obj/%.o: src/%.c $(LIB_HEADERS)
 	@mkdir -p $(@D)
@@ -166,9 +183,14 @@ $(B)/utfdfa: $(CLI_SRCS) $(CLI_HDRS) include/utfdfa.h $(B)/libutfdfa.a
 CHECKS = check-gen check-repro check-readme check-re2c check-ref check-unit check-engines \
          check-examples check-cli
 
-check-gen: generated
+check-gen: generated $(T)/registry_probe
 	$(PYTHON) tests/gen/test_abnfc.py
 	$(PYTHON) tests/gen/test_emit_fast.py
+	$(PYTHON) tests/gen/test_registry.py $(T)/registry_probe
+
+# What the library says of each encoding, for test_registry.py.
+$(T)/registry_probe: tests/gen/registry_probe.c include/utfdfa.h $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include $< $(B)/libutfdfa.a -o $@
 
 # Two generations of everything must be byte-identical.
 check-repro: | $(B)/.tools-ok
@@ -772,8 +794,7 @@ REF_HDRS = tests/ref/ref_utf8.h tests/ref/ref_utf16.h tests/ref/ref_utf32.h
 # One target per input encoding: the Unicode forms (tests/fuzz/fuzz_decode.c),
 # the other systems (tests/fuzz/fuzz_variants.c), and one for the UTF-8 fast
 # paths against the plain DFA loop (tests/fuzz/fuzz_fast.c).
-FUZZ_ENCODINGS = utf8 utf16le utf16be utf32le utf32be
-FUZZ_VARIANTS = rfc2279 corrected ucs4le ucs4be utf7 utf7imap cesu8 mutf8 wtf8
+# (FUZZ_ENCODINGS and FUZZ_VARIANTS: from the registry, $(G)/encodings.mk.)
 FUZZ_TARGETS = $(FUZZ_ENCODINGS) $(FUZZ_VARIANTS) $(if $(wildcard src/fast/utf8/select.c),fast)
 VARIANT_DEPS = tests/fuzz/fuzz_variants.c tests/fuzz/fuzz_common.h tests/ref/ref_utf7.c tests/ref/ref_utf7.h tests/ref/ref_utf7_kinds.h \
   tests/ref/ref_forms.c tests/ref/ref_forms.h \

@@ -1,17 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Worst-case output sizes. */
+#include "api/encodings.h"
 #include "decode/byte_order.h"
-
-/* The most bytes one character takes in an encoding. */
-static size_t max_char_bytes(enum utfdfa_encoding enc)
-{
-    if (is_utf7(enc))
-        return bytes_for(UTFDFA_UTF7, 0); /* "+", a pair's 6 base64 characters, "-" */
-    return enc == UTFDFA_UTF8_RFC2279 || enc == UTFDFA_CORRECTED_UTF8 ||
-                   enc == UTFDFA_CESU8 || enc == UTFDFA_MUTF8
-               ? 6
-               : 4;
-}
 
 static bool mul_add(size_t a, size_t b, size_t c, size_t *out)
 {
@@ -41,7 +31,7 @@ static size_t sig_bytes(enum utfdfa_encoding to)
 
 bool utfdfa_max_encoded_len(enum utfdfa_encoding to, size_t n, size_t *out)
 {
-    return mul_add(n, max_char_bytes(to), sig_bytes(to), out);
+    return mul_add(n, utfdfa__max_char_bytes(to), sig_bytes(to), out);
 }
 
 bool utfdfa_max_transcoded_len(enum utfdfa_encoding from, enum utfdfa_encoding to,
@@ -60,7 +50,7 @@ bool utfdfa_max_transcoded_len(enum utfdfa_encoding from, enum utfdfa_encoding t
      * bytes of a UTF-8 form) as a 4-byte plane-15 character. */
     size_t in = utfdfa_unit_size(from), outu = utfdfa_unit_size(to), per;
     if (in == 4)
-        per = max_char_bytes(to);
+        per = utfdfa__max_char_bytes(to);
     else if (is_utf7(to) || (in == 2 && to == UTFDFA_CORRECTED_UTF8))
         per = 4;
     else

@@ -237,25 +237,11 @@ ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const
 }
 
 /* ------------------------------------------------------- the instances
- * Every encoding, with the name of its unit as a source (src/convert_from.c
- * is compiled once per name, with -DSOURCE_NAME=name; the Makefile's
- * CONVERT_SOURCES lists the same names, and the link fails if one is
- * missing). */
-#define UTFDFA_EACH_ENCODING(X)                                                                \
-    X(utf8, UTFDFA_UTF8)                                                                       \
-    X(utf16le, UTFDFA_UTF16LE)                                                                 \
-    X(utf16be, UTFDFA_UTF16BE)                                                                 \
-    X(utf32le, UTFDFA_UTF32LE)                                                                 \
-    X(utf32be, UTFDFA_UTF32BE)                                                                 \
-    X(rfc2279, UTFDFA_UTF8_RFC2279)                                                            \
-    X(corrected, UTFDFA_CORRECTED_UTF8)                                                        \
-    X(ucs4le, UTFDFA_UCS4LE)                                                                   \
-    X(ucs4be, UTFDFA_UCS4BE)                                                                   \
-    X(utf7, UTFDFA_UTF7)                                                                       \
-    X(cesu8, UTFDFA_CESU8)                                                                     \
-    X(mutf8, UTFDFA_MUTF8)                                                                     \
-    X(wtf8, UTFDFA_WTF8)                                                                       \
-    X(utf7_imap, UTFDFA_UTF7_IMAP)
+ * UTFDFA_EACH_ENCODING (encodings.gen.h, from the registry's source column)
+ * lists every encoding with the name of its unit as a source:
+ * src/decode/convert_from.c is compiled once per name, with
+ * -DSOURCE_NAME=name (the Makefile's CONVERT_SOURCES, generated from the
+ * same rows). */
 
 /* One call of the decoder d (whose source is the unit's) into sink; `to` is
  * the target encoding for SINK_BYTES and ignored otherwise. */

@@ -11,23 +11,10 @@
 #include "cesu-8.gen.h"
 #include "mutf-8.gen.h"
 #include "wtf-8.gen.h"
+#include "encodings.gen.h"
 
-/* The public taxonomy is the grammar's @error-kinds order. */
-_Static_assert((int)UTF8_ERROR_UNEXPECTED_CONTINUATION == (int)UTFDFA_ERR_UNEXPECTED_CONTINUATION, "kinds");
-_Static_assert((int)UTF8_ERROR_INVALID_LEAD == (int)UTFDFA_ERR_INVALID_LEAD, "kinds");
-_Static_assert((int)UTF8_ERROR_OVERLONG == (int)UTFDFA_ERR_OVERLONG, "kinds");
-_Static_assert((int)UTF8_ERROR_SURROGATE == (int)UTFDFA_ERR_SURROGATE, "kinds");
-_Static_assert((int)UTF8_ERROR_TOO_LARGE == (int)UTFDFA_ERR_TOO_LARGE, "kinds");
-_Static_assert((int)UTF8_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
-_Static_assert((int)UTF8_RFC2279_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
-_Static_assert((int)UTF8_RFC2279_NERROR_KINDS <= (int)UTFDFA_NERROR_KINDS, "kinds");
-_Static_assert((int)CORRECTED_UTF_8_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
-_Static_assert((int)CORRECTED_UTF_8_ERROR_NUL == (int)UTFDFA_ERR_NUL, "kinds");
-_Static_assert((int)CORRECTED_UTF_8_NERROR_KINDS <= (int)UTFDFA_NERROR_KINDS, "kinds");
-_Static_assert((int)UTF7_ERROR_BAD_SHIFT == (int)UTFDFA_ERR_BAD_SHIFT, "kinds");
-_Static_assert((int)UTF7_ERROR_PARTIAL_UNIT == (int)UTFDFA_ERR_PARTIAL_UNIT, "kinds");
-_Static_assert((int)UTF7_ERROR_NONZERO_PADDING == (int)UTFDFA_ERR_NONZERO_PADDING, "kinds");
-_Static_assert((int)UTF7_NERROR_KINDS == (int)UTFDFA_NERROR_KINDS, "kinds");
+/* The public taxonomy is the grammars' @error-kinds order: encodings.gen.h
+ * asserts each kind. */
 
 /* ------------------------------------------------------------ strict cores
  * Each reads src[0..*n), writes to o, and returns at the first error. The
@@ -84,8 +71,6 @@ static const struct dfa dfa_mutf8 =
                PAIRS_JOIN);
 static const struct dfa dfa_wtf8 =
     DFA_TABLES(UTFDFA_WTF8, wtf_8, WTF_8, wtf_8_trans, NULL, NULL, NULL, NULL, 0, NULL, PAIRS_WTF8);
-_Static_assert((int)CESU_8_ERROR_TRUNCATED == (int)UTFDFA_ERR_TRUNCATED, "kinds");
-_Static_assert((int)MUTF_8_ERROR_NUL == (int)UTFDFA_ERR_NUL, "kinds");
 _Static_assert(CORRECTED_UTF_8_TAG_BEFORE == 0x80, "the runtime's TAG_BEFORE");
 enum { TAG_BEFORE = 0x80 };
 
@@ -196,10 +181,12 @@ enum { PAIR_HALF = 3 };
 
 /* With a high surrogate held, whether byte b (the unit's byte number
  * `pending`, stepping to `next`) can still be part of a low surrogate's
- * sequence, ED B0-BF 80-BF. */
+ * sequence (ED B0-BF 80-BF: the grammar's, in encodings.gen.h). */
 ALWAYS_INLINE bool low_goes_on(unsigned pending, uint8_t b, bool rejects)
 {
-    return pending == 0 ? b == 0xED : pending == 1 ? (b >= 0xB0 && b <= 0xBF) : !rejects;
+    return pending == 0   ? (b >= PAIRED_LOW_FIRST_MIN && b <= PAIRED_LOW_FIRST_MAX)
+           : pending == 1 ? (b >= PAIRED_LOW_SECOND_MIN && b <= PAIRED_LOW_SECOND_MAX)
+                          : !rejects;
 }
 
 /* One call of a DFA decoder: what does not change during it. */

@@ -6,23 +6,17 @@
 
 #include "common.h"
 #include "corrected-utf-8.gen.h"
+#include "encodings.gen.h"
 
 /* ------------------------------------------------------------ output side */
 
-/* Corrected UTF-8's rows ("Putting it all together"): the first code point
- * of each, and the offset its payload is stored with (the grammar's). */
-static const uint32_t corrected_first[] = {0x0, 0xA0, 0x8A0, 0xE000, 0x110A0, 0x2110A0,
-                                           0x42110A0};
-/* Each row's tag; its offset is the grammar's corrected_utf_8_tag_offset[tag]. */
-static const unsigned char corrected_row_tag[] = {
-    CORRECTED_UTF_8_TAG_C_1,  CORRECTED_UTF_8_TAG_C_2, CORRECTED_UTF_8_TAG_C_3A,
-    CORRECTED_UTF_8_TAG_C_3B, CORRECTED_UTF_8_TAG_C_4, CORRECTED_UTF_8_TAG_C_5,
-    CORRECTED_UTF_8_TAG_C_6};
-static const unsigned char corrected_len[] = {1, 2, 3, 3, 4, 5, 6};
+/* Corrected UTF-8's rows ("Putting it all together"): corrected_first,
+ * corrected_row_tag and corrected_len are generated from the grammar
+ * (encodings.gen.h). */
 
 static inline unsigned corrected_row(uint32_t cp)
 {
-    unsigned r = 6;
+    unsigned r = CORRECTED_NROWS - 1;
     while (cp < corrected_first[r])
         r--;
     return r;
@@ -49,7 +43,7 @@ ALWAYS_INLINE size_t bytes_for(unsigned to, uint32_t cp)
         return cp < 0x10000 ? 2 : 4;
     case UTFDFA_UTF7: /* at most: "+", six base64 characters (a pair), "-" (sizes only) */
     case UTFDFA_UTF7_IMAP:
-        return 8;
+        return utfdfa_encoding_max_bytes[to];
     case UTFDFA_MUTF8:
         if (cp == 0)
             return 2;

@@ -5,28 +5,15 @@
 #define UTFDFA_ENCODE_LIMITS_H
 
 #include "common.h"
+#include "encodings.gen.h"
 
 /* ------------------------------------------------------- what fits where */
 
-/* What an output can hold, from the narrowest rule to none. */
-enum limit { LIMIT_NONE = 0, LIMIT_UNICODE = 1, LIMIT_RFC2279 = 2, LIMIT_CORRECTED = 3,
-             LIMIT_WTF8 = 4 };
+/* What an output can hold: enum limit, generated from the registry's @limit lines. */
 
 static inline unsigned limit_of(unsigned to)
 {
-    switch (to) {
-    case UTFDFA_UTF8_RFC2279:
-        return LIMIT_RFC2279;
-    case UTFDFA_CORRECTED_UTF8:
-        return LIMIT_CORRECTED;
-    case UTFDFA_UCS4LE:
-    case UTFDFA_UCS4BE:
-        return LIMIT_NONE;
-    case UTFDFA_WTF8:
-        return LIMIT_WTF8;
-    default:
-        return LIMIT_UNICODE;
-    }
+    return to < UTFDFA_NENCODINGS ? utfdfa_encoding_limit[to] : LIMIT_UNICODE;
 }
 
 /* UTFDFA_ERR_NONE if cp can be written under `limit`, else why not. */
@@ -35,15 +22,15 @@ static inline enum utfdfa_error_kind unfit(unsigned limit, uint32_t cp)
     bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
     switch (limit) {
     case LIMIT_UNICODE: /* RFC 3629 section 3 */
-        return cp > 0x10FFFF ? UTFDFA_ERR_TOO_LARGE
-                             : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+        return cp > LIMIT_UNICODE_MAX ? UTFDFA_ERR_TOO_LARGE
+                                      : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
     case LIMIT_RFC2279: /* RFC 2279bis section 3: 31 bits; surrogates as RFC 3629 */
-        return cp > 0x7FFFFFFF ? UTFDFA_ERR_TOO_LARGE
-                               : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+        return cp > LIMIT_RFC2279_MAX ? UTFDFA_ERR_TOO_LARGE
+                                      : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
     case LIMIT_WTF8: /* surrogate code points too (the high-low rule is the writer's) */
-        return cp > 0x10FFFF ? UTFDFA_ERR_TOO_LARGE : UTFDFA_ERR_NONE;
+        return cp > LIMIT_WTF8_MAX ? UTFDFA_ERR_TOO_LARGE : UTFDFA_ERR_NONE;
     case LIMIT_CORRECTED: /* "Putting it all together": no C1, no surrogates, no U+0000 */
-        return cp > 0x8421109Fu ? UTFDFA_ERR_TOO_LARGE
+        return cp > LIMIT_CORRECTED_MAX ? UTFDFA_ERR_TOO_LARGE
                : (surrogate || cp == 0 || (cp >= 0x80 && cp <= 0x9F)) ? UTFDFA_ERR_UNENCODABLE
                                                                       : UTFDFA_ERR_NONE;
     default:

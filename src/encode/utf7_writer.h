@@ -6,6 +6,7 @@
 #include "common.h"
 #include "utf7.gen.h"
 #include "utf7-imap.gen.h"
+#include "encodings.gen.h"
 
 #define U7_OPEN 1u
 #define U7_END UINT32_MAX /* "the next character" at the end of input */
@@ -27,17 +28,9 @@ struct u7w {
  * the decoder; the writer works on a copy. */
 static inline bool u7_direct(uint32_t cp, bool set_o, bool imap)
 {
-    if (imap) /* "characters with octet values 0x20-0x25 and 0x27-0x7e" */
-        return cp >= 0x20 && cp <= 0x7E && cp != '&';
-    static const char set_d_rule_3[] = "'(),-./:? \t\r\n";
-    static const char set_o_chars[] = "!\"#$%&*;<=>@[]^_`{|}";
-    if (cp == 0 || cp >= 0x80)
-        return false;
-    if ((cp >= 'A' && cp <= 'Z') || (cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9'))
-        return true;
-    if (memchr(set_d_rule_3, (int)cp, sizeof set_d_rule_3 - 1))
-        return true;
-    return set_o && memchr(set_o_chars, (int)cp, sizeof set_o_chars - 1);
+    unsigned direct = imap ? UTF7_CLASS_IMAP_DIRECT
+                           : UTF7_CLASS_DIRECT | (set_o ? UTF7_CLASS_SET_O : 0u);
+    return cp < 0x80 && (utf7_ascii_class[cp] & direct) != 0;
 }
 
 /* Close an open run before `next` (or at the end, next == U7_END). */

@@ -1574,6 +1574,8 @@ class TestNotice(Case):
         lic = open(os.path.join(ROOT, "LICENSE")).readline()
         self.assertIn("MIT", lic)
         for name in sorted(os.listdir(os.path.join(ROOT, "grammar"))):
+            if not name.endswith(".abnf"):
+                continue  # encodings.registry
             comp = compiler.compile_grammar(os.path.join(ROOT, "grammar", name))
             spdx, about = emit.grammar_notice(comp)
             self.assertEqual(spdx, "MIT", name)

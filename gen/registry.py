@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""registry: the encoding registry (grammar/encodings.registry) into the
+runtime's tables and the Makefile's lists.
+
+    python3 gen/registry.py grammar/encodings.registry --emit c -o build/gen/encodings.gen.h
+    python3 gen/registry.py grammar/encodings.registry --emit make -o build/gen/encodings.mk
+
+The registry's own comment says what each column means. The C header also
+carries what the runtime would otherwise retype from the grammars the rows
+name (gen/grammar_facts.py): the error taxonomy, UTF-7's character classes,
+Corrected UTF-8's rows and the bytes of a low surrogate in CESU-8. Errors in
+the registry are FILE:LINE:COL: message, as abnfc's are in a grammar.
+"""
+
+import argparse
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import abnf  # noqa: E402
+import abnfc  # noqa: E402
+import emit  # noqa: E402
+import grammar_facts  # noqa: E402
+
+GENERATOR = "gen/registry.py"
+COLUMNS = ("enum", "name", "source", "fuzz", "unit", "bytes", "limit", "grammar", "aliases")
+LIMIT_FLAGS = ("surrogates", "c1", "nul")
+FUZZ_HARNESSES = ("forms", "variants")
+GRAMMAR_USES = ("dfa", "check")
+
+
+@dataclass
+class Limit:
+    name: str
+    max: int
+    flags: list
+
+
+@dataclass
+class Row:
+    line: int
+    enum: str
+    name: str
+    source: object       # instance name or None
+    fuzz: object         # (harness, target) or None
+    unit: int
+    bytes: int
+    limit: str
+    grammar: object      # (use, file stem) or None
+    aliases: list = field(default_factory=list)
+    cols: dict = field(default_factory=dict)  # column of each name and alias, and "grammar"
+
+
+@dataclass
+class Registry:
+    path: str
+    limits: list
+    rows: list
+
+
+def _fields(text):
+    """(column, word) of each whitespace-separated word, 1-based columns."""
+    return [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", text)]
+
+
+def _strip(line):
+    cut = line.find("#")
+    return line if cut < 0 else line[:cut]
+
+
+def _int(word, col, err, what):
+    try:
+        return int(word, 0)
+    except ValueError:
+        raise err(col, f"{what} must be a number, not {word!r}")
+
+
+def _limit(words, err):
+    if len(words) < 3:
+        raise err(words[0][0], "@limit takes NAME MAX [FLAGS]")
+    (_, name), (mcol, mword) = words[1], words[2]
+    value = _int(mword, mcol, err, "@limit's MAX")
+    if not 0 <= value <= 0xFFFFFFFF:
+        raise err(mcol, f"@limit's MAX {mword} is not a 32-bit value")
+    for col, flag in words[3:]:
+        if flag not in LIMIT_FLAGS:
+            raise err(col, f"unknown @limit flag {flag!r} (known: {', '.join(LIMIT_FLAGS)})")
+    return Limit(name, value, [f for _, f in words[3:]])
+
+
+def _pair(col, word, known, err, what):
+    """'-' or KIND:VALUE with KIND in known."""
+    if word == "-":
+        return None
+    kind, sep, value = word.partition(":")
+    if not sep or kind not in known or not value:
+        raise err(col, f"{what} must be - or one of {', '.join(k + ':NAME' for k in known)}, "
+                       f"not {word!r}")
+    return kind, value
+
+
+def _row(line, words, limits, err):
+    if len(words) < len(COLUMNS):
+        col = words[-1][0] + len(words[-1][1])
+        raise err(col, f"a row has {len(COLUMNS)} columns ({' '.join(COLUMNS)}); "
+                       f"this one has {len(words)}")
+    w = dict(zip(COLUMNS, words))
+    col, enum = w["enum"]
+    if not re.fullmatch(r"UTFDFA_[A-Z0-9_]+", enum):
+        raise err(col, f"enum {enum!r} is not a UTFDFA_ constant")
+    col, source = w["source"]
+    if source != "-" and not re.fullmatch(r"[a-z][a-z0-9_]*", source):
+        raise err(col, f"source {source!r} is not a C name in lower case")
+    col, unit = w["unit"]
+    unit_size = _int(unit, col, err, "unit")
+    if unit_size not in (1, 2, 4):
+        raise err(col, f"unit must be 1, 2 or 4 bytes, not {unit}")
+    col, most = w["bytes"]
+    most_bytes = _int(most, col, err, "bytes")
+    if not unit_size <= most_bytes <= 8:
+        raise err(col, f"bytes must be from the unit size to 8, not {most}")
+    col, limit = w["limit"]
+    if limit not in limits:
+        raise err(col, f"unknown limit {limit!r} (the @limit lines name {', '.join(limits)})")
+    grammar = _pair(*w["grammar"], GRAMMAR_USES, err, "grammar")
+    if grammar:
+        if not grammar[1].endswith(".abnf"):
+            raise err(w["grammar"][0], f"grammar {grammar[1]!r} is not an .abnf file")
+        grammar = (grammar[0], grammar[1][:-len(".abnf")])
+    aliases = [a for _, a in words[len(COLUMNS) - 1:]]
+    cols = {a: c for c, a in words[len(COLUMNS) - 1:]}
+    cols.update({w["name"][1]: w["name"][0], "grammar": w["grammar"][0]})
+    return Row(line, enum, w["name"][1], None if source == "-" else source,
+               _pair(*w["fuzz"], FUZZ_HARNESSES, err, "fuzz"), unit_size, most_bytes, limit,
+               grammar, [] if aliases == ["-"] else aliases, cols)
+
+
+def _check_names(path, rows):
+    """Every name and alias is lower case (the lookup lowers its input) and
+    names one encoding."""
+    seen = {}
+    for r in rows:
+        for name in [r.name] + r.aliases:
+            where = abnf.Pos(path, r.line, r.cols[name])
+            if not re.fullmatch(r"[a-z0-9][a-z0-9_:/.+-]*", name):
+                raise where.error(f"name {name!r} is not lower-case ASCII")
+            if name in seen:
+                raise where.error(f"name {name!r} is given twice (first on line {seen[name]})")
+            seen[name] = r.line
+    for attr in ("enum", "source"):
+        first = {}
+        for r in rows:
+            v = getattr(r, attr)
+            if v is not None and v in first:
+                raise abnf.Pos(path, r.line, 1).error(
+                    f"{attr} {v!r} is given twice (first on line {first[v]})")
+            first[v] = r.line
+
+
+def parse(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except (OSError, UnicodeDecodeError) as e:
+        raise abnf.AbnfError(path, 0, 0, f"cannot read the registry: {getattr(e, 'strerror', e)}")
+    limits, rows = {}, []
+    for n, line in enumerate(lines, 1):
+        words = _fields(_strip(line))
+        if not words:
+            continue
+
+        def err(col, message, n=n):
+            return abnf.AbnfError(path, n, col, message)
+
+        if words[0][1] == "@limit":
+            lim = _limit(words, err)
+            if lim.name in limits:
+                raise err(words[1][0], f"@limit {lim.name!r} is given twice")
+            limits[lim.name] = lim
+        elif words[0][1].startswith("@"):
+            raise err(words[0][0], f"unknown directive {words[0][1]!r} (known: @limit)")
+        else:
+            rows.append(_row(n, words, limits, err))
+    if not rows:
+        raise abnf.AbnfError(path, 0, 0, "the registry has no rows")
+    if len(rows) > 16:
+        raise abnf.Pos(path, rows[16].line, 1).error("more than 16 encodings do not fit the "
+                                                    "decoder's 4-bit source field")
+    _check_names(path, rows)
+    return Registry(path, list(limits.values()), rows)
+
+
+# ------------------------------------------------------------------ emitters
+
+def _banner_c(reg, sources):
+    return ["/* SPDX-License-Identifier: MIT */",
+            f"/* generated by {GENERATOR} from {', '.join([reg.path] + sources)}"
+            " \u2014 do not edit. */"]
+
+
+def _c_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _limit_const(name):
+    return "LIMIT_" + emit.c_ident(name).upper()
+
+
+def emit_c(reg, grammar_dir):
+    facts = grammar_facts.Facts(reg, grammar_dir)
+    rows, n = reg.rows, len(reg.rows)
+    out = _banner_c(reg, facts.sources) + [
+        "#ifndef UTFDFA_ENCODINGS_GEN_H", "#define UTFDFA_ENCODINGS_GEN_H", "",
+        "#include <stdint.h>", "", '#include "utfdfa.h"', ""]
+    out += [f'#include "{g}.gen.h"' for g in facts.grammars] + [""]
+    out += ["/* The public enum is hand-written (its values are the ABI): each constant",
+            " * is its row's number in the registry. */"]
+    out += [f'_Static_assert({r.enum} == {i}, "{r.enum} is row {i} of the registry");'
+            for i, r in enumerate(rows)]
+    out += [f'_Static_assert(UTFDFA_NENCODINGS == {n}, "the registry has {n} rows");', ""]
+    out += ["/* Canonical names (utfdfa_encoding_name), by enum value. */",
+            "static const char *const utfdfa_encoding_names[UTFDFA_NENCODINGS] = {"]
+    out += [f"    {_c_string(r.name)}," for r in rows] + ["};", ""]
+    out += ["/* Other names utfdfa_encoding_from_name takes, each encoding's in order. */",
+            "struct utfdfa_alias {", "    const char *name;", "    uint8_t enc;", "};",
+            "static const struct utfdfa_alias utfdfa_aliases[] = {"]
+    out += [f"    {{{_c_string(a)}, {r.enum}}}," for r in rows for a in r.aliases]
+    out += ["};", "", "/* Bytes per code unit (utfdfa_unit_size). */",
+            "static const uint8_t utfdfa_encoding_unit_size[UTFDFA_NENCODINGS] = {"]
+    out += [f"    {r.unit}, /* {r.name} */" for r in rows] + ["};", ""]
+    out += ["/* The most bytes one character takes when written. */",
+            "static const uint8_t utfdfa_encoding_max_bytes[UTFDFA_NENCODINGS] = {"]
+    out += [f"    {r.bytes}, /* {r.name} */" for r in rows] + ["};", ""]
+    out += _emit_limits(reg)
+    out += ["/* Every encoding with an instance of the conversion engine, X(source name,",
+            " * enum constant): src/convert_from.c is compiled once per source name (the",
+            " * Makefile's CONVERT_SOURCES, from the same rows). */",
+            "#define UTFDFA_EACH_ENCODING(X) \\"]
+    with_source = [r for r in rows if r.source]
+    out += [f"    X({r.source}, {r.enum})" + (" \\" if k + 1 < len(with_source) else "")
+            for k, r in enumerate(with_source)] + [""]
+    out += facts.emit_c()
+    out += ["#endif /* UTFDFA_ENCODINGS_GEN_H */"]
+    return "\n".join(out) + "\n"
+
+
+def _emit_limits(reg):
+    out = ["/* What an output can hold (the registry's @limit lines), from the narrowest",
+           " * rule to none; the runtime's unfit() applies the exclusions. */",
+           "enum limit {"]
+    out += [f"    {_limit_const(lim.name)} = {i}," for i, lim in enumerate(reg.limits)]
+    out += ["};"]
+    out += [f"#define {_limit_const(lim.name)}_MAX 0x{lim.max:X}u" for lim in reg.limits]
+    out += ["static const uint8_t utfdfa_encoding_limit[UTFDFA_NENCODINGS] = {"]
+    out += [f"    {_limit_const(r.limit)}, /* {r.name} */" for r in reg.rows] + ["};", ""]
+    return out
+
+
+def emit_make(reg):
+    def names(rows):
+        return " ".join(rows)
+
+    rows = reg.rows
+    dfa = []
+    for r in rows:
+        if r.grammar and r.grammar[0] == "dfa" and r.grammar[1] not in dfa:
+            dfa.append(r.grammar[1])
+    lines = [
+        "# SPDX-License-Identifier: MIT",
+        f"# generated by {GENERATOR} from {reg.path} \u2014 do not edit.",
+        "# The grammars the runtime decodes with (their tables are compiled in).",
+        f"ENCODING_GRAMMARS = {names(dfa)}",
+        "# Unit grammars checked against a hand-written decoder (not compiled in).",
+        "UNIT_GRAMMARS = " + names(r.grammar[1] for r in rows
+                                   if r.grammar and r.grammar[0] == "check"),
+        "# The conversion engine's instances (src/convert_from.c, -DSOURCE_NAME=...).",
+        "CONVERT_SOURCES = " + names(r.source for r in rows if r.source),
+        "# Fuzz targets: the Unicode forms (tests/fuzz/fuzz_decode.c) and the others",
+        "# (tests/fuzz/fuzz_variants.c).",
+    ]
+    for harness, var in (("forms", "FUZZ_ENCODINGS"), ("variants", "FUZZ_VARIANTS")):
+        lines.append(f"{var} = " + names(r.fuzz[1] for r in rows
+                                         if r.fuzz and r.fuzz[0] == harness))
+    lines.append("ENCODING_NAMES = " + names(r.name for r in rows))
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="registry", description="Emit the encoding registry as "
+                                 "a C header of tables or a Makefile fragment.")
+    ap.add_argument("registry", help="the registry (grammar/encodings.registry)")
+    ap.add_argument("--emit", choices=("c", "make", "check"), default="check",
+                    help="what to write (default: check, only read and check it)")
+    ap.add_argument("--grammars", help="folder of the grammars the rows name "
+                                       "(default: the registry's)")
+    ap.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
+    args = ap.parse_args(argv)
+    grammar_dir = args.grammars or os.path.dirname(args.registry) or "."
+    try:
+        reg = parse(args.registry)
+        grammar_facts.check_grammars(reg, grammar_dir)
+        text = (emit_c(reg, grammar_dir) if args.emit == "c"
+                else emit_make(reg) if args.emit == "make" else "")
+    except abnf.AbnfError as e:
+        print(str(e) if e.line else f"{ap.prog}: {e}", file=sys.stderr)
+        return 1
+    except ValueError as e:
+        print(f"{ap.prog}: {args.registry}: {e}", file=sys.stderr)
+        return 1
+    try:
+        if args.emit != "check":
+            abnfc.write_output(args.output, text)
+    except OSError as e:
+        print(f"{ap.prog}: {args.output}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
