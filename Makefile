@@ -658,7 +658,7 @@ $(AT)/consumer: tests/install/consumer.c $(AT)/utfdfa.o
 	$(AMALG_CC) -DCONSUMER_NO_DFA_HEADER $< $(AT)/utfdfa.o -o $@
 # The suites: the common library is built against include/utfdfa.h, which
 # check-amalgamation proves equal to the amalgamated header.
-$(foreach t,$(filter-out consumer,$(AMALG_RUN)),$(eval $(AT)/$(t): $(filter %/$(t),$(LIB_TESTS:%=tests/%.c))))
+$(foreach t,$(filter-out consumer,$(AMALG_RUN)),$(eval $(AT)/$(t): $(filter %/$(t).c,$(LIB_TESTS:%=tests/%.c))))
 $(addprefix $(AT)/,$(filter-out consumer,$(AMALG_RUN))): $(TEST_COMMON) $(TEST_HDRS) $(AT)/utfdfa.o
 	$(AMALG_CC) -I tests/common -I tests/ref $(filter %.c,$^) $(TEST_COMMON) $(AT)/utfdfa.o -o $@
 
