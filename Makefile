@@ -50,7 +50,7 @@ GRAMMARS = $(ENCODING_GRAMMARS) $(UNIT_GRAMMARS)
 
 HEADERS  = $(GRAMMARS:%=$(G)/%.gen.h)
 # The UTF-8 fast paths' derived tables (gen/emit_fast.py): UTF-8's for the
-# library, the others' for tests/unit/test_fast.c (the same code over them).
+# library, the others' for tests/decode/test_fast.c (the same code over them).
 FAST_GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8
 FAST_GEN_HEADERS = $(FAST_GRAMMARS:%=$(G)/%.fast.gen.h)
 # The registry's tables: internal (included by the library, never installed).
@@ -227,20 +227,56 @@ $(T)/ref_dump: tests/ref/ref_utf8.c tests/ref/ref_dump.c tests/ref/ref_utf8.h | 
 check-ref: $(T)/ref_dump
 	$(PYTHON) tests/ref/ref_selftest.py $(T)
 
-$(T)/test_decode: tests/unit/test_decode.c tests/unit/check.h tests/unit/vectors.h tests/ref/ref_utf8.c include/utfdfa.h $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref -I tests/unit $< tests/ref/ref_utf8.c $(B)/libutfdfa.a -o $@
-
 SHARED ?= ../shared
 
-$(T)/test_engines: tests/unit/test_engines.c tests/unit/vectors.h $(G)/utf8.lexer.c $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I include -I $(G) -I tests/unit $< $(B)/libutfdfa.a -o $@
+# ---- the C suites, by feature: tests/decode (each decoder against its
+# reference), tests/encode, tests/stream (the generic driver: every encoding's
+# vectors through every sink, error mode, chunking and output room; hostile
+# inputs), tests/contract (the API's promises under abuse). tests/common (the
+# feeding loop, the references of tests/ref behind one interface, CHECK, the
+# small helpers) is compiled once into a static library linked into each.
+TEST_CFLAGS = $(WARN) $(CFLAGS) -I tests/common -I tests/ref
+TEST_HDRS = $(wildcard tests/common/*.h) $(wildcard tests/ref/*.h)
+TEST_COMMON_OBJS = $(addprefix $(T)/common/,common.o drive.o oracle.o ref_utf8.o ref_utf16.o \
+                                             ref_utf32.o ref_forms.o ref_utf7.o)
+TEST_COMMON = $(T)/libtestcommon.a
+
+$(T)/common/%.o: tests/common/%.c $(TEST_HDRS) include/utfdfa.h | $(T)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -I include -c $< -o $@
+$(T)/common/%.o: tests/ref/%.c $(TEST_HDRS) include/utfdfa.h | $(T)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -I include -c $< -o $@
+$(TEST_COMMON): $(TEST_COMMON_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+# A suite is tests/FEATURE/NAME.c, linked with the common library and libutfdfa.a.
+LIB_TESTS = decode/test_decode decode/test_variants decode/test_forms decode/test_utf7 \
+            decode/test_utf7_ref decode/test_imap_iconv encode/test_encode stream/test_vectors \
+            stream/test_hostile contract/test_bounds contract/test_writer_agrees \
+            contract/test_garbage_state decode/test_byte_order
+$(foreach t,$(LIB_TESTS),$(eval $(T)/$(notdir $(t)): tests/$(t).c))
+$(addprefix $(T)/,$(notdir $(LIB_TESTS))): $(TEST_COMMON) $(TEST_HDRS) include/utfdfa.h \
+                                            $(B)/libutfdfa.a | $(T)
+	$(CC) $(TEST_CFLAGS) -I include -I $(T) $(filter %.c,$^) $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+
+# The re2c lexer generated from the same ABNF against the table engine.
+$(T)/test_engines: tests/decode/test_engines.c $(G)/utf8.lexer.c $(TEST_COMMON) $(TEST_HDRS) \
+                   $(B)/libutfdfa.a | $(T)
+	$(CC) $(TEST_CFLAGS) -I include -I $(G) $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
 
 check-engines: $(T)/test_engines
 	$(T)/test_engines
 
-check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_forms $(T)/test_imap_iconv \
-            $(T)/test_byte_order check-deprecated
+# Decoders and encoders against their references; IMAP's UTF-7 against glibc's
+# (iconv(3); a note and a pass without it); CESU-8, modified UTF-8 and WTF-8
+# against tests/ref/ref_forms.c (and through the CLI against Python's codecs);
+# UTF-16/32 without a byte order against Python's codecs.
+check-unit: $(T)/test_decode $(T)/test_variants $(T)/test_encode $(T)/test_utf7 $(T)/test_utf7_ref \
+            $(T)/test_forms $(T)/test_imap_iconv $(T)/test_byte_order check-deprecated
 	$(T)/test_decode $(SHARED)
+	$(T)/test_variants
+	$(T)/test_encode
 	$(T)/test_utf7
 	$(T)/test_utf7_ref
 	$(T)/test_forms
@@ -248,13 +284,11 @@ check-unit: $(T)/test_decode $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_forms $
 	$(T)/test_byte_order
 
 # UTF-16 and UTF-32 without a byte order against Python's codecs: the
-# expected results are generated (tests/unit/byte_order_vectors.py).
-$(T)/byte_order_vectors.h: tests/unit/byte_order_vectors.py | $(T) $(B)/.tools-ok
+# expected results are generated (tests/decode/byte_order_vectors.py).
+$(T)/byte_order_vectors.h: tests/decode/byte_order_vectors.py | $(T) $(B)/.tools-ok
 	$(PYTHON) $< $@.tmp && mv $@.tmp $@
 
-$(T)/test_byte_order: tests/unit/test_byte_order.c $(T)/byte_order_vectors.h tests/unit/check.h \
-                      include/utfdfa.h $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I include -I tests/unit -I $(T) $< $(B)/libutfdfa.a -o $@
+$(T)/test_byte_order: $(T)/byte_order_vectors.h
 
 # The old name enum utfdfa_errors still compiles, in C and C++, with a
 # deprecation warning; with UTFDFA_NO_DEPRECATED it is gone.
@@ -271,29 +305,17 @@ check-deprecated: | $(T)
 	  || { echo "check-deprecated: UTFDFA_NO_DEPRECATED still has enum utfdfa_errors" >&2; exit 1; }
 	@echo "check-deprecated: 3 passed, 0 failed"
 
-# IMAP's UTF-7 against glibc's (iconv(3)); a note and a pass without it.
-$(T)/test_imap_iconv: tests/unit/test_imap_iconv.c tests/unit/check.h include/utfdfa.h \
-                      $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I include $< $(B)/libutfdfa.a -o $@
+# The generic driver (tests/stream/test_vectors.c).
+.PHONY: check-stream
+check-stream: $(T)/test_vectors
+	$(T)/test_vectors
 
-# CESU-8, modified UTF-8 and WTF-8 against their reference (tests/ref/ref_forms.c);
-# they and IMAP's UTF-7 through the CLI against Python's codecs.
-$(T)/test_forms: tests/unit/test_forms.c tests/unit/check.h tests/ref/ref_forms.c tests/ref/ref_forms.h \
-                include/utfdfa.h $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< tests/ref/ref_forms.c $(B)/libutfdfa.a -o $@
+CHECKS += check-stream
 
 check-beyond-cli: $(B)/utfdfa
 	$(PYTHON) tests/cli/test_beyond.py $(B)
 
 CHECKS += check-beyond-cli
-
-# The library's UTF-7 against the independent reference decoder/encoder.
-$(T)/test_utf7_ref: tests/unit/test_utf7_ref.c tests/ref/ref_utf7.c tests/ref/ref_utf7.h tests/ref/ref_utf7_kinds.h \
-                    include/utfdfa.h $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< tests/ref/ref_utf7.c $(B)/libutfdfa.a -o $@
-
-$(T)/test_utf7: tests/unit/test_utf7.c tests/unit/check.h include/utfdfa.h $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I include $< $(B)/libutfdfa.a -o $@
 
 # Embedding: the example includes only the generated header.
 $(T)/json_string: tests/examples/json_string.c $(G)/utf8.gen.h | $(T)
@@ -696,20 +718,16 @@ $(AT)/utfdfa.o: $(AMALG)/.stamp
 	@rm -rf $(AT)/alone && mkdir -p $(AT)/alone && cp $(AMALG)/utfdfa.c $(AT)/alone/
 	cd $(AT)/alone && $(CC) $(AMALG_CFLAGS) -c utfdfa.c -o ../utfdfa.o
 
-AMALG_RUN = consumer test_hostile test_decode test_forms test_utf7 test_utf7_ref
+AMALG_RUN = consumer test_hostile test_decode test_variants test_forms test_utf7 test_utf7_ref \
+            test_vectors
 AMALG_CC  = $(CC) $(WARN) $(CFLAGS) -I $(AMALG)
 $(AT)/consumer: tests/install/consumer.c $(AT)/utfdfa.o
 	$(AMALG_CC) -DCONSUMER_NO_DFA_HEADER $< $(AT)/utfdfa.o -o $@
-$(AT)/test_hostile: tests/unit/test_hostile.c $(REF_SRCS) $(REF_HDRS) $(AT)/utfdfa.o
-	$(AMALG_CC) -I tests/ref $< $(REF_SRCS) $(AT)/utfdfa.o -o $@
-$(AT)/test_decode: tests/unit/test_decode.c tests/unit/vectors.h tests/ref/ref_utf8.c $(AT)/utfdfa.o
-	$(AMALG_CC) -I tests/ref -I tests/unit $< tests/ref/ref_utf8.c $(AT)/utfdfa.o -o $@
-$(AT)/test_forms: tests/unit/test_forms.c tests/ref/ref_forms.c tests/ref/ref_forms.h $(AT)/utfdfa.o
-	$(AMALG_CC) -I tests/ref $< tests/ref/ref_forms.c $(AT)/utfdfa.o -o $@
-$(AT)/test_utf7: tests/unit/test_utf7.c $(AT)/utfdfa.o
-	$(AMALG_CC) $< $(AT)/utfdfa.o -o $@
-$(AT)/test_utf7_ref: tests/unit/test_utf7_ref.c tests/ref/ref_utf7.c tests/ref/ref_utf7.h $(AT)/utfdfa.o
-	$(AMALG_CC) -I tests/ref $< tests/ref/ref_utf7.c $(AT)/utfdfa.o -o $@
+# The suites: the common library is built against include/utfdfa.h, which
+# check-amalgamation proves equal to the amalgamated header.
+$(foreach t,$(filter-out consumer,$(AMALG_RUN)),$(eval $(AT)/$(t): $(filter %/$(t).c,$(LIB_TESTS:%=tests/%.c))))
+$(addprefix $(AT)/,$(filter-out consumer,$(AMALG_RUN))): $(TEST_COMMON) $(TEST_HDRS) $(AT)/utfdfa.o
+	$(AMALG_CC) -I tests/common -I tests/ref $(filter %.c,$^) $(TEST_COMMON) $(AT)/utfdfa.o -o $@
 
 # test_decode's exhaustive part runs against the library in check-unit: the
 # code is the same, so here it is skipped (UTFDFA_QUICK).
@@ -724,9 +742,11 @@ check-amalgamation: $(AMALG_RUN:%=$(AT)/%) | $(B)/.install-tools-ok
 	$(AT)/consumer
 	$(AT)/test_hostile
 	UTFDFA_QUICK=1 $(AT)/test_decode $(SHARED)
+	$(AT)/test_variants
 	$(AT)/test_forms
 	$(AT)/test_utf7
 	$(AT)/test_utf7_ref
+	$(AT)/test_vectors
 	@echo "check-amalgamation: all passed"
 
 CHECKS += check-amalgamation
@@ -790,7 +810,7 @@ endef
         check-valgrind check-stream-2g fuzz fuzz-build issue6-force
 
 REF_SRCS = tests/ref/ref_utf8.c tests/ref/ref_utf16.c tests/ref/ref_utf32.c
-REF_HDRS = tests/ref/ref_utf8.h tests/ref/ref_utf16.h tests/ref/ref_utf32.h
+REF_HDRS = tests/ref/ref_utf8.h tests/ref/ref_utf16.h tests/ref/ref_utf32.h tests/ref/ref_kinds.h
 # One target per input encoding: the Unicode forms (tests/fuzz/fuzz_decode.c),
 # the other systems (tests/fuzz/fuzz_variants.c), and one for the UTF-8 fast
 # paths against the plain DFA loop (tests/fuzz/fuzz_fast.c).
@@ -802,9 +822,6 @@ VARIANT_DEPS = tests/fuzz/fuzz_variants.c tests/fuzz/fuzz_common.h tests/ref/ref
 FB = $(B)/fuzz
 
 # ---- hostile inputs, reference UTF-16/32 decoders
-$(T)/test_hostile: tests/unit/test_hostile.c tests/unit/check.h $(REF_SRCS) $(REF_HDRS) include/utfdfa.h $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I include -I tests/ref $< $(REF_SRCS) $(B)/libutfdfa.a -o $@
-
 check-hostile: $(T)/test_hostile
 	$(T)/test_hostile
 
@@ -814,9 +831,6 @@ check-hostile: $(T)/test_hostile
 # takes; a decoder or encoder full of garbage never reaching outside its
 # tables or buffers (under ASan+UBSan in check-sanitize).
 CONTRACT_TESTS = test_bounds test_writer_agrees test_garbage_state
-$(CONTRACT_TESTS:%=$(T)/%): $(T)/%: tests/unit/%.c tests/unit/check.h include/utfdfa.h \
-                                    $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I include -I tests/unit $< $(B)/libutfdfa.a -o $@
 
 .PHONY: check-contract
 check-contract: $(CONTRACT_TESTS:%=$(T)/%)
@@ -832,7 +846,7 @@ check-ref-wide: $(T)/ref_wide_dump
 
 # ---- fuzz targets without libFuzzer: replay seeds and found regressions
 # Seeds are made at run time from the test vectors and ../shared (never stored).
-$(FB)/seeds/.stamp: tests/fuzz/make_seeds.py tests/unit/vectors.h tests/unit/test_hostile.c | $(B)/.tools-ok
+$(FB)/seeds/.stamp: tests/fuzz/make_seeds.py tests/common/vectors.h tests/stream/test_vectors.c | $(B)/.tools-ok
 	@rm -rf $(FB)/seeds && mkdir -p $(FB)/seeds
 	$(PYTHON) tests/fuzz/make_seeds.py $(FB)/seeds $(SHARED)
 	@touch $@
@@ -905,7 +919,7 @@ CHECKS += check-ref-utf7
 # suites run with LeakSanitizer off: a leak at exit would turn every exit
 # status into 23; leaks are valgrind's job (check-valgrind, --leak-check=full).
 # With make -j2 (as .ci/run) the sanitized suites and valgrind run side by side.
-SANITIZE_CHECKS = check-unit check-engines check-examples check-example-fd check-example-re2c \
+SANITIZE_CHECKS = check-unit check-stream check-engines check-examples check-example-fd check-example-re2c \
                   check-hostile check-contract check-ref-wide check-ref-utf7 check-fuzz-replay check-fast \
                   check-kernels check-cli check-beyond-cli check-faults
 
@@ -1033,12 +1047,12 @@ bench-gen: | $(B)/.tools-ok
 	@B="$(B)" PYTHON="$(PYTHON)" BASE="$(BASE)" RUNS="$(RUNS)" sh tests/bench/gen_bench.sh
 
 # The fast paths equal the plain per-byte loop: every variant, for UTF-8, for
-# UTF-8 without shift rows and for the other grammars (tests/unit/test_fast.c).
-$(T)/test_fast: tests/unit/test_fast.c tests/unit/fast_generic.c tests/unit/fast_generic.h \
-                tests/unit/check.h tests/unit/vectors.h $(UTF8_FAST_SRCS) $(UTF8_FAST_HDRS) $(HEADERS) \
+# UTF-8 without shift rows and for the other grammars (tests/decode/test_fast.c).
+$(T)/test_fast: tests/decode/test_fast.c tests/decode/fast_generic.c tests/decode/fast_generic.h \
+                $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_SRCS) $(UTF8_FAST_HDRS) $(HEADERS) \
                 $(FAST_GEN_HEADERS) | $(T)
-	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I src/fast/utf8 -I tests/unit $< \
-	  tests/unit/fast_generic.c $(UTF8_FAST_SRCS) -o $@
+	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I tests/common -I src/fast/utf8 \
+	  -I tests/decode $< tests/decode/fast_generic.c $(UTF8_FAST_SRCS) $(TEST_COMMON) -o $@
 
 check-fast: $(T)/test_fast
 	$(T)/test_fast $(SHARED)
@@ -1049,8 +1063,9 @@ CHECKS += check-fast
 # against an oracle written in the test (tests/fast/test_kernels.c);
 # `build/tests/test_kernels --speed` prints a rough ASCII throughput per level.
 .PHONY: check-kernels
-$(T)/test_kernels: tests/fast/test_kernels.c tests/unit/check.h $(KERNEL_HEADERS) $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I src -I tests/unit $< $(B)/libutfdfa.a -o $@
+$(T)/test_kernels: tests/fast/test_kernels.c $(TEST_HDRS) $(TEST_COMMON) $(KERNEL_HEADERS) \
+                   $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I src -I tests/common $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
 
 check-kernels: $(T)/test_kernels
 	$(T)/test_kernels

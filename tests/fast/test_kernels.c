@@ -16,6 +16,7 @@
 #include "fast/levels.h"
 #include "check.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

@@ -20,6 +20,7 @@
  * 4 header bytes choose the mode, output kind, chunking and room; the rest
  * is the text. tests/fuzz/make_seeds.py writes seeds in this layout.
  */
+#include "ref_kinds.h"
 #include "ref_utf16.h"
 #include "ref_utf32.h"
 #include "ref_utf8.h"
@@ -65,26 +66,6 @@ struct item {
     enum utfdfa_error_kind kind;
 };
 
-static enum utfdfa_error_kind kind_of(enum ref_kind k)
-{
-    switch (k) {
-    case REF_UNEXPECTED_CONTINUATION:
-        return UTFDFA_ERR_UNEXPECTED_CONTINUATION;
-    case REF_INVALID_LEAD:
-        return UTFDFA_ERR_INVALID_LEAD;
-    case REF_OVERLONG:
-        return UTFDFA_ERR_OVERLONG;
-    case REF_SURROGATE:
-        return UTFDFA_ERR_SURROGATE;
-    case REF_TOO_LARGE:
-        return UTFDFA_ERR_TOO_LARGE;
-    case REF_TRUNCATED:
-        return UTFDFA_ERR_TRUNCATED;
-    default:
-        return UTFDFA_ERR_NONE;
-    }
-}
-
 static size_t ref_next(enum utfdfa_encoding enc, const uint8_t *s, size_t n, uint32_t *cp,
                        enum ref_kind *k)
 {
@@ -121,7 +102,7 @@ static size_t ref_items(enum utfdfa_encoding enc, const uint8_t *s, size_t n, st
         enum ref_kind rk;
         size_t len = ref_next(enc, s + i, n - i, &cp, &rk);
         REQUIRE(len >= 1 && len <= n - i, "reference decoder: impossible length");
-        items[k++] = (struct item){rk == REF_OK, cp, i, len, kind_of(rk)};
+        items[k++] = (struct item){rk == REF_OK, cp, i, len, kind_of_ref(rk)};
         i += len;
     }
     return k;

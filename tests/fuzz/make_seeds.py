@@ -9,8 +9,8 @@ names its own), for the targets utf8, utf16le, utf16be, utf32le, utf32be
 (fuzz_decode.c) and rfc2279, corrected, ucs4le, ucs4be, utf7, cesu8,
 mutf8, wtf8, utf7imap (fuzz_variants.c, same header layout).
 Seeds are made at run time, never stored in the repository, from:
-  - the test vectors of tests/unit/vectors.h and the hostile inputs of
-    tests/unit/test_hostile.c (those of each target's encoding);
+  - the test vectors of tests/common/vectors.h and the hostile inputs of
+    tests/stream/test_vectors.c (those of each target's encoding);
   - SHARED_DIR/conformance/*.txt (Kuhn's UTF-8 stress test), in slices;
   - SHARED_DIR/corpus/**: slices of every file that is valid UTF-8,
     transcoded to each target encoding by Python's codecs, plus copies with
@@ -51,7 +51,7 @@ def parse_hex(s):
 def test_vectors():
     """(target or None for utf8, bytes) from the C test files."""
     out = []
-    path = os.path.join(REPO, "tests", "unit", "vectors.h")
+    path = os.path.join(REPO, "tests", "common", "vectors.h")
     if os.path.isfile(path):
         with open(path) as f:
             body = f.read()
@@ -59,7 +59,7 @@ def test_vectors():
         if m:
             for s in re.findall(r'"([0-9A-Fa-f ]*)"', m.group(1)):
                 out.append(("utf8", parse_hex(s)))
-    path = os.path.join(REPO, "tests", "unit", "test_hostile.c")
+    path = os.path.join(REPO, "tests", "stream", "test_vectors.c")
     if os.path.isfile(path):
         with open(path) as f:
             body = f.read()

@@ -4,7 +4,7 @@
  * beyond RFC 3629: the original 1-6 byte UTF-8, Corrected UTF-8, WTF-8 (at
  * the end), CESU-8 (Unicode Technical Report #26) and Java's modified
  * UTF-8, plain and slow, written
- * from their definitions for tests/unit/test_forms.c:
+ * from their definitions for tests/decode/test_forms.c:
  *
  *   - a code unit is 1 to 3 bytes in the UTF-8 bit layout, shortest form,
  *     surrogates D800-DFFF included (Table 3-7 rows up to U+FFFF, with ED

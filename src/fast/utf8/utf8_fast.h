@@ -33,14 +33,14 @@
  * before src: the count is the caller's previous one plus k). It relies on
  * a character's later bytes never starting one: true of RFC 3629 and RFC
  * 2279, not of Corrected UTF-8 (its reserved units go on over FE and FF).
- * The runtime calls it for UTF-8 only; tests/unit/test_fast.c checks the
+ * The runtime calls it for UTF-8 only; tests/decode/test_fast.c checks the
  * property on each grammar and compares the count where it holds.
  *
  * The functions are written only in terms of tables gen/emit_fast.py
  * derives from the grammar (struct utfdfa_fast_tables, model.h), so the
  * same code serves any grammar gen/abnfc.py compiles with payload masks
  * (with shift rows when it has at most 10 states, else the plain table);
- * the library instantiates it for UTF-8 only, tests/unit/fast_generic.c
+ * the library instantiates it for UTF-8 only, tests/decode/fast_generic.c
  * for other grammars.
  */
 #ifndef UTFDFA_UTF8_FAST_H
@@ -68,7 +68,7 @@ typedef size_t (*utfdfa__dec16_fn)(const uint8_t *, size_t, uint32_t *, uint32_t
 typedef size_t (*utfdfa__rep_fn)(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t *,
                                  size_t, size_t *, size_t *);
 
-/* Every technique as its own entry point, for tests/unit/test_fast.c and
+/* Every technique as its own entry point, for tests/decode/test_fast.c and
  * tests/bench (compiled only with -DUTFDFA_FAST_VARIANTS). */
 #ifdef UTFDFA_FAST_VARIANTS
 struct utfdfa__fast_variant {

@@ -19,9 +19,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "utfdfa.h"
-
 #include "check.h"
+#include "drive.h"
+#include "utfdfa.h"
 
 static const uint32_t values[] = {0x61, 0x2B, 0x2D, 0x26, 0x0, 0x80, 0xD800, 0xDC00, 0xFEFF,
                                   0xFFFD, 0x1F600, 0x10FFFF, 0x110000, 0xF0080, 0xFD800,
@@ -62,22 +62,17 @@ static void by_encoder(enum utfdfa_encoding to, int mode, int bom, unsigned opti
 static void by_transcoder(enum utfdfa_encoding to, int mode, int bom, unsigned options,
                           const uint8_t *in, size_t n, struct written *w)
 {
-    utfdfa_decoder d;
-    utfdfa_decoder_init(&d, UTFDFA_UCS4BE, (enum utfdfa_error_mode)mode, (enum utfdfa_bom)bom);
-    utfdfa_decoder_set_options(&d, options);
-    size_t done = 0;
-    w->len = w->nerrors = 0;
-    for (;;) {
-        size_t k = n - done, m = CAP - w->len;
-        utfdfa_error err;
-        utfdfa_result r = utfdfa_transcode(&d, to, in + done, &k, w->bytes + w->len, &m, true,
-                                           &err);
-        done += k;
-        w->len += m;
-        if (r != UTFDFA_MALFORMED)
-            return;
-        w->errors[w->nerrors++] = err;
-    }
+    struct drive dv = {UTFDFA_UCS4BE, (enum utfdfa_error_mode)mode, (enum utfdfa_bom)bom,
+                       {SINK_BYTES, to}, 0, false, 0, CAP, false, options};
+    struct outcome o;
+    drive_run(&dv, in, n, &o);
+    CHECK(!o.problem, "transcode from UCS-4 to %s: %s", utfdfa_encoding_name(to),
+          o.problem ? o.problem : "");
+    w->len = o.len < CAP ? o.len : CAP;
+    memcpy(w->bytes, o.out, w->len);
+    w->nerrors = o.nerr < 8 ? o.nerr : 8;
+    memcpy(w->errors, o.err, w->nerrors * sizeof *w->errors);
+    outcome_free(&o);
 }
 
 static size_t ucs4be(const uint32_t *cps, size_t n, uint8_t *out)
@@ -209,6 +204,5 @@ int main(void)
     static const uint8_t magic[] = {0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A, 0x61};
     for (size_t n = 1; n <= sizeof magic; n++)
         decoded_is_encodable(UTFDFA_CORRECTED_UTF8, magic, n, "magic number prefix");
-    printf("test_writer_agrees: %lu passed, %lu failed\n", passed, failed);
-    return failed != 0;
+    return check_summary("test_writer_agrees");
 }

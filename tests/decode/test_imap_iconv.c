@@ -13,10 +13,12 @@
 #include <errno.h>
 #include <iconv.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "common.h"
 #include "utfdfa.h"
 
 static iconv_t from_imap, to_imap;
@@ -66,10 +68,7 @@ static uint64_t rng = 20261124;
 
 static uint32_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
+    return xorshift_next(&rng);
 }
 
 int main(void)
@@ -127,8 +126,7 @@ int main(void)
     }
     printf("test_imap_iconv: %lu strings glibc takes and RFC 3501 section 5.1.3 refuses\n",
            laxer);
-    printf("test_imap_iconv: %lu passed, %lu failed\n", passed, failed);
     iconv_close(from_imap);
     iconv_close(to_imap);
-    return failed != 0;
+    return check_summary("test_imap_iconv");
 }

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+#include "common.h"
 #include "utfdfa.h"
 #include "vectors.h"
 #include "utf8.lexer.c"
-
-static unsigned long passed, failed;
 
 /* The lexer's decoder: tokens from re2c, values by RFC 3629 section 3's
  * bit layout (the lead byte's payload is below its first zero bit). */
@@ -81,32 +81,22 @@ static int compare(const uint8_t *in, size_t n)
 
 static void check(int ok, const char *what, const uint8_t *in, size_t n)
 {
-    if (ok) {
-        passed++;
-        return;
-    }
-    if (++failed <= 20) {
-        fprintf(stderr, "FAIL: engines disagree on %s:", what);
-        for (size_t i = 0; i < n; i++)
-            fprintf(stderr, " %02X", in[i]);
-        fprintf(stderr, "\n");
-    }
+    CHECK(ok, "engines disagree on %s: %s", what, hex(in, n));
 }
 
 int main(void)
 {
     uint8_t buf[64];
     for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
-        size_t n = parse_hex(vectors[v], buf);
-        uint8_t *in = malloc(n ? n : 1);
-        memcpy(in, buf, n);
+        size_t n = parse_hex(vectors[v], buf, sizeof buf);
+        uint8_t *in = dup_exact(buf, n);
         check(compare(in, n), "a vector", in, n);
         free(in);
     }
     /* Every byte string of length 1-3, in exact-size buffers. */
     unsigned long bad = 0, total = 0;
     for (size_t len = 1; len <= 3; len++) {
-        uint8_t *in = malloc(len);
+        uint8_t *in = xmalloc(len);
         for (unsigned long x = 0; x < 1ul << (8 * len); x++) {
             for (size_t k = 0; k < len; k++)
                 in[k] = (uint8_t)(x >> (8 * k));
@@ -125,12 +115,10 @@ int main(void)
     uint64_t rng = 20261122;
     for (int t = 0; t < 200000; t++) {
         size_t n = 0;
-        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-        size_t len = (size_t)(rng >> 33) % 24;
-        uint8_t *in = malloc(len ? len : 1);
+        size_t len = lcg_next(&rng) % 24;
+        uint8_t *in = xmalloc(len);
         for (; n < len; n++) {
-            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-            uint32_t r = (uint32_t)(rng >> 33);
+            uint32_t r = lcg_next(&rng);
             in[n] = r & 1 ? pick[(r >> 1) % sizeof pick] : (uint8_t)(r >> 8);
         }
         check(compare(in, len), "a random string", in, len);
@@ -138,6 +126,5 @@ int main(void)
     }
     printf("test_engines: re2c lexer and table engine agree on %zu vectors, %lu exhaustive "
            "and 200000 random strings\n", sizeof vectors / sizeof vectors[0], total);
-    printf("test_engines: %lu passed, %lu failed\n", passed, failed);
-    return failed != 0;
+    return check_summary("test_engines");
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Expected results for tests/unit/test_byte_order.c, from Python's codecs
+"""Expected results for tests/decode/test_byte_order.c, from Python's codecs
 (the oracle): UTF-16 and UTF-32 without a byte order. "utf-16"/"utf-32"
 decode by the BOM; without one Python reads native order, the library
 little-endian, so those inputs are decoded with the -le codec. For each
@@ -60,7 +60,7 @@ def c_array(values, fmt):
 
 
 def main():
-    out = ["/* generated from tests/unit/byte_order_vectors.py (Python's codecs) -- do not edit */",
+    out = ["/* generated from tests/decode/byte_order_vectors.py (Python's codecs) -- do not edit */",
            "static const struct vector vectors[] = {"]
     for unit, data in cases():
         def dec(mode):

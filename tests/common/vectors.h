@@ -1,27 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Test vectors shared by the decoder tests: hostile and boundary inputs,
- * written as hex with their bit patterns or sources in comments. */
+ * written as hex with their bit patterns or sources in comments (parse them
+ * with parse_hex of common.h). */
 #ifndef TEST_VECTORS_H
 #define TEST_VECTORS_H
 
-#include <stdint.h>
-#include <stdio.h>
-
-static inline size_t parse_hex(const char *h, uint8_t *out)
-{
-    size_t n = 0;
-    while (*h) {
-        while (*h == ' ')
-            h++;
-        if (!*h)
-            break;
-        unsigned v;
-        sscanf(h, "%2x", &v);
-        out[n++] = (uint8_t)v;
-        h += 2;
-    }
-    return n;
-}
 
 /* Hostile and boundary inputs; bit patterns in the comments. */
 static const char *const vectors[] = {

@@ -21,26 +21,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utfdfa.h"
-
 #include "check.h"
+#include "common.h"
+#include "utfdfa.h"
 
 static uint64_t rng = 20261125;
 
 static uint32_t rnd(void)
 {
-    rng = rng * 6364136223846793005u + 1442695040888963407u;
-    return (uint32_t)(rng >> 33);
-}
-
-static void *exact(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        perror("malloc");
-        exit(2);
-    }
-    return p;
+    return lcg_next(&rng);
 }
 
 static void random_bytes(void *p, size_t n)
@@ -59,9 +48,9 @@ static void drive_decoder(const utfdfa_decoder *d0, const uint8_t *in, size_t n,
                           const char *what)
 {
     enum { CAP = 37 };
-    uint32_t *u32 = exact(CAP * sizeof *u32);
-    uint16_t *u16 = exact(CAP * sizeof *u16);
-    uint8_t *bytes = exact(CAP);
+    uint32_t *u32 = xmalloc(CAP * sizeof *u32);
+    uint16_t *u16 = xmalloc(CAP * sizeof *u16);
+    uint8_t *bytes = xmalloc(CAP);
     for (int call = 0; call < 3 + UTFDFA_NENCODINGS; call++) {
         utfdfa_decoder d = *d0;
         size_t k = n, m = CAP;
@@ -89,7 +78,7 @@ static void decoders(void)
 {
     for (unsigned from = 0; from < UTFDFA_NENCODINGS; from++) {
         size_t n = 1 + rnd() % 24;
-        uint8_t *in = exact(n);
+        uint8_t *in = xmalloc(n);
         char what[96];
         for (size_t byte = 0; byte < sizeof(utfdfa_decoder); byte++)
             for (unsigned v = 0; v < 256; v++) {
@@ -111,8 +100,8 @@ static void decoders(void)
 static void encoders(void)
 {
     enum { CAP = 29, N = 9 };
-    uint32_t *cps = exact(N * sizeof *cps);
-    uint8_t *out = exact(CAP);
+    uint32_t *cps = xmalloc(N * sizeof *cps);
+    uint8_t *out = xmalloc(CAP);
     for (unsigned to = 0; to < UTFDFA_NENCODINGS; to++)
         for (size_t byte = 0; byte < sizeof(utfdfa_encoder); byte++)
             for (unsigned v = 0; v < 256; v++) {
@@ -138,6 +127,5 @@ int main(void)
 {
     decoders();
     encoders();
-    printf("test_garbage_state: %lu passed, %lu failed\n", passed, failed);
-    return failed != 0;
+    return check_summary("test_garbage_state");
 }

@@ -26,7 +26,7 @@
  * exact-size heap buffers and outputs are exact-size, so AddressSanitizer
  * and valgrind see any access past either.
  *
- * The same engines also run here (tests/unit/fast_generic.c), compiled for
+ * The same engines also run here (tests/decode/fast_generic.c), compiled for
  * the plain table's step (the two-loads-per-byte fallback that grammars of
  * more than 10 states get), over tables given at run time: UTF-8's and
  * every other grammar's whose fast tables are generated (RFC 2279, Corrected
@@ -103,16 +103,7 @@ static uint32_t next_state(uint32_t st, uint8_t b)
 }
 
 #include "check.h"
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        perror("malloc");
-        exit(2);
-    }
-    return p;
-}
+#include "common.h"
 
 /* ------------------------------------------------------- the plain loop */
 
@@ -211,7 +202,8 @@ static size_t plain_rep(const uint8_t *s, size_t n, uint32_t *state, uint32_t *p
 static const struct utfdfa__fast_variant *variants; /* G's */
 static size_t nvariants;
 
-static const char *hex(const uint8_t *s, size_t n)
+/* Up to 24 bytes and the length: the fast paths fail on long inputs. */
+static const char *hex_and_length(const uint8_t *s, size_t n)
 {
     static char buf[3 * 24 + 32];
     size_t k = 0;
@@ -232,7 +224,7 @@ static void check_scan(const struct utfdfa__fast_variant *v, const uint8_t *src,
     CHECK(k <= n && kr == k && st == st_replay && k == m,
           "%s: %s scan (%s) on %s from state %u: consumed %zu (plain loop over it: %zu, over "
           "all: %zu), state %u (plain %u)",
-          G->name, v->name, what, hex(src, n), st0, k, kr, m, st, st_replay);
+          G->name, v->name, what, hex_and_length(src, n), st0, k, kr, m, st, st_replay);
 }
 
 /* One decode call from (st0, cp0) with cap units of room, replayed. */
@@ -265,7 +257,7 @@ static void check_dec(const struct utfdfa__fast_variant *v, bool u16, const uint
     CHECK(same && k == m,
           "%s: %s decode%s (%s) on %s from state %u partial %X, cap %zu: consumed %zu (plain "
           "loop over it %zu, over all %zu), state %u/%u, partial %X/%X, written %zu/%zu%s",
-          G->name, v->name, u16 ? "16" : "32", what, hex(src, n), st0, cp0, cap, k, kr, m, st, st_r,
+          G->name, v->name, u16 ? "16" : "32", what, hex_and_length(src, n), st0, cp0, cap, k, kr, m, st, st_r,
           cp, cp_r, w, wr, diff);
     free(out);
     free(ref);
@@ -322,7 +314,7 @@ static void check_pending(size_t (*pending_fn)(const uint8_t *, size_t, uint32_t
         size_t have = j == SIZE_MAX ? before + (got - from) : j;
         CHECK(want != SIZE_MAX && have == want,
               "%s: pending after %zu bytes of %s (from %zu): %zu, plain loop %zu", G->name, got,
-              hex(src, k), from, have, want);
+              hex_and_length(src, k), from, have, want);
     }
 }
 
@@ -343,7 +335,7 @@ static void check_rep(const struct utfdfa__fast_variant *v, const uint8_t *src, 
               (w == 0 || memcmp(out, whole, w * 4) == 0),
           "%s: %s replace (%s) on %s from state %u partial %X, cap %zu: consumed %zu/%zu, "
           "state %u/%u, written %zu/%zu, errors %zu/%zu",
-          G->name, v->name, what, hex(src, n), st0, cp0, cap, k, m, st, st_w, w, ww, e, ew);
+          G->name, v->name, what, hex_and_length(src, n), st0, cp0, cap, k, m, st, st_w, w, ww, e, ew);
     free(out);
     free(whole);
 }
@@ -399,15 +391,6 @@ static void check_all(const uint8_t *src, size_t n, uint32_t st0, uint32_t cp0, 
     }
 }
 
-/* In an exact-size buffer (the input ends where the allocation does). */
-static uint8_t *exact_copy(const uint8_t *s, size_t n)
-{
-    uint8_t *p = xmalloc(n);
-    if (n)
-        memcpy(p, s, n);
-    return p;
-}
-
 /* Split src at every point: the plain loop takes the first part (when it
  * consumes it all), every fast function the rest from that state. */
 static void check_splits(const uint8_t *src, size_t n, int caps, const char *what)
@@ -420,7 +403,7 @@ static void check_splits(const uint8_t *src, size_t n, int caps, const char *wha
         free(tmp);
         if (k != j)
             break; /* the first part has an error: a caller restarts after it */
-        uint8_t *rest = exact_copy(src + j, n - j);
+        uint8_t *rest = dup_exact(src + j, n - j);
         check_all(rest, n - j, st, cp, caps, what);
         free(rest);
     }
@@ -557,7 +540,7 @@ static void test_vectors(void)
 {
     for (size_t k = 0; k < sizeof vectors / sizeof *vectors; k++) {
         uint8_t buf[64];
-        size_t n = parse_hex(vectors[k], buf);
+        size_t n = parse_hex(vectors[k], buf, sizeof buf);
         check_splits(buf, n, CAPS_ALL, "vector");
         for (size_t j = 0; j <= n; j++)
             check_pending(G->pending, buf, j);
@@ -732,7 +715,7 @@ static void test_lane_errors(int count)
         check_all(buf, n, G->accept, 0, CAPS_SOME, "lanes, valid");
         size_t stride = 61 + (size_t)(rng() % 120);
         for (size_t at = (size_t)(rng() % 50); at < n; at += stride) {
-            uint8_t *c = exact_copy(buf, n);
+            uint8_t *c = dup_exact(buf, n);
             uint32_t st = G->accept;
             for (size_t q = 0; q < at; q++)
                 st = next_state(st, c[q]);
@@ -885,7 +868,7 @@ static void test_dense_errors(int seeds, size_t len, size_t rep_starts)
     uint8_t *buf = xmalloc(len + 16);
     for (int sd = 1; sd <= seeds; sd++) {
         size_t n = dense_error_text(buf, len, (uint64_t)sd * 0x9E3779B97F4A7C15u);
-        uint8_t *text = exact_copy(buf, n);
+        uint8_t *text = dup_exact(buf, n);
         char what[64];
         snprintf(what, sizeof what, "dense errors, seed %d", sd);
         for (size_t pos = 0; pos < n; pos++) {
@@ -992,7 +975,7 @@ static void test_corpus_file(const char *path, const char *name, size_t align_st
         bool ok = true;
         while (pos < n && ok) {
             size_t len = n - pos < chunks[c] ? n - pos : chunks[c], w = 0, w2 = 0;
-            uint8_t *chunk = exact_copy(data + pos, len);
+            uint8_t *chunk = dup_exact(data + pos, len);
             size_t k = v->dec32(chunk, len, &s2, &p2, got + o, n + 1 - o, &w);
             if (k > len || w > n + 1 - o) {
                 free(chunk);
@@ -1095,6 +1078,5 @@ int main(int argc, char **argv)
         }
         printf("test_fast: %s checked (%zu variants)\n", G->name, nvariants);
     }
-    printf("test_fast: %lu passed, %lu failed\n", passed, failed);
-    return failed > 0;
+    return check_summary("test_fast");
 }

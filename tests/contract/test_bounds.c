@@ -19,9 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utfdfa.h"
-
 #include "check.h"
+#include "utfdfa.h"
 
 enum { MAX_IN = 1024, MAX_OUT = 16384 };
 
@@ -222,6 +221,5 @@ int main(void)
             printf(" %5.2f", worst[from][to] / 1000.0);
         printf("\n");
     }
-    printf("test_bounds: %lu passed, %lu failed\n", passed, failed);
-    return failed != 0;
+    return check_summary("test_bounds");
 }

@@ -21,19 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+#include "common.h"
+#include "oracle.h"
 #include "ref_forms.h"
 #include "utfdfa.h"
-
-#include "check.h"
-
-static enum utfdfa_error_kind kind_of(enum refc_kind k)
-{
-    static const enum utfdfa_error_kind map[] = {
-        UTFDFA_ERR_NONE,      UTFDFA_ERR_UNEXPECTED_CONTINUATION, UTFDFA_ERR_INVALID_LEAD,
-        UTFDFA_ERR_OVERLONG,  UTFDFA_ERR_SURROGATE,               UTFDFA_ERR_TRUNCATED,
-        UTFDFA_ERR_NUL,       UTFDFA_ERR_TOO_LARGE,               UTFDFA_ERR_RESERVED};
-    return map[k];
-}
 
 /* The reference decoder of an encoding. */
 static size_t ref_decode(enum utfdfa_encoding enc, const uint8_t *s, size_t n,
@@ -89,7 +81,7 @@ static bool agrees(enum utfdfa_encoding enc, const uint8_t *s, size_t n, size_t 
                 }
             if (r == UTFDFA_MALFORMED) {
                 if (k >= nitems || items[k].kind == REFC_OK || e.offset != items[k].offset ||
-                    e.length != items[k].len || e.kind != kind_of(items[k].kind)) {
+                    e.length != items[k].len || e.kind != kind_of_refc(items[k].kind)) {
                     free(piece);
                     return false;
                 }
@@ -106,16 +98,6 @@ static bool agrees(enum utfdfa_encoding enc, const uint8_t *s, size_t n, size_t 
         pos += len;
     } while (pos < n);
     return k == nitems;
-}
-
-static const char *hex(const uint8_t *s, size_t n)
-{
-    static char buf[64 * 3 + 1];
-    size_t o = 0;
-    for (size_t i = 0; i < n && i < 64; i++)
-        o += (size_t)snprintf(buf + o, sizeof buf - o, "%02X ", s[i]);
-    buf[o ? o - 1 : 0] = 0;
-    return buf;
 }
 
 static void exhaustive(enum utfdfa_encoding enc)
@@ -198,10 +180,7 @@ static uint64_t rng = 20261123;
 
 static uint32_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
+    return xorshift_next(&rng);
 }
 
 static void random_strings(enum utfdfa_encoding enc)
@@ -337,6 +316,5 @@ int main(void)
         random_strings(wide[k]);
         wide_encoder(wide[k]);
     }
-    printf("test_forms: %lu passed, %lu failed\n", passed, failed);
-    return failed != 0;
+    return check_summary("test_forms");
 }

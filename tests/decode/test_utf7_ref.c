@@ -13,20 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+#include "common.h"
 #include "ref_utf7_kinds.h"
 #include "utfdfa.h"
 
-static unsigned long passed, failed;
-
 static void report(const char *what, const uint8_t *s, size_t n)
 {
-    failed++;
-    if (failed > 10)
-        return;
-    fprintf(stderr, "FAIL: %s on", what);
-    for (size_t i = 0; i < n; i++)
-        fprintf(stderr, " %02X", s[i]);
-    fprintf(stderr, "\n");
+    fail("%s on %s", what, hex(s, n));
 }
 
 enum { MAXLEN = 64, MAXERR = 64 };
@@ -86,8 +80,7 @@ static uint64_t rng = 0x2152;
 
 static uint32_t next_random(void)
 {
-    rng = rng * 6364136223846793005u + 1442695040888963407u;
-    return (uint32_t)(rng >> 33);
+    return lcg_next(&rng);
 }
 
 int main(void)
@@ -147,6 +140,5 @@ int main(void)
         else
             report("encoder bytes differ", want, wn);
     }
-    printf("test_utf7_ref: %lu passed, %lu failed\n", passed, failed);
-    return failed != 0;
+    return check_summary("test_utf7_ref");
 }
