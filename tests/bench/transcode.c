@@ -160,7 +160,7 @@ static int setup(const char *corpus, const struct form *forms, const uint32_t *c
     memset(cells, 0, sizeof cells);
     cells[0] = (struct cell){utfdfa_decode32, {TC_UTF8, TC_UTF32LE, forms[TC_UTF8].p,
                                                forms[TC_UTF8].n, dst, cap},
-                             (const uint8_t *)cps, 4 * ncps, CELL_OK, NULL, 0, 0};
+                             (const uint8_t *)cps, 4 * ncps, CELL_OK, NULL, 0, 0, 0};
     failures += check(&cells[0], corpus, "reference utfdfa_decode_utf32");
     for (int f = 0; f < TC_NENC; f++)
         for (int to = 0; to < TC_NENC; to++)
