@@ -220,10 +220,12 @@ ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const
         if (fast_ok(d, from, sink, to))
             done += from == UTFDFA_UTF8 ? fast_step(d, src + done, n - done, o, sink)
                                         : unit_step(d, from, src + done, n - done, o);
-        /* A unit source's window ends on a unit boundary, where its kernel
-         * can go on (a unit begun when the output filled is finished). */
+        /* A unit source's kernel starts only with nothing pending: while a
+         * unit or a pair is unfinished (one begun when the output filled),
+         * the window reaches just the next unit boundary. */
         size_t unit = from == UTFDFA_UTF8 ? 1 : unit_form(from) <= FORM_UTF16BE ? 2 : 4;
-        size_t window = FAST_WINDOW - PENDING(d->flags) % unit;
+        unsigned pending = PENDING(d->flags);
+        size_t window = unit > 1 && pending ? unit - pending % unit : FAST_WINDOW;
         size_t rest = n - done, w = rest < window ? rest : window;
         bool wlast = last && w == rest;
         size_t m = w;
