@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: MIT
+# Benchmarks (never part of make check).
+# Included by the top-level Makefile, which defines B, G, T, CC and the flags.
+
+# =============================================================== benchmark
+# make bench   utfdfa, its fast paths (src/fast/utf8/), in-project baselines
+#              and peers (iconv, ICU, libunistring, GLib, utf8proc, simdjson),
+#              one Markdown table per operation (per corpus for the
+#              transcoding matrix, BENCH_OPS=transcode). Installs the peers with
+#              apt-get when root (else skips them with a note); never part of
+#              make check. BENCH_CFLAGS sets the benchmark's flags; the
+#              environment variables BENCH_REPS, BENCH_SAMPLE_MS, BENCH_OPS,
+#              BENCH_ENGINES, BENCH_STAT and BENCH_LIB tune a run
+#              (tests/bench/bench.c, transcode.c, run.sh).
+BENCH_CFLAGS ?= -O2
+
+.PHONY: bench check-fast
+
+bench: $(B)/libutfdfa.a $(HEADERS) $(G)/utf8.fast.gen.h
+	@B="$(B)" CC="$(CC)" BENCH_CFLAGS="$(BENCH_CFLAGS)" LIB_CFLAGS="$(CFLAGS)" \
+	  SHARED="$(SHARED)" sh tests/bench/run.sh
+
+# make bench-cli: the utfdfa command against a 64 KiB-chunk loop over the
+# library call doing the same work (tests/bench/lib_loop.c) and against
+# iconv, on 64 MiB of the lipsum corpus, CPU time of each process,
+# interleaved rounds (BENCH_CLI_ROUNDS, default 15), medians and ratios.
+BENCH_CLI_ROUNDS ?= 15
+.PHONY: bench-cli
+$(B)/bench/lib_loop: tests/bench/lib_loop.c include/utfdfa.h $(B)/libutfdfa.a
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -I include $< $(B)/libutfdfa.a -o $@
+
+bench-cli: $(B)/utfdfa $(B)/bench/lib_loop
+	$(PYTHON) tests/bench/cli_bench.py $(B) $(SHARED) $(BENCH_CLI_ROUNDS)
+
+# make bench-gen   the generator's CPU time and peak memory on large automata
+#              (tests/bench/grammars/), medians of RUNS runs (default 5) under
+#              GNU time; BASE=REV measures that revision's generator too and
+#              checks that both write the same automata for every grammar.
+#              A benchmark, not part of make check (tests/bench/gen_bench.sh).
+.PHONY: bench-gen
+RUNS ?= 5
+bench-gen: | $(B)/.tools-ok
+	@B="$(B)" PYTHON="$(PYTHON)" BASE="$(BASE)" RUNS="$(RUNS)" sh tests/bench/gen_bench.sh
+
+# The fast paths equal the plain per-byte loop: every variant, for UTF-8, for
+# UTF-8 without shift rows and for the other grammars (tests/decode/test_fast.c).
+$(T)/test_fast: tests/decode/test_fast.c tests/decode/fast_generic.c tests/decode/fast_generic.h \
+                $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_SRCS) $(UTF8_FAST_HDRS) $(HEADERS) \
+                $(FAST_GEN_HEADERS) | $(T)
+	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I tests/common -I src/fast/utf8 \
+	  -I tests/decode $< tests/decode/fast_generic.c $(UTF8_FAST_SRCS) $(TEST_COMMON) -o $@
+
+check-fast: $(T)/test_fast
+	$(T)/test_fast $(SHARED)
+
+CHECKS += check-fast
+
+# The fast kernels (src/fast/): every level this CPU runs, forced in turn,
+# against an oracle written in the test (tests/fast/test_kernels.c);
+# `build/tests/test_kernels --speed` prints a rough ASCII throughput per level.
+.PHONY: check-kernels
+$(T)/test_kernels: tests/fast/test_kernels.c $(TEST_HDRS) $(TEST_COMMON) $(KERNEL_HEADERS) \
+                   $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I src -I tests/common $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+
+check-kernels: $(T)/test_kernels
+	$(T)/test_kernels
+
+CHECKS += check-kernels

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: MIT
+# Generation: the grammars compiled by gen/ into build/gen.
+# Included by the top-level Makefile, which defines B, G, T, CC and the flags.
+
+# -------------------------------------------------------------- generation
+# Every output depends on its grammar, every generator file and this
+# Makefile; abnfc writes through a temporary file and renames it.
+$(G)/%.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
+	$(ABNFC) $< --emit c -o $@
+
+$(G)/%.fast.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
+	$(ABNFC) $< --emit c-fast -o $@
+
+# The registry's outputs read the grammars its rows name.
+$(REGISTRY_HEADER): $(REGISTRY) $(ENCODING_GRAMMARS:%=grammar/%.abnf) $(GEN_DEPS) \
+                      | $(G) $(B)/.tools-ok
+	$(PYTHON) gen/registry.py $(REGISTRY) --emit c -o $@
+
+$(G)/encodings.mk: $(REGISTRY) $(GEN_DEPS) | $(G) $(B)/.tools-ok
+	$(PYTHON) gen/registry.py $(REGISTRY) --emit make -o $@
+
+$(G)/%.defs.re: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
+	$(ABNFC) $< --emit re2c -o $@
+
+$(G)/%.lexer.re: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
+	$(ABNFC) $< --emit re2c-lexer --defs $*.defs.re -o $@
+
+$(G)/%.lexer.c: $(G)/%.lexer.re $(G)/%.defs.re | $(B)/.tools-ok
+	$(RE2C) $(RE2CFLAGS) -I $(G) $< -o $@.tmp && mv $@.tmp $@
+
+$(G)/%.json: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
+	$(ABNFC) $< --emit json -o $@
+
+$(B)/%.dot: grammar/%.abnf $(GEN_DEPS) | $(B) $(B)/.tools-ok
+	$(ABNFC) $< --emit dot -o $@
+
+$(B)/%.mmd: grammar/%.abnf $(GEN_DEPS) | $(B) $(B)/.tools-ok
+	$(ABNFC) $< --emit mermaid -o $@
+
+dfa: $(PICTURES)
+	@if command -v dot >/dev/null 2>&1; then \
+	  for f in $(GRAMMARS); do dot -Tsvg $(B)/$$f.dot -o $(B)/$$f.svg && echo "wrote $(B)/$$f.svg"; done; \
+	else echo "graphviz is not installed: wrote the .dot files only (apt-get install graphviz)"; fi
