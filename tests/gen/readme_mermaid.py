@@ -4,7 +4,9 @@
 
 usage: readme_mermaid.py README.md FILE.mmd
 
-Finds the first ```mermaid fenced block of README.md and compares its body
+Finds the first ```mermaid fenced block of README.md's section on the UTF-8
+DFA ("## The UTF-8 DFA"; the architecture picture above it is drawn by hand)
+and compares its body
 (the lines between the fences) with FILE.mmd byte for byte. On a mismatch it
 prints a unified diff and how to regenerate; exits 1 on any failure.
 """
@@ -16,10 +18,17 @@ HINT = ("README's Mermaid block is stale: regenerate with `make dfa` and paste "
         "build/utf8.mmd")
 
 
-def first_mermaid_block(text):
-    """Body of the first ```mermaid fence (None if there is none or it is unclosed)."""
+SECTION = "## The UTF-8 DFA"
+
+
+def first_mermaid_block(text, section=SECTION):
+    """Body of the first ```mermaid fence after the `section` heading (None if
+    there is none or it is unclosed)."""
     lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.rstrip() == section), len(lines))
     for i, line in enumerate(lines):
+        if i <= start:
+            continue
         stripped = line.strip()
         if stripped.startswith("```") and stripped[3:].strip() == "mermaid":
             fence = line[:len(line) - len(line.lstrip())] + "```"
