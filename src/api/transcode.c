@@ -158,18 +158,8 @@ static int ascii_form(unsigned enc, bool source)
         return FORM_UTF8;
     case UTFDFA_CESU8:
         return source ? -1 : FORM_UTF8;
-    case UTFDFA_UTF16LE:
-        return FORM_UTF16LE;
-    case UTFDFA_UTF16BE:
-        return FORM_UTF16BE;
-    case UTFDFA_UTF32LE:
-    case UTFDFA_UCS4LE:
-        return FORM_UTF32LE;
-    case UTFDFA_UTF32BE:
-    case UTFDFA_UCS4BE:
-        return FORM_UTF32BE;
     default:
-        return -1;
+        return unit_form(enc); /* UTF-16, UTF-32, UCS-4 */
     }
 }
 
