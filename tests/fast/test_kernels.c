@@ -233,11 +233,13 @@ static uint32_t rnd(uint32_t n)
 
 /* A random code point: profile 0 ASCII, 1 up to U+07FF, 2 BMP without
  * surrogates, 3 everything valid (a quarter supplementary), 4 like 3 with
- * surrogate values (UTF-8's WTF-8 form only). */
+ * surrogate values (UTF-8's WTF-8 form only), 5 supplementary only (emoji
+ * text: whole SIMD steps of pairs). */
 static uint32_t random_cp(int profile)
 {
     switch (profile) {
     case 0: return rnd(0x80);
+    case 5: return 0x10000 + rnd(0x100000);
     case 1: return rnd(4) ? rnd(0x80) : rnd(0x800);
     case 2: {
         uint32_t c = rnd(3) ? rnd(0x80) : rnd(0x10000);
@@ -350,7 +352,7 @@ static void test_wide(enum kind kind, enum fast_form from)
 {
     size_t unit = o_unit(from);
     static const uint32_t bad32[] = {0x110000, 0xD800, 0xDFFF, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF};
-    for (int profile = 0; profile < 4; profile++)
+    for (int profile = 0; profile < 6; profile += profile == 3 ? 2 : 1) /* not 4 */
         for (size_t len = 0; len <= MAX_LEN; len++) {
             for (size_t i = 0; i < len; i++)
                 cps[i] = random_cp(profile);
@@ -400,7 +402,7 @@ static void test_cp(enum fast_form to)
 {
     size_t unit = o_unit(to);
     uint8_t scratch[MAX_LEN * 4 + 8];
-    for (int profile = 0; profile < 5; profile++) {
+    for (int profile = 0; profile < 6; profile++) {
         if (profile == 4 && to != FORM_UTF8 && to != FORM_UTF32LE && to != FORM_UTF32BE)
             continue; /* surrogate values only where the precondition allows them */
         for (size_t len = 0; len <= MAX_LEN; len++) {

@@ -223,8 +223,20 @@ KERN_AVX2 static size_t avx2_cp_to_utf8(const uint32_t *src, size_t n, uint8_t *
     return i;
 }
 
-/* Code points to UTF-16: 16 below 0x10000 are packed to units; 16 with a
- * pair among them go to the scalar kernel when 64 bytes are free. */
+/* 16 code points all above 0xFFFF (emoji text): each 32-bit lane becomes
+ * its pair, the high surrogate in the low half (units in memory order). */
+AVX2_INLINE __m256i avx2_pairs(__m256i v)
+{
+    __m256i c = _mm256_sub_epi32(v, _mm256_set1_epi32(0x10000));
+    __m256i high = _mm256_add_epi32(_mm256_srli_epi32(c, 10), _mm256_set1_epi32(0xD800));
+    __m256i low = _mm256_or_si256(_mm256_and_si256(c, _mm256_set1_epi32(0x3FF)),
+                                  _mm256_set1_epi32(0xDC00));
+    return _mm256_or_si256(high, _mm256_slli_epi32(low, 16));
+}
+
+/* Code points to UTF-16: 16 below 0x10000 are packed to units; 16 above
+ * 0xFFFF become 16 pairs; a mix goes to the scalar kernel when 64 bytes are
+ * free. */
 AVX2_INLINE size_t avx2_cp_to_utf16(enum fast_form to, const uint32_t *src, size_t n,
                                     uint8_t *dst, size_t dst_len, size_t *written)
 {
@@ -236,11 +248,17 @@ AVX2_INLINE size_t avx2_cp_to_utf16(enum fast_form to, const uint32_t *src, size
             __m256i units = _mm256_permute4x64_epi64(_mm256_packus_epi32(v0, v1), 0xD8);
             AVX2_STORE(dst + w, to == FORM_UTF16BE ? avx2_bswap16(units) : units);
             w += 32;
-        } else if (dst_len - w >= 64) {
+        } else if (dst_len - w < 64) {
+            break;
+        } else if (_mm256_movemask_epi8(_mm256_cmpgt_epi32(_mm256_set1_epi32(0x10000),
+                                                           _mm256_min_epu32(v0, v1))) == 0) {
+            __m256i p0 = avx2_pairs(v0), p1 = avx2_pairs(v1);
+            AVX2_STORE(dst + w, to == FORM_UTF16BE ? avx2_bswap16(p0) : p0);
+            AVX2_STORE(dst + w + 32, to == FORM_UTF16BE ? avx2_bswap16(p1) : p1);
+            w += 64;
+        } else {
             utfdfa__scalar_cp_to_form(to, src + i, 16, dst + w, 64, &got);
             w += got;
-        } else {
-            break;
         }
     }
     i += utfdfa__scalar_cp_to_form(to, src + i, n - i, dst + w, dst_len - w, &got);
