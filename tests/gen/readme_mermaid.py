@@ -22,10 +22,11 @@ SECTION = "## The UTF-8 DFA"
 
 
 def first_mermaid_block(text, section=SECTION):
-    """Body of the first ```mermaid fence after the `section` heading (None if
-    there is none or it is unclosed)."""
+    """Body of the first ```mermaid fence after the `section` heading (of the
+    text when it has no such heading); None if there is none or it is
+    unclosed."""
     lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.rstrip() == section), len(lines))
+    start = next((i for i, line in enumerate(lines) if line.rstrip() == section), -1)
     for i, line in enumerate(lines):
         if i <= start:
             continue

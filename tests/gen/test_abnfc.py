@@ -1612,6 +1612,15 @@ class TestReadmeCheck(Case):
         rc, out, _ = self.run_check("# T\n\n```sh\nx\n```\n\n```mermaid\n" + mmd + "```\n\n```mermaid\nz\n```\n", mmd)
         self.assertEqual((rc, out), (0, "check-readme: 1 passed, 0 failed\n"))
 
+    def test_section(self):
+        # A hand-drawn picture above the DFA's section is not the DFA's block.
+        mmd = emit.emit_mermaid(compiler.compile_grammar(UTF8), "grammar/utf8.abnf")
+        readme = ("```mermaid\nflowchart LR\n  a --> b\n```\n\n## The UTF-8 DFA\n\n```mermaid\n"
+                  + mmd + "```\n")
+        self.assertEqual(self.run_check(readme, mmd)[:2], (0, "check-readme: 1 passed, 0 failed\n"))
+        stale = readme.replace("```mermaid\n" + mmd, "```mermaid\nflowchart LR\n  s0 --> s1\n")
+        self.assertEqual(self.run_check(stale, mmd)[0], 1)
+
     def test_mismatch(self):
         rc, out, _ = self.run_check("```mermaid\nflowchart LR\n  s0 --> s1\n```\n", "flowchart LR\n  s0 --> s2\n")
         self.assertEqual(rc, 1)
