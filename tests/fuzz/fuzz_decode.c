@@ -31,10 +31,12 @@
 #define FUZZ_FROM_utf16be UTFDFA_UTF16BE
 #define FUZZ_FROM_utf32le UTFDFA_UTF32LE
 #define FUZZ_FROM_utf32be UTFDFA_UTF32BE
+#define FUZZ_FROM_utf16 UTFDFA_UTF16
+#define FUZZ_FROM_utf32 UTFDFA_UTF32
 #define FUZZ_CAT2(a, b) a##b
 #define FUZZ_CAT(a, b) FUZZ_CAT2(a, b)
 #ifndef FUZZ_ENC
-#error "compile with -DFUZZ_ENC=utf8|utf16le|utf16be|utf32le|utf32be"
+#error "compile with -DFUZZ_ENC=utf8|utf16le|utf16be|utf32le|utf32be|utf16|utf32"
 #endif
 #define FROM FUZZ_CAT(FUZZ_FROM_, FUZZ_ENC)
 #define FUZZ_IS_utf8 1
@@ -42,6 +44,8 @@
 #define FUZZ_IS_utf16be 0
 #define FUZZ_IS_utf32le 0
 #define FUZZ_IS_utf32be 0
+#define FUZZ_IS_utf16 0
+#define FUZZ_IS_utf32 0
 #define FROM_IS_UTF8 FUZZ_CAT(FUZZ_IS_, FUZZ_ENC)
 #define FUZZ_NAME utfdfa_encoding_name(FROM)
 #define FUZZ_HEADER_BYTES 4
@@ -93,11 +97,38 @@ static size_t ref_encode(enum utfdfa_encoding enc, uint32_t cp, uint8_t out[4])
     }
 }
 
-/* Items of s[0..n) in `enc`; n + 1 slots suffice. */
-static size_t ref_items(enum utfdfa_encoding enc, const uint8_t *s, size_t n, struct item *items)
+/* UTF-16 and UTF-32 without a byte order (RFC 2781 section 3.3, and
+ * little-endian without a BOM as iconv and WHATWG read them): the order the
+ * first unit says, and the BOM's length (0: none, or a stream shorter than
+ * a unit). */
+static enum utfdfa_encoding byte_order(enum utfdfa_encoding enc, const uint8_t *s, size_t n,
+                                       size_t *bom)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n;) {
+    static const uint8_t be16[] = {0xFE, 0xFF}, le16[] = {0xFF, 0xFE};
+    static const uint8_t be32[] = {0, 0, 0xFE, 0xFF}, le32[] = {0xFF, 0xFE, 0, 0};
+    bool wide = enc == UTFDFA_UTF32;
+    size_t unit = wide ? 4 : 2;
+    bool be = n >= unit && memcmp(s, wide ? be32 : be16, unit) == 0;
+    bool le = n >= unit && memcmp(s, wide ? le32 : le16, unit) == 0;
+    *bom = be || le ? unit : 0;
+    return wide ? (be ? UTFDFA_UTF32BE : UTFDFA_UTF32LE) : (be ? UTFDFA_UTF16BE : UTFDFA_UTF16LE);
+}
+
+/* Items of s[0..n) in `enc`; n + 1 slots suffice. For UTF-16/UTF-32
+ * without a byte order, a BOM read is the first item, *signature set. */
+static size_t ref_items(enum utfdfa_encoding enc, const uint8_t *s, size_t n, struct item *items,
+                        bool *signature)
+{
+    size_t k = 0, start = 0;
+    *signature = false;
+    if (enc == UTFDFA_UTF16 || enc == UTFDFA_UTF32) {
+        enc = byte_order(enc, s, n, &start);
+        if (start) {
+            items[k++] = (struct item){true, 0xFEFF, 0, start, UTFDFA_ERR_NONE};
+            *signature = true;
+        }
+    }
+    for (size_t i = start; i < n;) {
         uint32_t cp;
         enum ref_kind rk;
         size_t len = ref_next(enc, s + i, n - i, &cp, &rk);
@@ -209,6 +240,24 @@ static void expect_from(const struct item *items, size_t nitems, enum utfdfa_err
                                              items[i].kind};
         if (errors == UTFDFA_REPLACE)
             x->cps[x->ncps++] = 0xFFFD;
+    }
+}
+
+/* As expect_from, when the items may begin with a byte-order signature:
+ * that BOM is never text, and for the BOM mode it is the stream's first
+ * character (so add writes it, strip and keep leave what follows alone). */
+static void expect_items(const struct item *items, size_t nitems, bool signature,
+                         enum utfdfa_error_mode errors, enum utfdfa_bom bom, struct expect *x)
+{
+    if (!signature) {
+        expect_from(items, nitems, errors, bom, x);
+        return;
+    }
+    expect_from(items + 1, nitems - 1, errors, UTFDFA_BOM_KEEP, x);
+    if (bom == UTFDFA_BOM_ADD) {
+        memmove(x->cps + 1, x->cps, x->ncps * sizeof *x->cps);
+        x->cps[0] = 0xFEFF;
+        x->ncps++;
     }
 }
 
@@ -341,9 +390,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct plan plan = hd.plan;
 
     struct item *items = xmalloc((n + 1) * sizeof *items);
-    size_t nitems = ref_items(FROM, in, n, items);
+    bool signature;
+    size_t nitems = ref_items(FROM, in, n, items, &signature);
     struct expect x;
-    expect_from(items, nitems, errors, bom, &x);
+    expect_items(items, nitems, signature, errors, bom, &x);
 
     /* 1. Whole buffer, every output kind, against the reference: once with
      * the worst-case room (checks the size helpers), once with exactly the
@@ -382,7 +432,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         utfdfa_error e;
         size_t v = utfdfa_validate(FROM, in, n, &e);
         struct expect strict;
-        expect_from(items, nitems, UTFDFA_STRICT, UTFDFA_BOM_KEEP, &strict);
+        expect_items(items, nitems, signature, UTFDFA_STRICT, UTFDFA_BOM_KEEP, &strict);
         if (strict.nerrs == 0)
             REQUIRE(v == n, "validate: %zu of %zu valid, the reference says all", v, n);
         else
@@ -393,7 +443,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             REQUIRE(utfdfa_valid_up_to(in, n) == v, "valid_up_to != validate");
         /* 4. Round trips of what was decoded (replace mode, BOM kept). */
         struct expect rep;
-        expect_from(items, nitems, UTFDFA_REPLACE, UTFDFA_BOM_KEEP, &rep);
+        expect_items(items, nitems, signature, UTFDFA_REPLACE, UTFDFA_BOM_KEEP, &rep);
         round_trips(in, n, rep.cps, rep.ncps, strict.nerrs == 0);
         expect_free(&rep);
         expect_free(&strict);

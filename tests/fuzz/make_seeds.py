@@ -176,7 +176,7 @@ def main():
     outdir = sys.argv[1]
     shared = sys.argv[2] if len(sys.argv) == 3 else os.path.join(REPO, "..", "shared")
     rng = random.Random(20261122)
-    texts = {t: [] for t in list(TARGETS) + ["rfc2279", "corrected", "ucs4le", "ucs4be", "utf7",
+    texts = {t: [] for t in list(TARGETS) + ["utf16", "utf32", "rfc2279", "corrected", "ucs4le", "ucs4be", "utf7",
                                              "cesu8", "mutf8", "wtf8", "utf7imap"]}
     texts["utf7"] += UTF7_HOSTILE
     texts["corrected"] += [b"\xfe", b"a\xff\x80\x80b", b"\xc0\xaf", b"\xef\xb7\x9d\xed\xb2\xae\x00\x0a",
@@ -217,6 +217,10 @@ def main():
             text = "\ufeff" + text
         for target, seeds in variant_texts(text, rng).items():
             texts[target] += seeds
+        # UTF-16/UTF-32 without a byte order: a BOM of either order, or none
+        for target, le, be in (("utf16", "utf-16-le", "utf-16-be"), ("utf32", "utf-32-le", "utf-32-be")):
+            bom = "\ufeff".encode(be if k % 2 else le)
+            texts[target] += [bom + text.encode(be if k % 2 else le), text.encode(le)]
         for target, pyname in TARGETS.items():
             enc = text.encode(pyname)
             texts[target].append(enc)
