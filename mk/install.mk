@@ -312,7 +312,7 @@ uninstall:
 # plays a user with the source tree hidden; see the script's comment.
 check-install: all | $(B)/.install-tools-ok
 	@MAKE='$(MAKE)' CC='$(CC)' WARN='$(WARN)' PYTHON='$(PYTHON)' GRAMMARS='$(GRAMMARS)' \
-	  API_FUNCS='$(API_FUNCS)' bash tests/install/test_install.sh
+	  API_FUNCS='$(API_FUNCS)' MAN_DATE='$(MAN_DATE)' bash tests/install/test_install.sh
 
 # Example 2: a user's own re2c lexer that !includes the generated definitions.
 $(T)/re2c_ident.c: tests/examples/re2c_ident.re $(G)/utf8.defs.re | $(T) $(B)/.tools-ok

@@ -24,7 +24,7 @@
 #  4. The same round trip with the default PREFIX (/usr/local in a DESTDIR).
 #  5. `make install-strip`: the same files, stripped, still linking and running.
 #
-# Environment (from the Makefile): MAKE, CC, WARN, PYTHON, GRAMMARS.
+# Environment (from the Makefile): MAKE, CC, WARN, PYTHON, GRAMMARS, MAN_DATE.
 # Last line: "test_install: N passed, M failed"; exit status 1 when M > 0.
 
 # Compiler flags ($WARN, pkg-config's output) are split into words on purpose.
@@ -442,7 +442,7 @@ P=$D$PREFIX
 
 VERSION=$(sed -n 's/^#define UTFDFA_VERSION "\(.*\)"/\1/p' include/utfdfa.h)
 MAJOR=${VERSION%%.*}
-MAN_DATE=$(sed -n 's/^MAN_DATE *= *//p' Makefile)
+MAN_DATE=${MAN_DATE:-$(sed -n 's/^MAN_DATE *= *//p' mk/install.mk)}
 
 # The header's public names, found by a parser of its own (not the Makefile's).
 "$PYTHON" - include/utfdfa.h > "$WORK/api.txt" <<'EOF'
