@@ -248,6 +248,7 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, con
     else if (target == UTFDFA_WTF8)
         w.after_high = d->writer & 1;
     size_t done = 0, n = *src_len;
+    src = REAL_ADDRESS(src, n); /* src + done below: no arithmetic on NULL */
     utfdfa_error e;
     int r;
     do {
