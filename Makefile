@@ -41,8 +41,8 @@ REGISTRY = grammar/encodings.registry
 
 # The registry (one row per encoding) gives the lists below: ENCODING_GRAMMARS
 # (decoded with their tables), UNIT_GRAMMARS (checked against hand-written
-# decoders), CONVERT_SOURCES (the conversion engine's instances: src/convert.h
-# is instantiated once per source, src/convert_from.c compiled with each
+# decoders), CONVERT_SOURCES (the decoders' instances: src/decode/convert.h
+# is instantiated once per source, src/decode/convert_from.c compiled with each
 # name, so make -j compiles them side by side), FUZZ_ENCODINGS and
 # FUZZ_VARIANTS. make remakes the fragment first when it is out of date.
 include $(G)/encodings.mk

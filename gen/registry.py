@@ -237,7 +237,7 @@ def emit_c(reg, grammar_dir):
     out += [f"    {r.bytes}, /* {r.name} */" for r in rows] + ["};", ""]
     out += _emit_limits(reg)
     out += ["/* Every encoding with an instance of the conversion engine, X(source name,",
-            " * enum constant): src/convert_from.c is compiled once per source name (the",
+            " * enum constant): src/decode/convert_from.c is compiled once per source name (the",
             " * Makefile's CONVERT_SOURCES, from the same rows). */",
             "#define UTFDFA_EACH_ENCODING(X) \\"]
     with_source = [r for r in rows if r.source]
@@ -277,7 +277,7 @@ def emit_make(reg):
         "# Unit grammars checked against a hand-written decoder (not compiled in).",
         "UNIT_GRAMMARS = " + names(r.grammar[1] for r in rows
                                    if r.grammar and r.grammar[0] == "check"),
-        "# The conversion engine's instances (src/convert_from.c, -DSOURCE_NAME=...).",
+        "# The conversion engine's instances (src/decode/convert_from.c, -DSOURCE_NAME=...).",
         "CONVERT_SOURCES = " + names(r.source for r in rows if r.source),
         "# Fuzz targets: the Unicode forms (tests/fuzz/fuzz_decode.c) and the others",
         "# (tests/fuzz/fuzz_variants.c).",

@@ -9,7 +9,7 @@ vendoring as SQLite and simdutf ship theirs: the public header, the tables
 generated from grammar/ (build/gen/*.gen.h), the internal headers and every
 source, each `#include "..."` replaced by the file it names the first time
 and dropped after that (every header is include-guarded). The conversion
-engine, src/convert_from.c, is instantiated once per source encoding
+engine, src/decode/convert_from.c, is instantiated once per source encoding
 (--convert, the Makefile's CONVERT_SOURCES), each copy after its own
 `#define SOURCE_NAME`, as the Makefile's per-encoding units are compiled;
 convert_from.c is written so that its copies can share a unit.
@@ -104,7 +104,7 @@ def main(argv):
     ap.add_argument("--gen", required=True, help="directory of the generated *.gen.h")
     ap.add_argument("--include", default="include", help="directory of utfdfa.h")
     ap.add_argument("--convert", required=True,
-                    help="the source encodings to instantiate src/convert_from.c for")
+                    help="the source encodings to instantiate src/decode/convert_from.c for")
     ap.add_argument("--convert-source", default="src/decode/convert_from.c")
     ap.add_argument("--src", default="src", help="directory the library's includes start from")
     ap.add_argument("--license", default="LICENSE")

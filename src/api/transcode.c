@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* utfdfa_transcode: a decoder and an encoder that meet at code points.
  *
- * The decoder (any source, src/convert_from.c) writes a block of code
+ * The decoder (any source, src/decode/convert_from.c) writes a block of code
  * points on the stack, having decided everything about them that depends
  * on the input: errors at their byte offsets, replacement, the BOM mode,
  * and what the target cannot hold (SINK_CODES applies the target's limit

@@ -8,12 +8,12 @@
  * ignore modes are a loop around it (convert), and the whole-buffer
  * functions are the streaming call with last = true.
  *
- * Everything here is inlined into its callers with constant source, sink
- * and target, so each combination compiles to its own loop. That is a lot
- * of code (14 sources x 17 targets), so src/convert_from.c instantiates it
- * once per source encoding, each in its own translation unit: the units
- * compile in parallel and each holds only its own source's tables. The
- * public functions (src/utfdfa.c) dispatch on the source.
+ * Everything here is inlined into its callers with constant source and
+ * sink, so each pair compiles to its own loop: src/decode/convert_from.c
+ * instantiates it once per source encoding (its four sinks: nothing, code
+ * points, UTF-16 units, and the code-point block of utfdfa_transcode, whose
+ * target is known at run time), each in its own translation unit. The
+ * public functions (src/api/decoder.c) dispatch on the source.
  */
 #ifndef UTFDFA_DECODE_CONVERT_H
 #define UTFDFA_DECODE_CONVERT_H
@@ -253,7 +253,7 @@ ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const
                                               unsigned to, bool last, utfdfa_error *err);
 UTFDFA_EACH_ENCODING(UTFDFA_DECLARE_CONVERT_FROM)
 
-/* One call of d into sink, whatever its source (src/utfdfa.c). */
+/* One call of d into sink, whatever its source (src/api/decoder.c). */
 utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t *src_len,
                                   struct out *o, enum sink sink, unsigned to, bool last,
                                   utfdfa_error *err);

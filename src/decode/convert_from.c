@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* One unit of the conversion engine (src/convert.h): every conversion from
- * the source encoding SOURCE_NAME (a name from UTFDFA_EACH_ENCODING), each into
+/* One unit of the decoders (src/decode/convert.h): the decoder of the source
+ * encoding SOURCE_NAME (a name from UTFDFA_EACH_ENCODING) into each sink, each
  * its own specialised loop. The Makefile compiles this file once per source
- * (CONVERT_SOURCES); see src/convert.h for why. The single-file build
+ * (CONVERT_SOURCES); see src/decode/convert.h for why. The single-file build
  * (make amalgamate) puts every instance in one unit, each after its own
  * #define SOURCE_NAME: so what is common is defined once, every name of an
  * instance carries SOURCE_NAME, and its macros are undefined at the end.
@@ -10,7 +10,7 @@
 #include "decode/convert.h"
 
 #ifndef SOURCE_NAME
-#error "compile with -DSOURCE_NAME=name, a name from UTFDFA_EACH_ENCODING in src/convert.h"
+#error "compile with -DSOURCE_NAME=name, a name from UTFDFA_EACH_ENCODING (encodings.gen.h)"
 #endif
 
 #ifndef UTFDFA_CONVERT_FROM_COMMON

@@ -2,7 +2,7 @@
 /* Small helpers every C test needs once: allocation that never returns
  * NULL, exact-size heap copies (so AddressSanitizer catches a read past
  * the end), hex in and out, the seeded generators. They do not call the
- * library (test_fast links only src/utf8_fast.c); drive.h has those that do. */
+ * library (test_fast links only the UTF-8 fast paths, src/fast/utf8/); drive.h has those that do. */
 #ifndef UTFDFA_TESTS_COMMON_H
 #define UTFDFA_TESTS_COMMON_H
 

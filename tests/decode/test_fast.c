@@ -3,7 +3,7 @@
  *
  * The contract (src/fast/utf8/utf8_fast.h): a fast function consumes a prefix of its
  * input and leaves exactly the state, partial value and output that the
- * plain loop (core_dfa of src/convert.h, here over utf8_trans and
+ * plain loop (core_dfa of src/decode/dfa.h, here over utf8_trans and
  * utf8_class, which the fast paths do not use) gives over that prefix,
  * never consuming a byte that rejects and never writing at or past cap. So
  * every call is replayed: the plain loop over the consumed prefix, from

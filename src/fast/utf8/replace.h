@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Decoding with replacement: the engine of utfdfa__utf8_decode32_replace.
  * The replacing decoder (UTFDFA_REPLACE: core_dfa in a loop, convert() in
- * src/convert.h) with the error path as table data: a byte that rejects
+ * src/decode/convert.h) with the error path as table data: a byte that rejects
  * emits U+FFFD; it is consumed when it came in ACCEPT (it is the whole
  * maximal subpart), otherwise it ends the subpart before it and is stepped
  * again from ACCEPT (Unicode 3.9, section 3.9, U+FFFD substitution of

@@ -6,7 +6,7 @@
  * state it leaves (*state, pre-multiplied as in utf8_trans; *partial, built
  * as cp = cp << 6 | (byte & utf8_payload_mask[class]) and reset to 0 when a
  * character completes) and dst[0..*written) are exactly what the plain loop
- * of src/convert.h (core_dfa over the UTF-8 tables) gives over src[0..k):
+ * of src/decode/dfa.h (core_dfa over the UTF-8 tables) gives over src[0..k):
  *   - it never consumes a byte that takes the DFA to REJECT (it stops before);
  *   - it never writes at or past dst[cap], and stops before the byte that
  *     completes a character that would not fit (a UTF-16 pair is never split);
