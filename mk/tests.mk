@@ -129,10 +129,15 @@ check-deprecated: | $(T)
 	  || { echo "check-deprecated: UTFDFA_NO_DEPRECATED still has enum utfdfa_errors" >&2; exit 1; }
 	@echo "check-deprecated: 3 passed, 0 failed"
 
-# The generic driver (tests/stream/test_vectors.c).
+# The generic driver (tests/stream/test_vectors.c), with the run-time choice
+# and then forced to each kernel level (src/fast/levels.h): a CPU without a
+# level skips it, and every level the CPU has must agree.
+FAST_LEVEL_NAMES = scalar sse2 sse4 avx2 avx512 avx512vbmi
 .PHONY: check-stream
 check-stream: $(T)/test_vectors
 	$(T)/test_vectors
+	@for level in $(FAST_LEVEL_NAMES); do echo "test_vectors --level $$level"; \
+	  $(T)/test_vectors --level $$level || exit 1; done
 
 CHECKS += check-stream
 

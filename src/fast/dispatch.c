@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The kernels' entry points: each calls the level chosen once, on first
- * use, from what the CPU supports (x86-64: AVX2, else the SSE2 baseline;
- * elsewhere the scalar level). The choice is a relaxed atomic pointer to a
- * constant table: threads that race on the first call store the same value. */
+ * use, from what the CPU supports (x86-64: the best of levels.h's levels;
+ * elsewhere the scalar level). The choice is a relaxed atomic: threads that
+ * race on the first call store the same value. */
 #include "levels.h"
 
 #if !defined(__STDC_NO_ATOMICS__)
@@ -12,66 +12,117 @@
 #define KERN_ATOMIC 0
 #endif
 
-static const struct fast_kernels *kern_detect(void)
+/* Each level's kernels (a level with none of its own shares the one below). */
+static const struct fast_kernels *const kern_tables[FAST_LEVELS] = {
+    [LEVEL_SCALAR] = &utfdfa__fast_scalar,
+#if KERN_X86
+    [LEVEL_SSE2] = &utfdfa__fast_sse2,
+    [LEVEL_SSE4] = &utfdfa__fast_sse2,
+    [LEVEL_AVX2] = &utfdfa__fast_avx2,
+    [LEVEL_AVX512] = &utfdfa__fast_avx2,
+    [LEVEL_AVX512VBMI] = &utfdfa__fast_avx2,
+#endif
+};
+
+static const char *const kern_names[FAST_LEVELS] = {
+    "scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi",
+};
+
+/* Whether this CPU has every feature of `level`. */
+static int kern_supported(enum fast_level level)
 {
 #if KERN_X86
-    if (__builtin_cpu_supports("avx2"))
-        return &utfdfa__fast_avx2;
-    return &utfdfa__fast_sse2;
+    switch (level) {
+    case LEVEL_AVX512VBMI:
+        if (!__builtin_cpu_supports("avx512vbmi") || !__builtin_cpu_supports("avx512vbmi2"))
+            return 0;
+        /* fall through */
+    case LEVEL_AVX512:
+        if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
+            !__builtin_cpu_supports("avx512vl"))
+            return 0;
+        /* fall through */
+    case LEVEL_AVX2:
+        if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi") ||
+            !__builtin_cpu_supports("bmi2"))
+            return 0;
+        /* fall through */
+    case LEVEL_SSE4:
+        if (!__builtin_cpu_supports("ssse3") || !__builtin_cpu_supports("sse4.1"))
+            return 0;
+        /* fall through */
+    default:
+        return 1;
+    }
 #else
-    return &utfdfa__fast_scalar;
+    return level == LEVEL_SCALAR;
 #endif
 }
 
-#if KERN_ATOMIC
-static _Atomic(const struct fast_kernels *) kern_chosen;
-
-static const struct fast_kernels *kern_level(void)
+static enum fast_level kern_detect(void)
 {
-    const struct fast_kernels *k = atomic_load_explicit(&kern_chosen, memory_order_relaxed);
-    if (k == NULL) {
-        k = kern_detect();
-        atomic_store_explicit(&kern_chosen, k, memory_order_relaxed);
-    }
-    return k;
+    int level = FAST_LEVELS - 1;
+    while (level > 0 && !kern_supported((enum fast_level)level))
+        level--;
+    return (enum fast_level)level;
 }
 
-static void kern_set_level(const struct fast_kernels *k)
+/* The level plus one; 0 until the first use. */
+#if KERN_ATOMIC
+static atomic_int kern_chosen;
+
+static int kern_load(void)
 {
-    atomic_store_explicit(&kern_chosen, k, memory_order_relaxed);
+    return atomic_load_explicit(&kern_chosen, memory_order_relaxed);
+}
+
+static void kern_store(int v)
+{
+    atomic_store_explicit(&kern_chosen, v, memory_order_relaxed);
 }
 #else
 /* Without C11 atomics: the scalar level unless a test forces another. */
-static const struct fast_kernels *kern_chosen = &utfdfa__fast_scalar;
+static int kern_chosen = 1 + LEVEL_SCALAR;
 
-static const struct fast_kernels *kern_level(void)
+static int kern_load(void)
 {
     return kern_chosen;
 }
 
-static void kern_set_level(const struct fast_kernels *k)
+static void kern_store(int v)
 {
-    kern_chosen = k;
+    kern_chosen = v;
 }
 #endif
 
+enum fast_level utfdfa__fast_level(void)
+{
+    int v = kern_load();
+    if (v == 0) {
+        v = 1 + (int)kern_detect();
+        kern_store(v);
+    }
+    return (enum fast_level)(v - 1);
+}
+
+static const struct fast_kernels *kern_level(void)
+{
+    return kern_tables[utfdfa__fast_level()];
+}
+
 int utfdfa__fast_force(const char *level)
 {
-    const struct fast_kernels *k = NULL;
-    if (strcmp(level, "auto") == 0)
-        k = kern_detect();
-    else if (strcmp(level, "scalar") == 0)
-        k = &utfdfa__fast_scalar;
-#if KERN_X86
-    else if (strcmp(level, "sse2") == 0)
-        k = &utfdfa__fast_sse2;
-    else if (strcmp(level, "avx2") == 0 && __builtin_cpu_supports("avx2"))
-        k = &utfdfa__fast_avx2;
-#endif
-    if (k == NULL)
-        return 0;
-    kern_set_level(k);
-    return 1;
+    if (strcmp(level, "auto") == 0) {
+        kern_store(1 + (int)kern_detect());
+        return 1;
+    }
+    for (int l = 0; l < FAST_LEVELS; l++)
+        if (strcmp(level, kern_names[l]) == 0 && kern_tables[l] &&
+            kern_supported((enum fast_level)l)) {
+            kern_store(1 + l);
+            return 1;
+        }
+    return 0;
 }
 
 size_t utfdfa__ascii_copy(enum fast_form from, enum fast_form to, const uint8_t *src,

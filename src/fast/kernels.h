@@ -42,7 +42,8 @@ size_t utfdfa__utf32_to_cp(enum fast_form from, const uint8_t *src, size_t src_l
 size_t utfdfa__cp_to_form(enum fast_form to, const uint32_t *src, size_t n, uint8_t *dst,
                           size_t dst_len, size_t *written);
 
-/* For tests and benchmarks: use the kernels of `level` ("scalar", "sse2", "avx2", or "auto"
+/* For tests and benchmarks: use the kernels of `level` ("scalar", "sse2", "sse4", "avx2",
+ * "avx512", "avx512vbmi" (src/fast/levels.h), or "auto"
  * for the run-time choice) from now on. Returns 0, changing nothing, when this build or this
  * CPU has no such level. Not meant to race with calls to the kernels. */
 int utfdfa__fast_force(const char *level);

@@ -22,6 +22,23 @@
 #define KERN_X86 0
 #endif
 
+/* The levels, each a set of CPU features that the next one includes. The
+ * kernels of a level use nothing beyond its features; a level without a
+ * kernel of its own for a job uses the one of the level below. */
+enum fast_level {
+    LEVEL_SCALAR,     /* plain C: every CPU */
+    LEVEL_SSE2,       /* the x86-64 baseline */
+    LEVEL_SSE4,       /* + SSSE3, SSE4.1 (pshufb, pblendvb) */
+    LEVEL_AVX2,       /* + AVX2, BMI1, BMI2 */
+    LEVEL_AVX512,     /* + AVX-512 F, BW, VL */
+    LEVEL_AVX512VBMI, /* + AVX-512 VBMI, VBMI2 (byte permutes, compress and expand of bytes) */
+    FAST_LEVELS
+};
+
+/* The level in use: the best this CPU has, chosen on first use, or the one
+ * utfdfa__fast_force set. */
+enum fast_level utfdfa__fast_level(void);
+
 struct fast_kernels {
     const char *name;
     size_t (*ascii_copy)(enum fast_form, enum fast_form, const uint8_t *, size_t, uint8_t *,

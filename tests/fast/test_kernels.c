@@ -467,7 +467,7 @@ static void speed(void)
 
 int main(int argc, char **argv)
 {
-    static const char *const all[] = {"scalar", "sse2", "avx2", "avx512"};
+    static const char *const all[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
     quick = getenv("TEST_KERNELS_QUICK") != NULL;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         if (utfdfa__fast_force(all[k]))

@@ -1,41 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /* The UTF-8 fast paths' entry points (utf8_fast.h): the set of variants
- * for this CPU, chosen once, on the first call (the CPU checks are then
- * not repeated), and the list of every variant for the tests.
+ * for the kernel level in use (src/fast/levels.h), and the list of every
+ * variant for the tests.
  * (utfdfa__utf8_pending is in portable.c, with a copy of the tables.) */
 #include "utf8_fast.h"
 
 #include "variants.h"
 
-#if defined(__STDC_NO_ATOMICS__)
-#error "the fast paths' run-time choice needs C11 atomics"
-#endif
-#include <stdatomic.h>
+#include "../levels.h"
 
-static const struct utfdfa__utf8_fast_impl *fast_choose(void)
-{
-#if FAST_X86
-    /* libgcc fills __cpu_model: the checks are loads and bit tests. */
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"))
-        return &utfdfa__utf8_fast_avx2;
-    if (__builtin_cpu_supports("bmi2"))
-        return &utfdfa__utf8_fast_bmi2;
-#endif
-    return &utfdfa__utf8_fast_portable;
-}
-
-/* Threads that race on the first call store the same pointer. */
-static _Atomic(const struct utfdfa__utf8_fast_impl *) fast_chosen;
-
+/* The set for the level in use (utfdfa__fast_level: chosen once, or forced
+ * by the tests). Below AVX2 the BMI2 set needs only BMI2 of the CPU. */
 static const struct utfdfa__utf8_fast_impl *fast_impl(void)
 {
-    const struct utfdfa__utf8_fast_impl *impl =
-        atomic_load_explicit(&fast_chosen, memory_order_relaxed);
-    if (!impl) {
-        impl = fast_choose();
-        atomic_store_explicit(&fast_chosen, impl, memory_order_relaxed);
+    switch (utfdfa__fast_level()) {
+    case LEVEL_SCALAR:
+        return &utfdfa__utf8_fast_portable;
+#if FAST_X86
+    case LEVEL_SSE2:
+    case LEVEL_SSE4:
+        return __builtin_cpu_supports("bmi2") ? &utfdfa__utf8_fast_bmi2
+                                              : &utfdfa__utf8_fast_portable;
+    default:
+        return &utfdfa__utf8_fast_avx2;
+#else
+    default:
+        return &utfdfa__utf8_fast_portable;
+#endif
     }
-    return impl;
 }
 
 size_t utfdfa__utf8_scan(const uint8_t *src, size_t n, uint32_t *state)
