@@ -27,7 +27,7 @@ static const char *const kind_names[] = {"ascii_copy", "utf16_to_cp", "utf32_to_
 static const char *const form_names[] = {"utf-8", "utf-16le", "utf-16be", "utf-32le",
                                          "utf-32be"};
 
-#define MAX_LEVELS 4
+#define MAX_LEVELS 8
 static const char *levels[MAX_LEVELS];
 static int n_levels;
 static int quick;
@@ -469,6 +469,7 @@ int main(int argc, char **argv)
 {
     static const char *const all[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
     quick = getenv("TEST_KERNELS_QUICK") != NULL;
+    _Static_assert(sizeof all / sizeof all[0] <= MAX_LEVELS, "room for every level");
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
         if (utfdfa__fast_force(all[k]))
             levels[n_levels++] = all[k];
