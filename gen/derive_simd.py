@@ -193,8 +193,6 @@ def _pairs(comp, leads, cont, length, s2, lm0):
 def derive(comp):
     """The lookup tables of a compiled grammar, as a dict; NotDerivable says why not."""
     dfa = comp.dfa
-    if dfa.reject != 1:
-        raise NotDerivable("REJECT is not state 1")
     view, leads, cont, length = _classify(comp)
     max_len = max(length.values())
     if max_len < 2:
