@@ -57,6 +57,18 @@ check-fast: $(T)/test_fast
 
 CHECKS += check-fast
 
+# The decoders the library calls, forced to each kernel level, against the
+# plain loop (tests/decode/test_fast_levels.c).
+.PHONY: check-fast-levels
+$(T)/test_fast_levels: tests/decode/test_fast_levels.c $(TEST_HDRS) $(TEST_COMMON) \
+                       $(B)/libutfdfa.a $(G)/utf8.gen.h | $(T)
+	$(CC) $(TEST_CFLAGS) -I $(G) -I src/fast/utf8 $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+
+check-fast-levels: $(T)/test_fast_levels
+	$(T)/test_fast_levels $(SHARED)
+
+CHECKS += check-fast-levels
+
 # The fast kernels (src/fast/): every level this CPU runs, forced in turn,
 # against an oracle written in the test (tests/fast/test_kernels.c);
 # `build/tests/test_kernels --speed` prints a rough ASCII throughput per level.
