@@ -14,8 +14,8 @@
  *     masked to their 6 payload bits), then shifted right by 6 for each
  *     byte the character lacks, and the first byte's marker bits are
  *     masked off; the length comes from the first byte alone.
- * A block is taken up to its last first byte (the character there may go
- * on in the next block), so a block of 64 bytes moves at least 61 on.
+ * The blocks are 64 bytes at fixed steps; a character that begins in one
+ * and ends in the next is decoded with the first (a two-source permute).
  * Each function carries its target attribute (select.c calls them only at
  * that level, which requires the CPU features). */
 #include "utf8_fast.h"
@@ -28,38 +28,40 @@
     __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi,bmi2,"      \
                           "lzcnt,popcnt")))
 
-/* Units from valid characters: lanes (first byte lowest) to code points. */
-FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_combine(__m512i b, __mmask16 *four)
+/* What a first byte's high nibble says (UTF-8's encoding form, Unicode
+ * 3.9 Table 3-6): its character's length (a nibble that no first byte has,
+ * 8-B, counts as 1), the payload mask of the first byte, and how far right
+ * a value combined as of four bytes must move. Lookup tables (vpshufb, 16
+ * entries) computed from these expressions. */
+#define VB_LEN(h) ((h) < 0xC ? 1 : (h) < 0xE ? 2 : (h) == 0xE ? 3 : 4)
+#define VB_MASK(h) (VB_LEN(h) == 1 ? 0x7F : 0x7F >> VB_LEN(h))
+#define VB_SHIFT(h) (6 * (4 - VB_LEN(h)))
+#define VB_TABLE(F)                                                                         \
+    _mm512_broadcast_i32x4(_mm_setr_epi8(F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7),    \
+                                         F(8), F(9), F(10), F(11), F(12), F(13), F(14), F(15)))
+
+/* Lanes (a character's first byte lowest, the next three above it) to code
+ * points: the first byte to its payload by the table, the later ones to
+ * their 6 bits; combined as of four bytes (two multiply-adds: b0 << 18 |
+ * b1 << 12 | b2 << 6 | b3); shifted right by 6 for each byte missing. */
+FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_combine(__m512i b)
 {
-    const __m512i lead = _mm512_and_si512(b, _mm512_set1_epi32(0xFF));
-    /* Later bytes to their payload; the first byte whole for now. */
-    __m512i t = _mm512_and_si512(b, _mm512_set1_epi32(0x3F3F3FFF));
-    /* (b0 * 64 + b1, b2 * 64 + b3) per 16 bits, then the two as one. */
+    /* The high nibble of byte 0; bytes 1-3 of the index have bit 7 set (0 out). */
+    __m512i nib = _mm512_ternarylogic_epi32(_mm512_srli_epi32(b, 4), _mm512_set1_epi32(0x0F),
+                                            _mm512_set1_epi32((int)0x80808000u), 0xEA);
+    __m512i first = _mm512_shuffle_epi8(VB_TABLE(VB_MASK), nib);
+    /* b & (first | 0x3F3F3F00) */
+    __m512i t = _mm512_ternarylogic_epi32(b, first, _mm512_set1_epi32(0x3F3F3F00), 0xE0);
     t = _mm512_maddubs_epi16(t, _mm512_set1_epi16(0x0140));
     t = _mm512_madd_epi16(t, _mm512_set1_epi32(0x00011000));
-    __mmask16 k2 = _mm512_cmpge_epu32_mask(lead, _mm512_set1_epi32(0xC0));
-    __mmask16 k3 = _mm512_cmpge_epu32_mask(lead, _mm512_set1_epi32(0xE0));
-    __mmask16 k4 = _mm512_cmpge_epu32_mask(lead, _mm512_set1_epi32(0xF0));
-    const __m512i six = _mm512_set1_epi32(6);
-    __m512i sh = _mm512_set1_epi32(18);
-    sh = _mm512_mask_sub_epi32(sh, k2, sh, six);
-    sh = _mm512_mask_sub_epi32(sh, k3, sh, six);
-    sh = _mm512_mask_sub_epi32(sh, k4, sh, six);
-    /* The payload's bits: 7, 5 + 6, 4 + 12, 3 + 18. */
-    __m512i m = _mm512_set1_epi32(0x7F);
-    m = _mm512_mask_mov_epi32(m, k2, _mm512_set1_epi32(0x7FF));
-    m = _mm512_mask_mov_epi32(m, k3, _mm512_set1_epi32(0xFFFF));
-    m = _mm512_mask_mov_epi32(m, k4, _mm512_set1_epi32(0x1FFFFF));
-    *four = k4;
-    return _mm512_and_si512(_mm512_srlv_epi32(t, sh), m);
+    return _mm512_srlv_epi32(t, _mm512_shuffle_epi8(VB_TABLE(VB_SHIFT), nib));
 }
 
 /* Store the first cnt code points of c as UTF-16 at d; how many units. */
-FAST_TARGET_VBMI FAST_INLINE size_t vbmi_store16(uint16_t *d, __m512i c, __mmask16 four,
-                                                 unsigned cnt)
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_store16(uint16_t *d, __m512i c, unsigned cnt)
 {
     __mmask16 live = (__mmask16)((1u << cnt) - 1);
-    four &= live;
+    __mmask16 four = _mm512_mask_cmpge_epu32_mask(live, c, _mm512_set1_epi32(0x10000));
     if (FAST_LIKELY(four == 0)) {
         _mm256_mask_storeu_epi16(d, live, _mm512_cvtepi32_epi16(c));
         return cnt;
@@ -98,62 +100,76 @@ FAST_TARGET_VBMI FAST_INLINE void vbmi_widen(__m512i v, size_t cnt, void *dst, b
     }
 }
 
-/* The characters that begin at the set bits of `first` in v, to dst. */
-FAST_TARGET_VBMI FAST_INLINE size_t vbmi_chars(__m512i v, __mmask64 first, void *dst, bool u16)
+/* 16 characters (group gi of the compressed first-byte positions pos: the
+ * first `live` of them count) of the 128 bytes v0:v1 to dst; units out. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_group(__m512i v0, __m512i v1, __m512i pos, unsigned gi,
+                                               unsigned live, void *dst, bool u16)
 {
-    /* Byte k of lane j: (j * 0x01010101) + k, then the group's offset. */
+    /* Byte k of lane j: the position of character gi + j, plus k. */
+    const __m512i spread = _mm512_set_epi32(
+        0x0F0F0F0F, 0x0E0E0E0E, 0x0D0D0D0D, 0x0C0C0C0C, 0x0B0B0B0B, 0x0A0A0A0A, 0x09090909,
+        0x08080808, 0x07070707, 0x06060606, 0x05050505, 0x04040404, 0x03030303, 0x02020202,
+        0x01010101, 0x00000000);
+    __m512i sel = _mm512_add_epi8(spread, _mm512_set1_epi8((char)gi));
+    __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(sel, pos), _mm512_set1_epi32(0x03020100));
+    __m512i c = vbmi_combine(_mm512_permutex2var_epi8(v0, idx, v1));
+    if (u16)
+        return vbmi_store16(dst, c, live);
+    _mm512_mask_storeu_epi32(dst, (__mmask16)((1u << live) - 1), c);
+    return live;
+}
+
+/* The characters that begin at the set bits of `first` (in v0; their later
+ * bytes may be in v1) to dst; units out. Two groups always (no branch on
+ * a count that varies from block to block), two more when needed. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_chars(__m512i v0, __m512i v1, __mmask64 first, void *dst,
+                                               bool u16)
+{
     const __m512i iota = _mm512_set_epi64(0x3F3E3D3C3B3A3938, 0x3736353433323130,
                                           0x2F2E2D2C2B2A2928, 0x2726252423222120,
                                           0x1F1E1D1C1B1A1918, 0x1716151413121110,
                                           0x0F0E0D0C0B0A0908, 0x0706050403020100);
-    const __m512i spread = _mm512_mullo_epi32(
-        _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-        _mm512_set1_epi32(0x01010101));
-    const __m512i bytes4 = _mm512_set1_epi32(0x03020100);
     unsigned cnt = (unsigned)__builtin_popcountll(first);
     __m512i pos = _mm512_maskz_compress_epi8(first, iota);
     size_t o = 0;
-    for (unsigned gi = 0; gi < cnt; gi += 16) {
-        __m512i sel = _mm512_add_epi8(spread, _mm512_set1_epi8((char)gi));
-        __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(sel, pos), bytes4);
-        __mmask16 four;
-        __m512i c = vbmi_combine(_mm512_permutexvar_epi8(idx, v), &four);
-        unsigned k = cnt - gi < 16 ? cnt - gi : 16;
-        if (u16) {
-            o += vbmi_store16((uint16_t *)dst + o, c, four, k);
-        } else {
-            _mm512_mask_storeu_epi32((uint32_t *)dst + o, (__mmask16)((1u << k) - 1), c);
-            o += k;
-        }
+    for (unsigned gi = 0; gi < 64; gi += 16) {
+        if (gi >= 32 && gi >= cnt)
+            break;
+        unsigned live = cnt <= gi ? 0 : cnt - gi >= 16 ? 16 : cnt - gi;
+        o += vbmi_group(v0, v1, pos, gi, live,
+                        u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o), u16);
     }
     return o;
 }
 
-/* The transcoder: src[0..n) is valid UTF-8, whole characters. */
+FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_load(const uint8_t *p, size_t rem)
+{
+    return _mm512_maskz_loadu_epi8(rem >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << rem) - 1, p);
+}
+
+/* The transcoder: src[0..n) is valid UTF-8, whole characters. Blocks of 64
+ * bytes at fixed steps (the next load does not wait for this block's
+ * characters): a block decodes the characters that begin in it, their
+ * later bytes taken from the next block (v1) where they reach into it. */
 FAST_TARGET_VBMI FAST_INLINE size_t vbmi_valid(const uint8_t *src, size_t n, void *dst, bool u16)
 {
     size_t i = 0, o = 0;
+    __m512i v0 = vbmi_load(src, n);
     while (i < n) {
-        size_t rem = n - i;
-        __mmask64 lm = rem >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << rem) - 1;
-        __m512i v = _mm512_maskz_loadu_epi8(lm, src + i);
+        size_t rem = n - i, k = rem < 64 ? rem : 64;
+        __m512i v1 = rem > 64 ? vbmi_load(src + i + 64, rem - 64) : _mm512_setzero_si512();
         void *d = u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o);
-        if (_mm512_movepi8_mask(v) == 0) {
-            size_t k = rem < 64 ? rem : 64;
-            vbmi_widen(v, k, d, u16);
-            i += k;
+        if (_mm512_movepi8_mask(v0) == 0) {
+            vbmi_widen(v0, k, d, u16);
             o += k;
-            continue;
+        } else {
+            /* First bytes: ASCII and 11xxxxxx, signed above 10111111. */
+            __mmask64 lm = k == 64 ? ~(__mmask64)0 : ((__mmask64)1 << k) - 1;
+            o += vbmi_chars(v0, v1, _mm512_cmpgt_epi8_mask(v0, _mm512_set1_epi8(-65)) & lm, d,
+                            u16);
         }
-        /* First bytes: ASCII and 11xxxxxx, signed above 10111111. */
-        __mmask64 first = _mm512_cmpgt_epi8_mask(v, _mm512_set1_epi8(-65)) & lm;
-        size_t take = rem;
-        if (rem > 64) {
-            take = 63 - (size_t)__builtin_clzll(first); /* the last one: may go on */
-            first &= ((__mmask64)1 << take) - 1;
-        }
-        o += vbmi_chars(v, first, d, u16);
-        i += take;
+        i += k;
+        v0 = v1;
     }
     return o;
 }
