@@ -100,6 +100,22 @@ FAST_TARGET_VBMI FAST_INLINE void vbmi_widen(__m512i v, size_t cnt, void *dst, b
     }
 }
 
+/* 64 ASCII bytes v widened at dst (unmasked stores). */
+FAST_TARGET_VBMI FAST_INLINE void vbmi_widen64(__m512i v, void *dst, bool u16)
+{
+    if (u16) {
+        __m512i *d = dst;
+        _mm512_storeu_si512(d, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+        _mm512_storeu_si512(d + 1, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
+    } else {
+        __m512i *d = dst;
+        _mm512_storeu_si512(d, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(v)));
+        _mm512_storeu_si512(d + 1, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
+        _mm512_storeu_si512(d + 2, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
+        _mm512_storeu_si512(d + 3, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
+    }
+}
+
 /* 16 characters (group gi of the compressed first-byte positions pos: the
  * first `live` of them count) of the 128 bytes v0:v1 to dst; units out. */
 FAST_TARGET_VBMI FAST_INLINE size_t vbmi_group(__m512i v0, __m512i v1, __m512i pos, unsigned gi,
@@ -142,6 +158,45 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_chars(__m512i v0, __m512i v1, __mmask64
     return o;
 }
 
+/* A block of 1- and 2-byte characters only, none reaching into the next
+ * block nor begun in the one before: per byte its value as the last byte
+ * of a character (ASCII: itself; 10xxxxxx: with the byte before it, the
+ * first), 16 bits a byte; the values at the characters' last bytes (keep)
+ * compressed and stored. cont: the bytes 10xxxxxx. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_two(__m512i v0, __mmask64 keep, __mmask64 cont,
+                                             void *dst, bool u16)
+{
+    const __m512i before = _mm512_set_epi64(0x3E3D3C3B3A393837, 0x363534333231302F,
+                                            0x2E2D2C2B2A292827, 0x262524232221201F,
+                                            0x1E1D1C1B1A191817, 0x161514131211100F,
+                                            0x0E0D0C0B0A090807, 0x060504030201003F);
+    __m512i prev = _mm512_permutexvar_epi8(before, v0);
+    size_t o = 0;
+    for (int h = 0; h < 2; h++) {
+        __m512i b = _mm512_cvtepu8_epi16(h ? _mm512_extracti64x4_epi64(v0, 1)
+                                           : _mm512_castsi512_si256(v0));
+        __m512i p = _mm512_cvtepu8_epi16(h ? _mm512_extracti64x4_epi64(prev, 1)
+                                           : _mm512_castsi512_si256(prev));
+        __m512i two = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(p, _mm512_set1_epi16(0x1F)), 6),
+                                      _mm512_and_si512(b, _mm512_set1_epi16(0x3F)));
+        __m512i w = _mm512_mask_mov_epi16(b, (__mmask32)(cont >> (32 * h)), two);
+        __mmask32 kk = (__mmask32)(keep >> (32 * h));
+        unsigned cnt = (unsigned)__builtin_popcount(kk);
+        __m512i c = _mm512_maskz_compress_epi16(kk, w);
+        __mmask32 m = (__mmask32)(((uint64_t)1 << cnt) - 1);
+        if (u16) {
+            _mm512_mask_storeu_epi16((uint16_t *)dst + o, m, c);
+        } else {
+            uint32_t *d = (uint32_t *)dst + o;
+            _mm512_mask_storeu_epi32(d, (__mmask16)m, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(c)));
+            _mm512_mask_storeu_epi32(d + 16, (__mmask16)(m >> 16),
+                                     _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(c, 1)));
+        }
+        o += cnt;
+    }
+    return o;
+}
+
 FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_load(const uint8_t *p, size_t rem)
 {
     return _mm512_maskz_loadu_epi8(rem >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << rem) - 1, p);
@@ -159,14 +214,22 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_valid(const uint8_t *src, size_t n, voi
         size_t rem = n - i, k = rem < 64 ? rem : 64;
         __m512i v1 = rem > 64 ? vbmi_load(src + i + 64, rem - 64) : _mm512_setzero_si512();
         void *d = u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o);
-        if (_mm512_movepi8_mask(v0) == 0) {
+        __mmask64 high = _mm512_movepi8_mask(v0);
+        if (high == 0 && k == 64) {
+            vbmi_widen64(v0, d, u16);
+            o += k;
+        } else if (high == 0) {
             vbmi_widen(v0, k, d, u16);
             o += k;
         } else {
-            /* First bytes: ASCII and 11xxxxxx, signed above 10111111. */
             __mmask64 lm = k == 64 ? ~(__mmask64)0 : ((__mmask64)1 << k) - 1;
-            o += vbmi_chars(v0, v1, _mm512_cmpgt_epi8_mask(v0, _mm512_set1_epi8(-65)) & lm, d,
-                            u16);
+            __mmask64 lead = _mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)0xC0));
+            __mmask64 cont = high & ~lead;
+            if (!_mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)0xE0)) && !(lead >> 63) &&
+                !(cont & 1))
+                o += vbmi_two(v0, ~lead & lm, cont, d, u16);
+            else
+                o += vbmi_chars(v0, v1, ~cont & lm, d, u16);
         }
         i += k;
         v0 = v1;

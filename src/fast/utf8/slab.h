@@ -6,7 +6,7 @@
  * SLAB_MAX bytes, so that the second pass reads from L1, and never more
  * bytes than units of room: a byte gives at most one unit, UTF-16 included):
  * scan it from ACCEPT, trim the valid prefix to a character boundary
- * (utfdfa__utf8_pending), transcode that. When the scan stops short (an
+ * (the last byte that starts a character), transcode that. When the scan stops short (an
  * error) or nothing is left to trim to, the plain per-byte step
  * (fast_dec_exact) finishes: at most one character's bytes to the error,
  * the room's last character, or the end of input. */
@@ -51,8 +51,14 @@ FAST_INLINE size_t fast_slab_engine(const fast_tables *g, const uint8_t *src, si
             break;
         uint32_t st = 0; /* ACCEPT */
         size_t raw = utfdfa__utf8_scan(src + i, len, &st), k = raw;
-        if (st != 0)
-            k -= utfdfa__utf8_pending(src + i, raw, st); /* begun in the slab: at most 3 */
+        if (st != 0) {
+            /* Back to the character's first byte (in the slab: the scan
+             * began in ACCEPT), the last byte that starts one (a valid run,
+             * so one is there; a later byte never starts one). */
+            while (k && !(g->decode_shift[src[i + k - 1]] >> 5))
+                k--;
+            k -= k > 0;
+        }
         if (k == 0)
             break;
         o += valid(src + i, k, u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o));
