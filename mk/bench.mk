@@ -47,14 +47,27 @@ bench-gen: | $(B)/.tools-ok
 # UTF-8 without shift rows and for the other grammars (tests/decode/test_fast.c).
 $(T)/test_fast: tests/decode/test_fast.c tests/decode/fast_generic.c tests/decode/fast_generic.h \
                 $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_SRCS) $(UTF8_FAST_HDRS) $(HEADERS) \
-                $(FAST_GEN_HEADERS) | $(T)
+                $(FAST_GEN_HEADERS) $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I tests/common -I src/fast/utf8 \
-	  -I tests/decode $< tests/decode/fast_generic.c $(UTF8_FAST_SRCS) $(TEST_COMMON) -o $@
+	  -I tests/decode $< tests/decode/fast_generic.c $(UTF8_FAST_SRCS) $(TEST_COMMON) \
+	  $(B)/libutfdfa.a -o $@
 
 check-fast: $(T)/test_fast
 	$(T)/test_fast $(SHARED)
 
 CHECKS += check-fast
+
+# The decoders the library calls, forced to each kernel level, against the
+# plain loop (tests/decode/test_fast_levels.c).
+.PHONY: check-fast-levels
+$(T)/test_fast_levels: tests/decode/test_fast_levels.c $(TEST_HDRS) $(TEST_COMMON) \
+                       $(B)/libutfdfa.a $(G)/utf8.gen.h | $(T)
+	$(CC) $(TEST_CFLAGS) -I $(G) -I src/fast/utf8 $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+
+check-fast-levels: $(T)/test_fast_levels
+	$(T)/test_fast_levels $(SHARED)
+
+CHECKS += check-fast-levels
 
 # The fast kernels (src/fast/): every level this CPU runs, forced in turn,
 # against an oracle written in the test (tests/fast/test_kernels.c);

@@ -21,8 +21,11 @@ static const struct utfdfa__utf8_fast_impl *fast_impl(void)
     case LEVEL_SSE4:
         return __builtin_cpu_supports("bmi2") ? &utfdfa__utf8_fast_bmi2
                                               : &utfdfa__utf8_fast_portable;
-    default:
+    case LEVEL_AVX2:
+    case LEVEL_AVX512:
         return &utfdfa__utf8_fast_avx2;
+    default:
+        return &utfdfa__utf8_fast_vbmi;
 #else
     default:
         return &utfdfa__utf8_fast_portable;
@@ -97,6 +100,8 @@ const struct utfdfa__fast_variant utfdfa__utf8_fast_variants[] = {
           utfdfa__utf8_dec_b_l2_avx2_16),
     V_DEC("bmi2:branchfree+ascii-avx2+3lanes", utfdfa__utf8_dec_b_l3_avx2_32,
           utfdfa__utf8_dec_b_l3_avx2_16),
+    V_DEC("vbmi:slabs", utfdfa__utf8_dec_vbmi_32, utfdfa__utf8_dec_vbmi_16),
+    V_REP("vbmi:slabs+replace", utfdfa__utf8_rep_vbmi),
 #endif
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The variants of the UTF-8 fast paths: each an engine with its techniques
  * fixed, defined in the file of the ISA it needs (portable.c, bmi2.c,
- * avx2.c). Each ISA file gives the set the library calls on such a CPU
+ * avx2.c, avx512.c). Each ISA file gives the set the library calls on such a CPU
  * (struct utfdfa__utf8_fast_impl); select.c chooses one set at run time and
  * lists every variant for the tests and the benchmark. Names: scan_,
  * dec_ (_32: to UTF-32, _16: to UTF-16), rep_ (replacing); b_ with BMI2;
@@ -30,7 +30,8 @@ struct utfdfa__utf8_fast_impl {
 
 extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_portable;
 #if FAST_X86
-extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_bmi2, utfdfa__utf8_fast_avx2;
+extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_bmi2, utfdfa__utf8_fast_avx2,
+    utfdfa__utf8_fast_vbmi;
 #endif
 
 /* The functions' types, to declare the variants one a line. */
@@ -69,5 +70,10 @@ utfdfa__dec32_f utfdfa__utf8_dec_b_free_avx2_32, utfdfa__utf8_dec_b_l2_avx2_32,
 utfdfa__dec16_f utfdfa__utf8_dec_b_free_avx2_16, utfdfa__utf8_dec_b_l2_avx2_16,
     utfdfa__utf8_dec_b_l3_avx2_16;
 utfdfa__rep_f utfdfa__utf8_rep_b_avx2;
+
+/* avx512.c: slabs, scanned then transcoded with AVX-512 VBMI/VBMI2 */
+utfdfa__dec32_f utfdfa__utf8_dec_vbmi_32;
+utfdfa__dec16_f utfdfa__utf8_dec_vbmi_16;
+utfdfa__rep_f utfdfa__utf8_rep_vbmi;
 
 #endif /* UTFDFA_FAST_UTF8_VARIANTS_H */

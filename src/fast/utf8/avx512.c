@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/* The variants for x86-64 with AVX-512 VBMI and VBMI2 (the kernel level
+ * LEVEL_AVX512VBMI): decoding by slabs (slab.h) with a transcoder of valid
+ * UTF-8 that works on 64 bytes at a time, after the technique of Clausecker
+ * and Lemire ("Transcoding Unicode Characters with AVX-512 Instructions",
+ * 2023), written here from its description:
+ *   - the characters' first bytes are those that are not 10xxxxxx; their
+ *     positions are compressed (vpcompressb over 0..63) into one vector;
+ *   - for 16 characters at a time, a byte permute (vpermb) brings each
+ *     character's bytes (its first byte and the three after it) into a
+ *     32-bit lane, first byte lowest;
+ *   - the lane's bytes are combined as a 4-byte character would be (two
+ *     multiply-adds: b0 << 18 | b1 << 12 | b2 << 6 | b3, the later bytes
+ *     masked to their 6 payload bits), then shifted right by 6 for each
+ *     byte the character lacks, and the first byte's marker bits are
+ *     masked off; the length comes from the first byte alone.
+ * The blocks are 64 bytes at fixed steps; a character that begins in one
+ * and ends in the next is decoded with the first (a two-source permute).
+ * Each function carries its target attribute (select.c calls them only at
+ * that level, which requires the CPU features). */
+#include "utf8_fast.h"
+
+#include "slab.h"
+#include "variants.h"
+
+#if FAST_X86
+#define FAST_TARGET_VBMI                                                                    \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi,bmi2,"      \
+                          "lzcnt,popcnt")))
+
+/* What a first byte's high nibble says (UTF-8's encoding form, Unicode
+ * 3.9 Table 3-6): its character's length (a nibble that no first byte has,
+ * 8-B, counts as 1), the payload mask of the first byte, and how far right
+ * a value combined as of four bytes must move. Lookup tables (vpshufb, 16
+ * entries) computed from these expressions. */
+#define VB_LEN(h) ((h) < 0xC ? 1 : (h) < 0xE ? 2 : (h) == 0xE ? 3 : 4)
+#define VB_MASK(h) (VB_LEN(h) == 1 ? 0x7F : 0x7F >> VB_LEN(h))
+#define VB_SHIFT(h) (6 * (4 - VB_LEN(h)))
+#define VB_TABLE(F)                                                                         \
+    _mm512_broadcast_i32x4(_mm_setr_epi8(F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7),    \
+                                         F(8), F(9), F(10), F(11), F(12), F(13), F(14), F(15)))
+
+/* Lanes (a character's first byte lowest, the next three above it) to code
+ * points: the first byte to its payload by the table, the later ones to
+ * their 6 bits; combined as of four bytes (two multiply-adds: b0 << 18 |
+ * b1 << 12 | b2 << 6 | b3); shifted right by 6 for each byte missing. */
+FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_combine(__m512i b)
+{
+    /* The high nibble of byte 0; bytes 1-3 of the index have bit 7 set (0 out). */
+    __m512i nib = _mm512_ternarylogic_epi32(_mm512_srli_epi32(b, 4), _mm512_set1_epi32(0x0F),
+                                            _mm512_set1_epi32((int)0x80808000u), 0xEA);
+    __m512i first = _mm512_shuffle_epi8(VB_TABLE(VB_MASK), nib);
+    /* b & (first | 0x3F3F3F00) */
+    __m512i t = _mm512_ternarylogic_epi32(b, first, _mm512_set1_epi32(0x3F3F3F00), 0xE0);
+    t = _mm512_maddubs_epi16(t, _mm512_set1_epi16(0x0140));
+    t = _mm512_madd_epi16(t, _mm512_set1_epi32(0x00011000));
+    return _mm512_srlv_epi32(t, _mm512_shuffle_epi8(VB_TABLE(VB_SHIFT), nib));
+}
+
+/* Store the first cnt code points of c as UTF-16 at d; how many units. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_store16(uint16_t *d, __m512i c, unsigned cnt)
+{
+    __mmask16 live = (__mmask16)((1u << cnt) - 1);
+    __mmask16 four = _mm512_mask_cmpge_epu32_mask(live, c, _mm512_set1_epi32(0x10000));
+    if (FAST_LIKELY(four == 0)) {
+        _mm256_mask_storeu_epi16(d, live, _mm512_cvtepi32_epi16(c));
+        return cnt;
+    }
+    /* Pairs: high surrogate in the lane's low half, low one above it. */
+    __m512i u = _mm512_sub_epi32(c, _mm512_set1_epi32(0x10000));
+    __m512i hi = _mm512_or_si512(_mm512_srli_epi32(u, 10), _mm512_set1_epi32(0xD800));
+    __m512i lo = _mm512_or_si512(_mm512_and_si512(u, _mm512_set1_epi32(0x3FF)),
+                                 _mm512_set1_epi32(0xDC00));
+    __m512i w = _mm512_mask_mov_epi32(c, four, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
+    __mmask32 keep = (__mmask32)(_pdep_u32(live, 0x55555555u) | _pdep_u32(four, 0xAAAAAAAAu));
+    unsigned units = (unsigned)__builtin_popcount(keep);
+    __m512i packed = _mm512_maskz_compress_epi16(keep, w); /* in a register: fast everywhere */
+    _mm512_mask_storeu_epi16(d, (__mmask32)(((uint64_t)1 << units) - 1), packed);
+    return units;
+}
+
+/* ASCII bytes v (cnt of them) widened at dst. */
+FAST_TARGET_VBMI FAST_INLINE void vbmi_widen(__m512i v, size_t cnt, void *dst, bool u16)
+{
+    __mmask64 m = cnt >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << cnt) - 1;
+    if (u16) {
+        uint16_t *d = dst;
+        _mm512_mask_storeu_epi16(d, (__mmask32)m, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+        _mm512_mask_storeu_epi16(d + 32, (__mmask32)(m >> 32),
+                                 _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
+    } else {
+        uint32_t *d = dst;
+        _mm512_mask_storeu_epi32(d, (__mmask16)m, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(v)));
+        _mm512_mask_storeu_epi32(d + 16, (__mmask16)(m >> 16),
+                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
+        _mm512_mask_storeu_epi32(d + 32, (__mmask16)(m >> 32),
+                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
+        _mm512_mask_storeu_epi32(d + 48, (__mmask16)(m >> 48),
+                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
+    }
+}
+
+/* 64 ASCII bytes v widened at dst (unmasked stores). */
+FAST_TARGET_VBMI FAST_INLINE void vbmi_widen64(__m512i v, void *dst, bool u16)
+{
+    if (u16) {
+        __m512i *d = dst;
+        _mm512_storeu_si512(d, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
+        _mm512_storeu_si512(d + 1, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
+    } else {
+        __m512i *d = dst;
+        _mm512_storeu_si512(d, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(v)));
+        _mm512_storeu_si512(d + 1, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
+        _mm512_storeu_si512(d + 2, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
+        _mm512_storeu_si512(d + 3, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
+    }
+}
+
+/* 16 characters (group gi of the compressed first-byte positions pos: the
+ * first `live` of them count) of the 128 bytes v0:v1 to dst; units out. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_group(__m512i v0, __m512i v1, __m512i pos, unsigned gi,
+                                               unsigned live, void *dst, bool u16)
+{
+    /* Byte k of lane j: the position of character gi + j, plus k. */
+    const __m512i spread = _mm512_set_epi32(
+        0x0F0F0F0F, 0x0E0E0E0E, 0x0D0D0D0D, 0x0C0C0C0C, 0x0B0B0B0B, 0x0A0A0A0A, 0x09090909,
+        0x08080808, 0x07070707, 0x06060606, 0x05050505, 0x04040404, 0x03030303, 0x02020202,
+        0x01010101, 0x00000000);
+    __m512i sel = _mm512_add_epi8(spread, _mm512_set1_epi8((char)gi));
+    __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(sel, pos), _mm512_set1_epi32(0x03020100));
+    __m512i c = vbmi_combine(_mm512_permutex2var_epi8(v0, idx, v1));
+    if (u16)
+        return vbmi_store16(dst, c, live);
+    _mm512_mask_storeu_epi32(dst, (__mmask16)((1u << live) - 1), c);
+    return live;
+}
+
+/* The characters that begin at the set bits of `first` (in v0; their later
+ * bytes may be in v1) to dst; units out. Two groups always (no branch on
+ * a count that varies from block to block), two more when needed. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_chars(__m512i v0, __m512i v1, __mmask64 first, void *dst,
+                                               bool u16)
+{
+    const __m512i iota = _mm512_set_epi64(0x3F3E3D3C3B3A3938, 0x3736353433323130,
+                                          0x2F2E2D2C2B2A2928, 0x2726252423222120,
+                                          0x1F1E1D1C1B1A1918, 0x1716151413121110,
+                                          0x0F0E0D0C0B0A0908, 0x0706050403020100);
+    unsigned cnt = (unsigned)__builtin_popcountll(first);
+    __m512i pos = _mm512_maskz_compress_epi8(first, iota);
+    size_t o = 0;
+    for (unsigned gi = 0; gi < 64; gi += 16) {
+        if (gi >= 32 && gi >= cnt)
+            break;
+        unsigned live = cnt <= gi ? 0 : cnt - gi >= 16 ? 16 : cnt - gi;
+        o += vbmi_group(v0, v1, pos, gi, live,
+                        u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o), u16);
+    }
+    return o;
+}
+
+/* A block of 1- and 2-byte characters only, none reaching into the next
+ * block nor begun in the one before: per byte its value as the last byte
+ * of a character (ASCII: itself; 10xxxxxx: with the byte before it, the
+ * first), 16 bits a byte; the values at the characters' last bytes (keep)
+ * compressed and stored. cont: the bytes 10xxxxxx. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_two(__m512i v0, __mmask64 keep, __mmask64 cont,
+                                             void *dst, bool u16)
+{
+    const __m512i before = _mm512_set_epi64(0x3E3D3C3B3A393837, 0x363534333231302F,
+                                            0x2E2D2C2B2A292827, 0x262524232221201F,
+                                            0x1E1D1C1B1A191817, 0x161514131211100F,
+                                            0x0E0D0C0B0A090807, 0x060504030201003F);
+    __m512i prev = _mm512_permutexvar_epi8(before, v0);
+    size_t o = 0;
+    for (int h = 0; h < 2; h++) {
+        __m512i b = _mm512_cvtepu8_epi16(h ? _mm512_extracti64x4_epi64(v0, 1)
+                                           : _mm512_castsi512_si256(v0));
+        __m512i p = _mm512_cvtepu8_epi16(h ? _mm512_extracti64x4_epi64(prev, 1)
+                                           : _mm512_castsi512_si256(prev));
+        __m512i two = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(p, _mm512_set1_epi16(0x1F)), 6),
+                                      _mm512_and_si512(b, _mm512_set1_epi16(0x3F)));
+        __m512i w = _mm512_mask_mov_epi16(b, (__mmask32)(cont >> (32 * h)), two);
+        __mmask32 kk = (__mmask32)(keep >> (32 * h));
+        unsigned cnt = (unsigned)__builtin_popcount(kk);
+        __m512i c = _mm512_maskz_compress_epi16(kk, w);
+        __mmask32 m = (__mmask32)(((uint64_t)1 << cnt) - 1);
+        if (u16) {
+            _mm512_mask_storeu_epi16((uint16_t *)dst + o, m, c);
+        } else {
+            uint32_t *d = (uint32_t *)dst + o;
+            _mm512_mask_storeu_epi32(d, (__mmask16)m, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(c)));
+            _mm512_mask_storeu_epi32(d + 16, (__mmask16)(m >> 16),
+                                     _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(c, 1)));
+        }
+        o += cnt;
+    }
+    return o;
+}
+
+FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_load(const uint8_t *p, size_t rem)
+{
+    return _mm512_maskz_loadu_epi8(rem >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << rem) - 1, p);
+}
+
+/* The transcoder: src[0..n) is valid UTF-8, whole characters. Blocks of 64
+ * bytes at fixed steps (the next load does not wait for this block's
+ * characters): a block decodes the characters that begin in it, their
+ * later bytes taken from the next block (v1) where they reach into it. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_valid(const uint8_t *src, size_t n, void *dst, bool u16)
+{
+    size_t i = 0, o = 0;
+    __m512i v0 = vbmi_load(src, n);
+    while (i < n) {
+        size_t rem = n - i, k = rem < 64 ? rem : 64;
+        __m512i v1 = rem > 64 ? vbmi_load(src + i + 64, rem - 64) : _mm512_setzero_si512();
+        void *d = u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o);
+        __mmask64 high = _mm512_movepi8_mask(v0);
+        if (high == 0 && k == 64) {
+            vbmi_widen64(v0, d, u16);
+            o += k;
+        } else if (high == 0) {
+            vbmi_widen(v0, k, d, u16);
+            o += k;
+        } else {
+            __mmask64 lm = k == 64 ? ~(__mmask64)0 : ((__mmask64)1 << k) - 1;
+            __mmask64 lead = _mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)0xC0));
+            __mmask64 cont = high & ~lead;
+            if (!_mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)0xE0)) && !(lead >> 63) &&
+                !(cont & 1))
+                o += vbmi_two(v0, ~lead & lm, cont, d, u16);
+            else
+                o += vbmi_chars(v0, v1, ~cont & lm, d, u16);
+        }
+        i += k;
+        v0 = v1;
+    }
+    return o;
+}
+
+FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_valid32(const uint8_t *src, size_t n, void *dst)
+{
+    return vbmi_valid(src, n, dst, false);
+}
+
+FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_valid16(const uint8_t *src, size_t n, void *dst)
+{
+    return vbmi_valid(src, n, dst, true);
+}
+
+FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_32(const uint8_t *src, size_t n, uint32_t *state,
+    uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
+{
+    return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
+                            vbmi_valid32);
+}
+
+FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_16(const uint8_t *src, size_t n, uint32_t *state,
+    uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
+{
+    return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
+                            vbmi_valid16);
+}
+
+FAST_TARGET_VBMI size_t utfdfa__utf8_rep_vbmi(const uint8_t *src, size_t n, uint32_t *state,
+    uint32_t *partial, uint32_t *dst, size_t cap, size_t *written, size_t *errors)
+{
+    return fast_slab_rep(src, n, state, partial, dst, cap, written, errors,
+                         utfdfa__utf8_dec_vbmi_32, utfdfa__utf8_rep_b_avx2);
+}
+
+/* The scan is the AVX2 level's (the validators are another file's). */
+const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_vbmi = {
+    utfdfa__utf8_scan_b_avx2_l2, utfdfa__utf8_dec_vbmi_32, utfdfa__utf8_dec_vbmi_16,
+    utfdfa__utf8_rep_vbmi,
+};
+#else
+typedef int utfdfa__utf8_fast_avx512_none; /* not x86-64: nothing here (a unit must declare something) */
+#endif
