@@ -68,3 +68,19 @@ check-kernels: $(T)/test_kernels
 	$(T)/test_kernels
 
 CHECKS += check-kernels
+
+# The lookup validators (src/fast/utf8/lookup*.h): each level this CPU
+# runs, the library's UTF-8 kernels and the same kernels over every grammar
+# whose tables gen/derive_simd.py derives, against the plain DFA
+# (tests/decode/test_lookup.c).
+.PHONY: check-lookup
+LOOKUP_TEST_HDRS = $(wildcard $(G)/*.simd.gen.h)
+$(T)/test_lookup: tests/decode/test_lookup.c $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_HDRS) \
+                  $(HEADERS) $(LOOKUP_TEST_HDRS) $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I $(G) -I tests/common -I src/fast/utf8 -I src/fast $< \
+	  $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+
+check-lookup: $(T)/test_lookup
+	$(T)/test_lookup $(SHARED)
+
+CHECKS += check-lookup
