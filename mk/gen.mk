@@ -11,6 +11,16 @@ $(G)/%.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 $(G)/%.fast.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit c-fast -o $@
 
+# The lookup validator's tables (gen/derive_simd.py), for every grammar the
+# runtime decodes with: a grammar that does not fit the model gets a header
+# that says why (PREFIX_SIMD_DERIVED 0, PREFIX_SIMD_WHY) and a note on stderr.
+SIMD_GRAMMARS = $(ENCODING_GRAMMARS)
+SIMD_GEN_HEADERS = $(SIMD_GRAMMARS:%=$(G)/%.simd.gen.h)
+generated: $(SIMD_GEN_HEADERS)
+
+$(G)/%.simd.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
+	$(ABNFC) $< --emit c-simd -o $@
+
 # The registry's outputs read the grammars its rows name.
 $(REGISTRY_HEADER): $(REGISTRY) $(ENCODING_GRAMMARS:%=grammar/%.abnf) $(GEN_DEPS) \
                       | $(G) $(B)/.tools-ok
