@@ -74,7 +74,7 @@ CHECKS += check-kernels
 # whose tables gen/derive_simd.py derives, against the plain DFA
 # (tests/decode/test_lookup.c).
 .PHONY: check-lookup
-LOOKUP_TEST_HDRS = $(wildcard $(G)/*.simd.gen.h)
+LOOKUP_TEST_HDRS = $(SIMD_GEN_HEADERS)
 $(T)/test_lookup: tests/decode/test_lookup.c $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_HDRS) \
                   $(HEADERS) $(LOOKUP_TEST_HDRS) $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I $(G) -I tests/common -I src/fast/utf8 -I src/fast $< \
