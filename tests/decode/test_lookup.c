@@ -366,6 +366,21 @@ static void test_edges(void)
     }
 }
 
+/* A long ASCII run with one edge byte at each position (the ASCII run's
+ * step of 128 bytes, its end, the groups after it), then continuations. */
+static void test_ascii_runs(void)
+{
+    uint8_t s[520];
+    for (size_t p = 0; p < 460; p++)
+        for (size_t e = 0; e < nedges; e++) {
+            memset(s, 'a', sizeof s);
+            s[p] = edges[e];
+            check(s, sizeof s, G->accept, "ASCII run with an edge byte");
+            memset(s + p + 1, 0x80 | (int)(p & 0x3F), 5);
+            check_at(s, sizeof s - p % 7, G->accept, p % 64, "ASCII run, a byte, continuations");
+        }
+}
+
 /* Random text at every alignment 0..63 cut at every end; from every split
  * point in the DFA's state there; each byte corrupted in turn. */
 static void test_text(int texts)
@@ -521,6 +536,7 @@ int main(int argc, char **argv)
         unsigned long before = scans;
         test_short();
         test_edges();
+        test_ascii_runs();
         test_text(gi == 0 ? 6 : 3);
         test_corpus(shared, gi == 0 ? 1 : 7);
         test_kuhn(shared);

@@ -38,10 +38,14 @@ typedef struct utfdfa_simd_tables lk_tables;
 /* Bytes per group: every kernel tests its error vector once a group. */
 enum { LK_GROUP = 64 };
 
+/* The plain DFA's parts are out of line: one copy for every kernel of a
+ * unit, off the vector loop's path. */
+#define LK_SCALAR FAST_UNUSED FAST_NOINLINE static
+
 /* From a state inside a character: the plain DFA to its end. True when it
  * ended there in ACCEPT (*pi after it), false when the input rejects or
  * ends first (*pi, *ps: the exact stop and state). */
-FAST_INLINE bool lk_finish_char(const fast_tables *g, const uint8_t *src, size_t n, size_t *pi,
+LK_SCALAR bool lk_finish_char(const fast_tables *g, const uint8_t *src, size_t n, size_t *pi,
                                 uint64_t *ps)
 {
     uint64_t s = *ps;
@@ -78,7 +82,7 @@ FAST_INLINE size_t lk_tail_len(const lk_tables *t, const uint8_t *src, size_t st
 
 /* After an error in the group at e, or at the end: the plain DFA from the
  * boundary the checked bytes before e commit, to the exact stop. */
-FAST_INLINE size_t lk_rescan(const fast_tables *g, const lk_tables *t, const uint8_t *src,
+LK_SCALAR size_t lk_rescan(const fast_tables *g, const lk_tables *t, const uint8_t *src,
                              size_t n, size_t start, size_t e, uint64_t *ps)
 {
     *ps = fast_to_state(g, 0);
@@ -96,9 +100,9 @@ FAST_INLINE void lk_incomplete_bytes(const lk_tables *t, uint8_t *out, size_t w)
         out[w - j] = (uint8_t)(t->longer_min[j - 1] - 1);
 }
 
-/* The library's kernels over UTF-8's tables (lookup_sse4.c, lookup_avx2.c,
- * lookup_avx512.c), for utfdfa__utf8_scan at each level from SSE4 on;
- * call one only on a CPU with its features. */
+/* The library's kernels over UTF-8's tables (lookup_sse4.h, lookup_avx2.h,
+ * lookup_avx512.h, instantiated in lookup.c), for utfdfa__utf8_scan at
+ * each level from SSE4 on. Call one only on a CPU with its features. */
 size_t utfdfa__utf8_scan_lookup_sse4(const uint8_t *src, size_t n, uint32_t *state);
 size_t utfdfa__utf8_scan_lookup_avx2(const uint8_t *src, size_t n, uint32_t *state);
 size_t utfdfa__utf8_scan_lookup_avx512(const uint8_t *src, size_t n, uint32_t *state);

@@ -18,6 +18,17 @@
 #define LK_CAT(a, b) LK_CAT2(a, b)
 #define LK_(name) LK_CAT(LK_CAT(lk_, LK_SUF), LK_CAT(_, name))
 
+/* Whether p[0..128) is all below 0x80 (the ASCII run's step). */
+LK_INLINE bool LK_(ascii2)(const uint8_t *p)
+{
+    LK_V a[LK_NB], b[LK_NB];
+    LK_(load)(p, a);
+    LK_(load)(p + LK_GROUP, b);
+    for (int k = 0; k < LK_NB; k++)
+        a[k] = LK_(or)(a[k], b[k]);
+    return LK_(ascii)(a);
+}
+
 /* The error vector of a group whose previous vector is prev. */
 LK_INLINE LK_V LK_(group)(const struct LK_(ctx) *c, const lk_tables *t, const int cur_low,
                           LK_V prev, const LK_V *v)
@@ -39,8 +50,11 @@ LK_INLINE size_t LK_(run)(const fast_tables *g, const lk_tables *t, const int cu
     while (n - i >= LK_GROUP) {
         LK_(load)(src + i, v);
         if (g->ascii_identity && LK_(ascii)(v) && !LK_(any)(inc)) {
-            prev = v[LK_NB - 1];
             i += LK_GROUP;
+            while (n - i >= 2 * LK_GROUP && LK_(ascii2)(src + i))
+                i += 2 * LK_GROUP;
+            LK_(load)(src + i - LK_GROUP, v);
+            prev = v[LK_NB - 1];
             continue;
         }
         if (FAST_UNLIKELY(LK_(any)(LK_(group)(&c, t, cur_low, prev, v))))
