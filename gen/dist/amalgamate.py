@@ -9,7 +9,8 @@ vendoring as SQLite and simdutf ship theirs: the public header, the tables
 generated from grammar/ (build/gen/*.gen.h), the internal headers and every
 source, each `#include "..."` replaced by the file it names the first time
 and dropped after that (a header without an include guard, a template for
-several instances, every time). The conversion engine, src/decode/convert_from.c, is instantiated once per source encoding
+several instances, every time). The conversion engine,
+src/decode/convert_from.c, is instantiated once per source encoding
 (--convert, the Makefile's CONVERT_SOURCES), each copy after its own
 `#define SOURCE_NAME`, as the Makefile's per-encoding units are compiled;
 convert_from.c is written so that its copies can share a unit.
