@@ -47,9 +47,10 @@ bench-gen: | $(B)/.tools-ok
 # UTF-8 without shift rows and for the other grammars (tests/decode/test_fast.c).
 $(T)/test_fast: tests/decode/test_fast.c tests/decode/fast_generic.c tests/decode/fast_generic.h \
                 $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_SRCS) $(UTF8_FAST_HDRS) $(HEADERS) \
-                $(FAST_GEN_HEADERS) | $(T)
+                $(FAST_GEN_HEADERS) $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I tests/common -I src/fast/utf8 \
-	  -I tests/decode $< tests/decode/fast_generic.c $(UTF8_FAST_SRCS) $(TEST_COMMON) -o $@
+	  -I tests/decode $< tests/decode/fast_generic.c $(UTF8_FAST_SRCS) $(TEST_COMMON) \
+	  $(B)/libutfdfa.a -o $@
 
 check-fast: $(T)/test_fast
 	$(T)/test_fast $(SHARED)
