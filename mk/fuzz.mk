@@ -25,7 +25,7 @@ $(FUZZ_VARIANTS:%=$(FB)/fuzz_%): $(FB)/fuzz_%: $(VARIANT_DEPS:$(G)/%=$(FB)/gen/%
 
 $(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h $(UTF8_FAST_SRCS) $(UTF8_FAST_HDRS) $(FB)/libutfdfa.a
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DUTFDFA_FAST_VARIANTS -I include -I $(FB)/gen \
-	  -I src/fast/utf8 $< $(UTF8_FAST_SRCS) -o $@
+	  -I src/fast/utf8 $< $(UTF8_FAST_SRCS) $(FB)/libutfdfa.a -o $@
 
 # The fuzz build's generated files come from the sub-make above.
 $(filter $(FB)/gen/%,$(VARIANT_DEPS:$(G)/%=$(FB)/gen/%)): $(FB)/libutfdfa.a ;
