@@ -17,6 +17,11 @@
 #define LK_CAT2(a, b) a##b
 #define LK_CAT(a, b) LK_CAT2(a, b)
 #define LK_(name) LK_CAT(LK_CAT(lk_, LK_SUF), LK_CAT(_, name))
+#if defined(__GNUC__) && !defined(__clang__)
+#define LK_UNROLL _Pragma("GCC unroll 8") /* v[] stays in registers */
+#else
+#define LK_UNROLL
+#endif
 
 /* Whether p[0..128) is all below 0x80 (the ASCII run's step). */
 LK_INLINE bool LK_(ascii2)(const uint8_t *p)
@@ -24,6 +29,7 @@ LK_INLINE bool LK_(ascii2)(const uint8_t *p)
     LK_V a[LK_NB], b[LK_NB];
     LK_(load)(p, a);
     LK_(load)(p + LK_GROUP, b);
+    LK_UNROLL
     for (int k = 0; k < LK_NB; k++)
         a[k] = LK_(or)(a[k], b[k]);
     return LK_(ascii)(a);
@@ -34,6 +40,7 @@ LK_INLINE LK_V LK_(group)(const struct LK_(ctx) *c, const lk_tables *t, const in
                           LK_V prev, const LK_V *v)
 {
     LK_V err = LK_(check)(c, t, cur_low, prev, v[0]);
+    LK_UNROLL
     for (int k = 1; k < LK_NB; k++)
         err = LK_(or)(err, LK_(check)(c, t, cur_low, v[k - 1], v[k]));
     return err;
@@ -85,5 +92,6 @@ LK_INLINE size_t LK_(scan)(const fast_tables *g, const lk_tables *t, const int c
 }
 
 #undef LK_
+#undef LK_UNROLL
 #undef LK_CAT
 #undef LK_CAT2

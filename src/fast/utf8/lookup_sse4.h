@@ -48,8 +48,10 @@ LK_SSE4_INLINE __m128i lk_sse4_prev(__m128i prev, __m128i cur, int k)
 
 LK_SSE4_INLINE void lk_sse4_load(const uint8_t *p, __m128i *v)
 {
-    for (int k = 0; k < 4; k++)
-        v[k] = LK_SSE4_LOAD(p + 16 * k);
+    v[0] = LK_SSE4_LOAD(p);
+    v[1] = LK_SSE4_LOAD(p + 16);
+    v[2] = LK_SSE4_LOAD(p + 32);
+    v[3] = LK_SSE4_LOAD(p + 48);
 }
 
 LK_SSE4_INLINE void lk_sse4_load_tail(const struct lk_sse4_ctx *c, const lk_tables *t,
