@@ -1200,7 +1200,7 @@ int main(int argc, char **argv)
     env = getenv("BENCH_STAT");
     use_min = env && strcmp(env, "min") == 0;
     env = getenv("BENCH_LEVEL"); /* a kernel level (src/fast/levels.h) instead of the best */
-    if (env && !utfdfa__fast_force(env)) {
+    if (env && *env && !utfdfa__fast_force(env)) {
         fprintf(stderr, "bench: BENCH_LEVEL=%s: no such level on this CPU\n", env);
         return 2;
     }

@@ -12,7 +12,8 @@
 #define LK_AVX2_INLINE FAST_INLINE FAST_TARGET_AVX2BMI
 
 #define LK_AVX2_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define LK_AVX2_TABLE(p) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define LK_AVX2_TABLE(p) \
+    _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p)))
 
 struct lk_avx2_ctx {
     __m256i ph, pl, ch, cl, sub[6], inc_max, pad, zero, tc;
@@ -79,6 +80,12 @@ LK_AVX2_INLINE __m256i lk_avx2_or(__m256i a, __m256i b)
 LK_AVX2_INLINE bool lk_avx2_any(__m256i v)
 {
     return !_mm256_testz_si256(v, v);
+}
+
+LK_AVX2_INLINE uint64_t lk_avx2_nonzero(__m256i v)
+{
+    __m256i zero = _mm256_cmpeq_epi8(v, _mm256_setzero_si256());
+    return (uint64_t)~(uint32_t)_mm256_movemask_epi8(zero);
 }
 
 LK_AVX2_INLINE __m256i lk_avx2_incomplete(const struct lk_avx2_ctx *c, __m256i v)

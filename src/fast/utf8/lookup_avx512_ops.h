@@ -81,6 +81,11 @@ LK_INLINE bool LK_O(any)(__m512i v)
     return _mm512_test_epi8_mask(v, v) != 0;
 }
 
+LK_INLINE uint64_t LK_O(nonzero)(__m512i v)
+{
+    return (uint64_t)_mm512_test_epi8_mask(v, v);
+}
+
 LK_INLINE __m512i LK_O(incomplete)(const struct LK_O(ctx) *c, __m512i v)
 {
     return _mm512_subs_epu8(v, c->inc_max);

@@ -12,6 +12,7 @@
  *   lk_<SUF>_check(c, t, cur_low, prev, cur)  the error vector of cur
  *   lk_<SUF>_incomplete(c, v)       nonzero when v's last bytes leave a character open
  *   lk_<SUF>_or(a, b), lk_<SUF>_any(v)
+ *   lk_<SUF>_nonzero(v)             a bit for each nonzero byte of v (uint64_t)
  * The engine may be included once per ISA header in one unit (the
  * amalgamation): nothing here outlives the include but the functions. */
 #define LK_CAT2(a, b) a##b
@@ -46,6 +47,22 @@ LK_INLINE LK_V LK_(group)(const struct LK_(ctx) *c, const lk_tables *t, const in
     return err;
 }
 
+/* The first error of the group at i (whose errors the caller saw): the
+ * plain DFA takes over at the boundary the bytes before it commit, and
+ * stops within a few bytes. */
+LK_INLINE size_t LK_(stop)(const fast_tables *g, const struct LK_(ctx) *c, const lk_tables *t,
+                           const int cur_low, const uint8_t *src, size_t n, size_t start,
+                           size_t i, LK_V prev, const LK_V *v, uint64_t *ps)
+{
+    uint64_t m = 0;
+    LK_UNROLL
+    for (int k = 0; k < LK_NB; k++)
+        m |= LK_(nonzero)(LK_(check)(c, t, cur_low, k ? v[k - 1] : prev, v[k]))
+             << (k * (LK_GROUP / LK_NB));
+    size_t e = i + (size_t)__builtin_ctzll(m); /* m != 0; at most n, where pad is */
+    return lk_rescan(g, t, src, n, start, e < n ? e : n, ps);
+}
+
 /* From a character boundary at i: groups, then the padded last one. */
 LK_INLINE size_t LK_(run)(const fast_tables *g, const lk_tables *t, const int cur_low,
                           const uint8_t *src, size_t n, size_t i, uint64_t *ps)
@@ -65,14 +82,14 @@ LK_INLINE size_t LK_(run)(const fast_tables *g, const lk_tables *t, const int cu
             continue;
         }
         if (FAST_UNLIKELY(LK_(any)(LK_(group)(&c, t, cur_low, prev, v))))
-            return lk_rescan(g, t, src, n, start, i, ps);
+            return LK_(stop)(g, &c, t, cur_low, src, n, start, i, prev, v, ps);
         prev = v[LK_NB - 1];
         inc = LK_(incomplete)(&c, prev);
         i += LK_GROUP;
     }
     LK_(load_tail)(&c, t, src + i, n - i, v);
     if (LK_(any)(LK_(group)(&c, t, cur_low, prev, v)))
-        return lk_rescan(g, t, src, n, start, i, ps);
+        return LK_(stop)(g, &c, t, cur_low, src, n, start, i, prev, v, ps);
     *ps = fast_to_state(g, 0);
     return n;
 }

@@ -81,6 +81,11 @@ LK_SSE4_INLINE bool lk_sse4_any(__m128i v)
     return !_mm_testz_si128(v, v);
 }
 
+LK_SSE4_INLINE uint64_t lk_sse4_nonzero(__m128i v)
+{
+    return (uint64_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) & 0xFFFF);
+}
+
 LK_SSE4_INLINE __m128i lk_sse4_incomplete(const struct lk_sse4_ctx *c, __m128i v)
 {
     return _mm_subs_epu8(v, c->inc_max);
