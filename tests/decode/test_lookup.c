@@ -10,8 +10,9 @@
  *     rows, tables folded in), and utfdfa__utf8_scan forced to each level;
  *   - compiled here over tables given at run time (the plain table's step,
  *     FAST_STEP_TRANS) for every grammar whose PREFIX.simd.gen.h the
- *     generator derives (UTF-8 included); a grammar it cannot derive is
- *     named with the generator's reason.
+ *     generator derives (UTF-8 included), and three made for the kernels'
+ *     edges (tests/decode/lookup/: max_len 6, 5 with cur_low, 2); a
+ *     grammar the generator cannot derive is named with its reason.
  * A level this CPU lacks is skipped with a note. Inputs: every string of
  * length 1 and 2 and every 4-byte string of bytes at the edges of the
  * grammar's classes, across a 64-byte group boundary; random valid text
@@ -65,6 +66,18 @@
 #include "corrected-utf-8.gen.h"
 #include "corrected-utf-8.simd.gen.h"
 #define HAVE_CORRECTED 1
+#endif
+/* Grammars for the kernels' edges alone (tests/decode/lookup/: max_len 6,
+ * 5 with the cur_low table, 2), generated into the build by the Makefile. */
+#if __has_include("six.simd.gen.h") && __has_include("five.simd.gen.h") && \
+    __has_include("two.simd.gen.h")
+#include "five.gen.h"
+#include "five.simd.gen.h"
+#include "six.gen.h"
+#include "six.simd.gen.h"
+#include "two.gen.h"
+#include "two.simd.gen.h"
+#define HAVE_TEST_GRAMMARS 1
 #endif
 #endif
 
@@ -134,6 +147,11 @@ static const struct grammar grammars[] = {
     {GRAMMAR("corrected-utf-8", corrected_utf_8, CORRECTED_UTF_8),
      NOT_DERIVED(CORRECTED_UTF_8)},
 #endif
+#endif
+#ifdef HAVE_TEST_GRAMMARS
+    {GRAMMAR("six (test)", six, SIX), DERIVED(six, SIX)},
+    {GRAMMAR("five (test)", five, FIVE), DERIVED(five, FIVE)},
+    {GRAMMAR("two (test)", two, TWO), DERIVED(two, TWO)},
 #endif
 };
 static const struct grammar *G; /* under test */
