@@ -81,3 +81,31 @@ check-kernels: $(T)/test_kernels
 	$(T)/test_kernels
 
 CHECKS += check-kernels
+
+# The lookup validators (src/fast/utf8/lookup*.h): each level this CPU
+# runs, the library's UTF-8 kernels and the same kernels over every grammar
+# whose tables gen/derive_simd.py derives, against the plain DFA
+# (tests/decode/test_lookup.c).
+# Three grammars of the test's own (tests/decode/lookup/) reach the kernels'
+# other shapes: max_len 6, 5 with the cur_low table, 2.
+.PHONY: check-lookup
+LOOKUP_TEST_GRAMMARS = six five two
+LOOKUP_TEST_HDRS = $(SIMD_GEN_HEADERS) $(LOOKUP_TEST_GRAMMARS:%=$(T)/lookup/%.gen.h) \
+                   $(LOOKUP_TEST_GRAMMARS:%=$(T)/lookup/%.simd.gen.h)
+$(T)/lookup/%.gen.h: tests/decode/lookup/%.abnf $(GEN_DEPS) | $(B)/.tools-ok
+	@mkdir -p $(@D)
+	$(ABNFC) $< --emit c -o $@
+
+$(T)/lookup/%.simd.gen.h: tests/decode/lookup/%.abnf $(GEN_DEPS) | $(B)/.tools-ok
+	@mkdir -p $(@D)
+	$(ABNFC) $< --emit c-simd -o $@
+
+$(T)/test_lookup: tests/decode/test_lookup.c $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_HDRS) \
+                  $(HEADERS) $(LOOKUP_TEST_HDRS) $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I $(G) -I $(T)/lookup -I tests/common -I src/fast/utf8 -I src/fast $< \
+	  $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+
+check-lookup: $(T)/test_lookup
+	$(T)/test_lookup $(SHARED)
+
+CHECKS += check-lookup

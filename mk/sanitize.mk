@@ -70,7 +70,8 @@ $(FUZZ_VARIANTS:%=$(T)/replay_%): $(T)/replay_%: $(VARIANT_DEPS) tests/fuzz/repl
 	  tests/fuzz/replay_main.c tests/ref/ref_utf7.c tests/ref/ref_forms.c $(B)/libutfdfa.a -o $@
 
 $(T)/replay_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h tests/fuzz/replay_main.c $(UTF8_FAST_SRCS) \
-                 $(UTF8_FAST_HDRS) $(G)/utf8.gen.h $(G)/utf8.fast.gen.h $(B)/libutfdfa.a | $(T)
+                 $(UTF8_FAST_HDRS) $(G)/utf8.gen.h $(G)/utf8.fast.gen.h $(G)/utf8.simd.gen.h \
+                 $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I include -I $(G) -I src/fast/utf8 $< \
 	  tests/fuzz/replay_main.c $(UTF8_FAST_SRCS) $(B)/libutfdfa.a -o $@
 
@@ -123,7 +124,7 @@ CHECKS += check-ref-utf7
 # With make -j2 (as .ci/run) the sanitized suites and valgrind run side by side.
 SANITIZE_CHECKS = check-unit check-stream check-engines check-examples check-example-fd check-example-re2c \
                   check-hostile check-contract check-ref-wide check-ref-utf7 check-fuzz-replay check-fast \
-                  check-kernels check-cli check-beyond-cli check-faults
+                  check-kernels check-lookup check-cli check-beyond-cli check-faults
 
 .PHONY: check-sanitize-suites
 check-sanitize: check-sanitize-suites check-valgrind

@@ -8,8 +8,9 @@ utfdfa.h is include/utfdfa.h. utfdfa.c is the whole library in one unit, for
 vendoring as SQLite and simdutf ship theirs: the public header, the tables
 generated from grammar/ (build/gen/*.gen.h), the internal headers and every
 source, each `#include "..."` replaced by the file it names the first time
-and dropped after that (every header is include-guarded). The conversion
-engine, src/decode/convert_from.c, is instantiated once per source encoding
+and dropped after that (a header without an include guard, a template for
+several instances, every time). The conversion engine,
+src/decode/convert_from.c, is instantiated once per source encoding
 (--convert, the Makefile's CONVERT_SOURCES), each copy after its own
 `#define SOURCE_NAME`, as the Makefile's per-encoding units are compiled;
 convert_from.c is written so that its copies can share a unit.
@@ -25,6 +26,7 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
+GUARD = re.compile(r'^#ifndef (\w+)\n#define \1\b', re.M)
 SPDX = re.compile(r"^\s*/\*\s*SPDX-License-Identifier:\s*(.*?)\s*\*/\s*$")
 GENERATOR = "gen/dist/amalgamate.py"
 
@@ -47,14 +49,17 @@ class Amalgamation:
         """Append path's text to out with its local includes inlined; a header
         is inlined once, a source (header=False) every time it is asked for."""
         real = os.path.realpath(path)
-        if header:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        # A header without an include guard is a template, meant to be
+        # included more than once (src/fast/utf8/lookup_engine.h): every time.
+        if header and GUARD.search(text):
             if real in self.done:
                 return
             self.done.add(real)
         if path not in self.inputs:
             self.inputs.append(path)
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
+        lines = text.splitlines()
         out.append(f"/* ---- {rel(path)} ---- */")
         # A header may define static tables and static inline functions that
         # a unit does not use (a generated header defines every table and

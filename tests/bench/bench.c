@@ -34,7 +34,8 @@
  * Usage: bench [SHARED_DIR]     environment: BENCH_REPS (default 15),
  *   BENCH_SAMPLE_MS (default 2), BENCH_OPS (e.g. "validate,decode32,transcode"),
  *   BENCH_ENGINES (substring filter on engine names; utfdfa and memcpy stay),
- *   BENCH_STAT=min (report the fastest sample, not the median).
+ *   BENCH_STAT=min (report the fastest sample, not the median), BENCH_LEVEL (force a
+ *   kernel level: sse2, sse4, avx2, avx512, avx512vbmi).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -52,6 +53,8 @@
 #include "utf8.gen.h"
 #include "utf8_fast.h"
 #include "utfdfa.h"
+
+int utfdfa__fast_force(const char *level); /* src/fast/kernels.h */
 
 #ifndef BENCH_FLAGS
 #define BENCH_FLAGS "(unknown)"
@@ -1196,6 +1199,11 @@ int main(int argc, char **argv)
     const char *ops = getenv("BENCH_OPS"), *filter = getenv("BENCH_ENGINES");
     env = getenv("BENCH_STAT");
     use_min = env && strcmp(env, "min") == 0;
+    env = getenv("BENCH_LEVEL"); /* a kernel level (src/fast/levels.h) instead of the best */
+    if (env && *env && !utfdfa__fast_force(env)) {
+        fprintf(stderr, "bench: BENCH_LEVEL=%s: no such level on this CPU\n", env);
+        return 2;
+    }
 
     print_machine();
     printf("- peers:\n");

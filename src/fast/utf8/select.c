@@ -5,6 +5,7 @@
  * (utfdfa__utf8_pending is in portable.c, with a copy of the tables.) */
 #include "utf8_fast.h"
 
+#include "lookup.h"
 #include "variants.h"
 
 #include "../levels.h"
@@ -33,8 +34,18 @@ static const struct utfdfa__utf8_fast_impl *fast_impl(void)
     }
 }
 
+/* Validation from SSE4 on: the lookup validator (lookup.h). */
 size_t utfdfa__utf8_scan(const uint8_t *src, size_t n, uint32_t *state)
 {
+#if FAST_X86
+    switch (utfdfa__fast_level()) {
+    case LEVEL_SSE4: return utfdfa__utf8_scan_lookup_sse4(src, n, state);
+    case LEVEL_AVX2: return utfdfa__utf8_scan_lookup_avx2(src, n, state);
+    case LEVEL_AVX512: return utfdfa__utf8_scan_lookup_avx512(src, n, state);
+    case LEVEL_AVX512VBMI: return utfdfa__utf8_scan_lookup_vbmi(src, n, state);
+    default: break;
+    }
+#endif
     return fast_impl()->scan(src, n, state);
 }
 
