@@ -29,7 +29,7 @@ enum fast_level {
     LEVEL_SCALAR,     /* plain C: every CPU */
     LEVEL_SSE2,       /* the x86-64 baseline */
     LEVEL_SSE4,       /* + SSSE3, SSE4.1 (pshufb, pblendvb) */
-    LEVEL_AVX2,       /* + AVX2, BMI1, BMI2 */
+    LEVEL_AVX2,       /* + AVX2, BMI1, BMI2, POPCNT */
     LEVEL_AVX512,     /* + AVX-512 F, BW, VL */
     LEVEL_AVX512VBMI, /* + AVX-512 VBMI, VBMI2 (byte permutes, compress and expand of bytes) */
     FAST_LEVELS
@@ -48,12 +48,17 @@ struct fast_kernels {
     size_t (*utf32_to_cp)(enum fast_form, const uint8_t *, size_t, uint32_t *, size_t,
                           size_t *);
     size_t (*cp_to_form)(enum fast_form, const uint32_t *, size_t, uint8_t *, size_t, size_t *);
+    size_t (*wide_transcode)(enum fast_form, enum fast_form, const uint8_t *, size_t, uint8_t *,
+                             size_t, size_t *);
 };
 
 extern const struct fast_kernels utfdfa__fast_scalar;
 #if KERN_X86
 extern const struct fast_kernels utfdfa__fast_sse2;
 extern const struct fast_kernels utfdfa__fast_avx2;
+extern const struct fast_kernels utfdfa__fast_avx512vbmi;
+size_t utfdfa__avx2_wide_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
+                                   size_t src_len, uint8_t *dst, size_t dst_len, size_t *written);
 #endif
 
 /* The scalar kernels: the reference, and the tails of the SIMD levels. */
@@ -65,6 +70,16 @@ size_t utfdfa__scalar_utf32_to_cp(enum fast_form from, const uint8_t *src, size_
                                   uint32_t *dst, size_t cap, size_t *written);
 size_t utfdfa__scalar_cp_to_form(enum fast_form to, const uint32_t *src, size_t n, uint8_t *dst,
                                  size_t dst_len, size_t *written);
+
+size_t utfdfa__scalar_wide_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
+                                     size_t src_len, uint8_t *dst, size_t dst_len,
+                                     size_t *written);
+/* wide_transcode through a level's own decoder and encoder kernels (k), a
+ * block of code points on the stack at a time: for the pairs a level has
+ * no fused kernel for (src/fast/dispatch.c). */
+size_t utfdfa__fast_pivot(const struct fast_kernels *k, enum fast_form from, enum fast_form to,
+                          const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+                          size_t *written);
 
 /* Every (from, to) pair, for the switches that give each pair its own loop. */
 #define KERN_FORMS_TO(X, F) X(F, FORM_UTF8) X(F, FORM_UTF16LE) X(F, FORM_UTF16BE) \
