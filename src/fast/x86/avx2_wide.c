@@ -120,7 +120,8 @@ KERN_AVX2W static size_t avx2w_utf32_to_utf8(enum fast_form from, const uint8_t 
         __m256i bad = _mm256_or_si256(
             _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_and_si256(c0, top21), surrogate),
                             _mm256_cmpeq_epi32(_mm256_and_si256(c1, top21), surrogate)),
-            _mm256_cmpgt_epi32(_mm256_max_epu32(c0, c1), _mm256_set1_epi32(0x10FFFF)));
+            _mm256_cmpgt_epi32(_mm256_srli_epi32(_mm256_max_epu32(c0, c1), 16),
+                               _mm256_set1_epi32(0x10)));
         if (!_mm256_testz_si256(bad, bad))
             break;
         if (_mm256_testz_si256(any, _mm256_set1_epi32(-128))) { /* ASCII */
