@@ -22,18 +22,38 @@
                            "popcnt")))
 #define VBMI_INLINE KERN_INLINE KERN_VBMI
 
-/* vpmultishiftqb controls: for the 16-bit lane k of a quadword, byte 0 the
- * bits from 6 up (the lead's payload), byte 1 the bits from 0; for the
- * 32-bit lane d, bytes 0-3 the bits from `a`, `b`, `c`, `d` up. */
-#define MS16(k) ((uint64_t)(16 * (k) + 6) << (16 * (k)) | (uint64_t)(16 * (k)) << (16 * (k) + 8))
+/* vpmultishiftqb controls: for each 16-bit lane k of a quadword, byte 0
+ * the 8 bits from bit a of the lane up, byte 1 those from bit b; for each
+ * 32-bit lane d, bytes 0-3 those from bits a, b, c, e. */
+#define MS16(k, a, b) ((uint64_t)(16 * (k) + (a)) << (16 * (k)) | (uint64_t)(16 * (k) + (b)) << (16 * (k) + 8))
+#define MS16X4(a, b) (MS16(0, a, b) | MS16(1, a, b) | MS16(2, a, b) | MS16(3, a, b))
 #define MS32(d, a, b, c, e)                                                         \
     ((uint64_t)(32 * (d) + (a)) << (32 * (d)) | (uint64_t)(32 * (d) + (b)) << (32 * (d) + 8) | \
      (uint64_t)(32 * (d) + (c)) << (32 * (d) + 16) | (uint64_t)(32 * (d) + (e)) << (32 * (d) + 24))
-#define CTRL_2BYTE (MS16(0) | MS16(1) | MS16(2) | MS16(3))
-/* Bytes from bit 12, 6, 0 and 24 (zero for the BMP): the 3-byte form. */
-#define CTRL_3BYTE (MS32(0, 12, 6, 0, 24) | MS32(1, 12, 6, 0, 24))
+#define CTRL_2BYTE MS16X4(6, 0)  /* u >> 6, u: a 2-byte form's payloads */
+#define CTRL_3LEAD MS16X4(12, 6) /* u >> 12, u >> 6: a 3-byte form's first two */
+#define CTRL_HIGH MS16X4(8, 2)   /* for hp = the code point >> 10: cp >> 18, cp >> 12 */
 /* Bytes from bit 18, 12, 6, 0: the 4-byte form. */
 #define CTRL_4BYTE (MS32(0, 18, 12, 6, 0) | MS32(1, 18, 12, 6, 0))
+/* The 32 16-bit lanes, for index vectors given as a function of the lane. */
+#define LANES32(F)                                                                         \
+    F(31), F(30), F(29), F(28), F(27), F(26), F(25), F(24), F(23), F(22), F(21), F(20), F(19), \
+        F(18), F(17), F(16), F(15), F(14), F(13), F(12), F(11), F(10), F(9), F(8), F(7), F(6), \
+        F(5), F(4), F(3), F(2), F(1), F(0)
+#define LANES64(F)                                                                        \
+    LANES32(F32), F(31), F(30), F(29), F(28), F(27), F(26), F(25), F(24), F(23), F(22),      \
+        F(21), F(20), F(19), F(18), F(17), F(16), F(15), F(14), F(13), F(12), F(11), F(10),  \
+        F(9), F(8), F(7), F(6), F(5), F(4), F(3), F(2), F(1), F(0)
+#define PREV_LANE(k) (short)(((k) + 31) & 31)
+/* Three byte slots a unit: its a lane's two bytes, its b lane's low byte.
+ * Slot j of the first 64 comes from byte SLOTS_LO(j) of a (0-63) or b
+ * (64-127); slot 64 + j from the units 16-31 of a (0-31) or b (32-63). */
+#define SLOT_SRC(j, unit0, b_at) (char)(2 * ((j) / 3 - (unit0)) + ((j) % 3 == 1) + ((j) % 3 == 2) * (b_at))
+#define SLOTS_LO(j) SLOT_SRC(j, 0, 64)
+#define F32(j) SLOTS_LO(32 + (j))
+#define SLOTS_HI(j) SLOT_SRC(64 + (j), 16, 32)
+#define EVERY_3RD 0x9249249249249249u /* slot 0 of each unit, slots 0-63 */
+#define EVERY_3RD_HI 0x24924924u      /* slot 0 of units 22-31, slots 64-95 */
 #define TERN_AND_OR 0xEA /* (a & b) | c */
 #define EVERY_4TH 0x1111111111111111u
 
@@ -58,11 +78,11 @@ VBMI_INLINE size_t vbmi_put(uint8_t *dst, __m512i v, __mmask64 keep)
     return n;
 }
 
-/* 16 code points (scalar values, or anything in a `drop` lane) as 32-bit
- * lanes of UTF-8 bytes; m2, m3, m4: the lanes of 2 or more, 3 or more, 4
- * bytes. *keep marks the output's bytes. */
+/* 16 code points (scalar values) as 32-bit lanes of UTF-8 bytes; m2, m3,
+ * m4: the lanes of 2 or more, 3 or more, 4 bytes. *keep marks the output's
+ * bytes. */
 VBMI_INLINE __m512i vbmi_utf8_lanes(__m512i c, __mmask16 m2, __mmask16 m3, __mmask16 m4,
-                                    __mmask16 drop, __mmask64 *keep)
+                                    __mmask64 *keep)
 {
     __m512i t = _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)CTRL_4BYTE), c);
     t = _mm512_ternarylogic_epi32(t, _mm512_set1_epi32(0x3F3F3F3F), _mm512_set1_epi32((int)0x808080F0u),
@@ -72,21 +92,6 @@ VBMI_INLINE __m512i vbmi_utf8_lanes(__m512i c, __mmask16 m2, __mmask16 m3, __mma
     t = _mm512_mask_or_epi32(t, m2 & (__mmask16)~m4, t, _mm512_set1_epi32(0x40)); /* C0|x1 */
     t = _mm512_mask_or_epi32(t, m3 & (__mmask16)~m4, t, _mm512_set1_epi32(0x20)); /* E0|x2 */
     t = _mm512_mask_mov_epi32(t, (__mmask16)~m2, c);                             /* ASCII */
-    t = _mm512_maskz_mov_epi32((__mmask16)~drop, t);
-    *keep = _mm512_test_epi8_mask(t, t) | _pdep_u64((uint16_t)~drop, EVERY_4TH);
-    return t;
-}
-
-/* 16 code points of the BMP (no surrogates) as 32-bit lanes of UTF-8 bytes. */
-VBMI_INLINE __m512i vbmi_utf8_bmp(__m512i c, __mmask16 m2, __mmask16 m3, __mmask64 *keep)
-{
-    __mmask16 two = m2 & (__mmask16)~m3;
-    __m512i t = _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)CTRL_3BYTE), c);
-    t = _mm512_ternarylogic_epi32(t, _mm512_set1_epi32(0x003F3F3F), _mm512_set1_epi32(0x008080E0),
-                                  TERN_AND_OR); /* E0|x2 80|x1 80|x0 00 */
-    t = _mm512_mask_srli_epi32(t, two, t, 8);
-    t = _mm512_mask_or_epi32(t, two, t, _mm512_set1_epi32(0x40)); /* C0|x1 80|x0 */
-    t = _mm512_mask_mov_epi32(t, (__mmask16)~m2, c);
     *keep = _mm512_test_epi8_mask(t, t) | EVERY_4TH;
     return t;
 }
@@ -116,47 +121,132 @@ VBMI_INLINE size_t vbmi_pairs(__m512i v, __mmask32 sur, __m512i *c0, __m512i *c1
     return last ? 62 : 64;
 }
 
+/* A pair's two 16-bit lanes of UTF-8 bytes: the high surrogate's (from hp,
+ * the code point >> 10) F0|cp>>18 80|x(12), the low one's 80|x(6) 80|x(0);
+ * set in a where high and low say. */
+VBMI_INLINE __m512i vbmi_pair_bytes(__m512i a, __m512i v, __mmask32 high, __mmask32 low)
+{
+    const __m512i hp_of = _mm512_set1_epi16((short)0xD7C0); /* h - this = (h & 0x3FF) + 0x40 */
+    __m512i hp = _mm512_sub_epi16(v, hp_of);
+    __m512i ah = _mm512_ternarylogic_epi32(
+        _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)CTRL_HIGH), hp),
+        _mm512_set1_epi16(0x3F07), _mm512_set1_epi16((short)0x80F0), TERN_AND_OR);
+    __m512i prev = _mm512_permutexvar_epi16(_mm512_set_epi16(LANES32(PREV_LANE)), hp);
+    __m512i al = _mm512_ternarylogic_epi32(
+        _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)CTRL_2BYTE), v),
+        _mm512_set1_epi16(0x3F0F), _mm512_set1_epi16((short)0x8080), TERN_AND_OR);
+    al = _mm512_ternarylogic_epi32(al, _mm512_slli_epi16(prev, 4), _mm512_set1_epi16(0x30),
+                                   0xF8); /* a | (b & c): the high's last 2 bits */
+    return _mm512_mask_mov_epi16(_mm512_mask_mov_epi16(a, high, ah), low, al);
+}
+
+/* 32 units that are 16 pairs in order (each 32-bit lane a high surrogate
+ * then a low one), as 16 code points. */
+VBMI_INLINE __m512i vbmi_pair_lanes(__m512i v)
+{
+    __m512i hi = _mm512_and_si512(_mm512_slli_epi32(v, 10), _mm512_set1_epi32(0xFFC00));
+    __m512i cp = _mm512_ternarylogic_epi32(hi, _mm512_srli_epi32(v, 16), _mm512_set1_epi32(0x3FF),
+                                           0xF8); /* a | (b & c) */
+    return _mm512_add_epi32(cp, _mm512_set1_epi32(0x10000));
+}
+
+/* Whether the 32 units are 16 pairs in order: every lane a surrogate, the
+ * even ones high. */
+VBMI_INLINE int vbmi_all_pairs(__m512i v, __mmask32 sur)
+{
+    return sur == 0xFFFFFFFFu &&
+           _mm512_cmpeq_epi32_mask(_mm512_and_si512(v, _mm512_set1_epi32((int)0xFC00FC00u)),
+                                   _mm512_set1_epi32((int)0xDC00D800u)) == 0xFFFF;
+}
+
+/* a and b (vbmi_step16_utf8) as three byte slots a unit, 96 bytes, packed
+ * at dst, but nothing of the last unit when `last`; false when they do not
+ * fit `room`. When every unit has three bytes, no packing. */
+VBMI_INLINE int vbmi_slots_put(__m512i a, __m512i b, __mmask32 last, int full, uint8_t *dst,
+                               size_t room, size_t *wrote)
+{
+    __m512i s0 = _mm512_permutex2var_epi8(a, _mm512_set_epi8(LANES64(SLOTS_LO)), b);
+    __m256i s1 = _mm256_permutex2var_epi8(_mm512_extracti64x4_epi64(a, 1),
+                                          _mm256_set_epi8(LANES32(SLOTS_HI)),
+                                          _mm512_extracti64x4_epi64(b, 1));
+    if (full) {
+        if (room < 96)
+            return 0;
+        _mm512_storeu_si512((void *)dst, s0);
+        _mm256_storeu_si256((__m256i *)(void *)(dst + 64), s1);
+        *wrote = 96;
+        return 1;
+    }
+    __mmask64 k0 = _mm512_test_epi8_mask(s0, s0) | EVERY_3RD;
+    __mmask32 k1 = (_mm256_test_epi8_mask(s1, s1) | EVERY_3RD_HI) & ~((last >> 31) * 0xE0000000u);
+    size_t n0 = (size_t)_mm_popcnt_u64(k0), n1 = (size_t)_mm_popcnt_u32(k1);
+    if (n0 + n1 > room)
+        return 0;
+    _mm512_mask_storeu_epi8(dst, _bzhi_u64(~0ull, (unsigned)n0), _mm512_maskz_compress_epi8(k0, s0));
+    _mm256_mask_storeu_epi8(dst + n0, _bzhi_u32(~0u, (unsigned)n1), _mm256_maskz_compress_epi8(k1, s1));
+    *wrote = n0 + n1;
+    return 1;
+}
+
 /* One step of UTF-16 into UTF-8: 32 units (62 bytes when a pair is cut).
- * Returns the bytes read (0: the scalar kernel goes on from here). */
+ * In 16-bit lanes: a holds each unit's first two bytes (one for ASCII, the
+ * two of a 2-byte form, the first two of a 3-byte form, two of its pair's
+ * four for a surrogate), b the third byte of a 3-byte form. Below 0x800,
+ * a alone; else a and b interleaved into 32-bit lanes. Returns the bytes
+ * read (0: the scalar kernel goes on from here). */
 VBMI_INLINE size_t vbmi_step16_utf8(__m512i v, uint8_t *dst, size_t room, size_t *wrote)
 {
     __mmask32 m2 = _mm512_test_epi16_mask(v, _mm512_set1_epi16((short)0xFF80));
     __mmask32 m3 = _mm512_test_epi16_mask(v, _mm512_set1_epi16((short)0xF800));
-    if (m3 == 0) { /* 1 or 2 bytes each, in 16-bit lanes */
-        __m512i t = _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)CTRL_2BYTE), v);
-        t = _mm512_ternarylogic_epi32(t, _mm512_set1_epi16(0x3F1F), _mm512_set1_epi16((short)0x80C0),
-                                      TERN_AND_OR); /* C0|x1 80|x0 */
-        t = _mm512_mask_mov_epi16(t, ~m2, v);
-        __mmask64 keep = _mm512_test_epi8_mask(t, t) | 0x5555555555555555u;
+    __m512i a = _mm512_ternarylogic_epi32(
+        _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)CTRL_2BYTE), v),
+        _mm512_set1_epi16(0x3F1F), _mm512_set1_epi16((short)0x80C0), TERN_AND_OR);
+    a = _mm512_mask_mov_epi16(a, ~m2, v); /* ASCII: the unit */
+    if (m3 == 0) {
+        __mmask64 keep = _mm512_test_epi8_mask(a, a) | 0x5555555555555555u;
         if ((size_t)_mm_popcnt_u64(keep) > room)
             return 0;
-        *wrote = vbmi_put(dst, t, keep);
+        *wrote = vbmi_put(dst, a, keep);
         return 64;
     }
     __mmask32 sur = _mm512_cmpeq_epi16_mask(_mm512_and_si512(v, _mm512_set1_epi16((short)0xF800)),
                                             _mm512_set1_epi16((short)0xD800));
-    __m512i c0, c1, u0, u1;
-    __mmask64 k0, k1;
-    size_t read = 64;
-    if (sur == 0) {
-        c0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(v));
-        c1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(v, 1));
-        u0 = vbmi_utf8_bmp(c0, (__mmask16)m2, (__mmask16)m3, &k0);
-        u1 = vbmi_utf8_bmp(c1, (__mmask16)(m2 >> 16), (__mmask16)(m3 >> 16), &k1);
-    } else {
-        __mmask32 drop, m4;
-        if ((read = vbmi_pairs(v, sur, &c0, &c1, &drop)) == 0)
+    if (vbmi_all_pairs(v, sur)) { /* emoji: 4 bytes a pair, no packing */
+        if (room < 64)
             return 0;
-        m4 = sur & ~drop; /* the high surrogates' lanes: 4 bytes */
-        u0 = vbmi_utf8_lanes(c0, (__mmask16)m2, (__mmask16)m3, (__mmask16)m4, (__mmask16)drop, &k0);
-        u1 = vbmi_utf8_lanes(c1, (__mmask16)(m2 >> 16), (__mmask16)(m3 >> 16), (__mmask16)(m4 >> 16),
-                             (__mmask16)(drop >> 16), &k1);
+        __m512i t = _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)CTRL_4BYTE),
+                                                 vbmi_pair_lanes(v));
+        _mm512_storeu_si512((void *)dst, _mm512_ternarylogic_epi32(t, _mm512_set1_epi32(0x3F3F3F3F),
+                                                                   _mm512_set1_epi32((int)0x808080F0u),
+                                                                   TERN_AND_OR));
+        *wrote = 64;
+        return 64;
     }
-    if ((size_t)(_mm_popcnt_u64(k0) + _mm_popcnt_u64(k1)) > room)
+    __mmask32 three = m3 & ~sur, last = 0;
+    __m512i a3 = _mm512_ternarylogic_epi32(
+        _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)CTRL_3LEAD), v),
+        _mm512_set1_epi16(0x3F0F), _mm512_set1_epi16((short)0x80E0), TERN_AND_OR);
+    a = _mm512_mask_mov_epi16(a, three, a3);
+    __m512i b = _mm512_maskz_mov_epi16(three, _mm512_ternarylogic_epi32(v, _mm512_set1_epi16(0x3F),
+                                                                        _mm512_set1_epi16(0x80),
+                                                                        TERN_AND_OR));
+    if (!sur)
+        return vbmi_slots_put(a, b, 0, three == 0xFFFFFFFFu, dst, room, wrote) ? 64 : 0;
+    __mmask32 high = _mm512_cmpeq_epi16_mask(_mm512_and_si512(v, _mm512_set1_epi16((short)0xFC00)),
+                                             _mm512_set1_epi16((short)0xD800));
+    __mmask32 low = sur & ~high;
+    last = high & 0x80000000u; /* its pair is in the next step */
+    high ^= last;
+    if ((__mmask32)(high << 1) != low)
+        return 0; /* a lone surrogate in the step */
+    a = vbmi_pair_bytes(a, v, high, low);
+    if (!vbmi_slots_put(a, b, last, 0, dst, room, wrote))
         return 0;
-    size_t n = vbmi_put(dst, u0, k0);
-    *wrote = n + vbmi_put(dst + n, u1, k1);
-    return read;
+    /* a branch, not a select: the next step's load must not wait for this
+     * step's masks (the pair-free path returns its constant above) */
+    if (__builtin_expect(last != 0, 0))
+        return 62;
+    return 64;
 }
 
 VBMI_INLINE size_t vbmi_utf16_to_utf8(int be, const uint8_t *src, size_t src_len, uint8_t *dst,
@@ -206,7 +296,7 @@ VBMI_INLINE size_t vbmi_utf32_to_utf8(int be, const uint8_t *src, size_t src_len
         }
         __mmask64 keep;
         __m512i t = vbmi_utf8_lanes(c, m2, _mm512_cmpgt_epu32_mask(c, _mm512_set1_epi32(0x7FF)),
-                                    _mm512_cmpgt_epu32_mask(c, _mm512_set1_epi32(0xFFFF)), 0, &keep);
+                                    _mm512_cmpgt_epu32_mask(c, _mm512_set1_epi32(0xFFFF)), &keep);
         if ((size_t)_mm_popcnt_u64(keep) > dst_len - w)
             break;
         w += vbmi_put(dst + w, t, keep);
@@ -238,6 +328,12 @@ VBMI_INLINE size_t vbmi_utf16_to_utf32(int be16, int be32, const uint8_t *src, s
         if (sur == 0) {
             c0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(v));
             c1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(v, 1));
+        } else if (vbmi_all_pairs(v, sur)) {
+            c0 = vbmi_pair_lanes(v);
+            _mm512_storeu_si512((void *)(dst + w), be32 ? vbmi_bswap32(c0) : c0);
+            i += 64;
+            w += 64;
+            continue;
         } else if ((r = vbmi_pairs(v, sur, &c0, &c1, &drop)) == 0) {
             break;
         }
