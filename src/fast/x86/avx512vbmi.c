@@ -54,6 +54,8 @@
 #define SLOTS_HI(j) SLOT_SRC(64 + (j), 16, 32)
 #define EVERY_3RD 0x9249249249249249u /* slot 0 of each unit, slots 0-63 */
 #define EVERY_3RD_HI 0x24924924u      /* slot 0 of units 22-31, slots 64-95 */
+#define SLOT1_HI 0x49249249u          /* slot 1 of units 21-31 */
+#define SLOT2_HI 0x92492492u          /* slot 2 of units 21-31 */
 #define TERN_AND_OR 0xEA /* (a & b) | c */
 #define EVERY_4TH 0x1111111111111111u
 
@@ -161,15 +163,47 @@ VBMI_INLINE int vbmi_all_pairs(__m512i v, __mmask32 sur)
 
 /* a and b (vbmi_step16_utf8) as three byte slots a unit, 96 bytes, packed
  * at dst, but nothing of the last unit when `last`; false when they do not
- * fit `room`. When every unit has three bytes, no packing. */
-VBMI_INLINE int vbmi_slots_put(__m512i a, __m512i b, __mmask32 last, int full, uint8_t *dst,
-                               size_t room, size_t *wrote)
+ * fit `room`. */
+VBMI_INLINE int vbmi_slots_put(__m512i a, __m512i b, __mmask32 last, uint8_t *dst, size_t room,
+                               size_t *wrote)
 {
     __m512i s0 = _mm512_permutex2var_epi8(a, _mm512_set_epi8(LANES64(SLOTS_LO)), b);
     __m256i s1 = _mm256_permutex2var_epi8(_mm512_extracti64x4_epi64(a, 1),
                                           _mm256_set_epi8(LANES32(SLOTS_HI)),
                                           _mm512_extracti64x4_epi64(b, 1));
-    if (full) {
+    __mmask64 k0 = _mm512_test_epi8_mask(s0, s0) | EVERY_3RD;
+    __mmask32 k1 = (_mm256_test_epi8_mask(s1, s1) | EVERY_3RD_HI) & ~((last >> 31) * 0xE0000000u);
+    size_t n0 = (size_t)_mm_popcnt_u64(k0), n1 = (size_t)_mm_popcnt_u32(k1);
+    if (n0 + n1 > room)
+        return 0;
+    _mm512_mask_storeu_epi8(dst, _bzhi_u64(~0ull, (unsigned)n0), _mm512_maskz_compress_epi8(k0, s0));
+    _mm256_mask_storeu_epi8(dst + n0, _bzhi_u32(~0u, (unsigned)n1), _mm256_maskz_compress_epi8(k1, s1));
+    *wrote = n0 + n1;
+    return 1;
+}
+
+/* 32 units without surrogates as three byte slots each, 96 bytes: u>>12,
+ * u>>6, u with their marker bits; a 3-byte form keeps all three, a 2-byte
+ * one the last two (the middle one then its lead), ASCII the last (the
+ * unit). The slots kept are known from the masks (pdep); all three kept in
+ * every unit (CJK), they are stored as they are. False when they do not
+ * fit `room`. */
+VBMI_INLINE int vbmi_bmp_put(__m512i v, __mmask32 m2, __mmask32 m3, uint8_t *dst, size_t room,
+                             size_t *wrote)
+{
+    __m512i lead = _mm512_mask_blend_epi16(m2 & ~m3, _mm512_set1_epi16((short)0x80E0),
+                                           _mm512_set1_epi16((short)0xC0E0));
+    __m512i a = _mm512_ternarylogic_epi32(
+        _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)CTRL_3LEAD), v),
+        _mm512_set1_epi16(0x3F0F), lead, TERN_AND_OR);
+    __m512i b = _mm512_mask_mov_epi16(
+        _mm512_ternarylogic_epi32(v, _mm512_set1_epi16(0x3F), _mm512_set1_epi16(0x80), TERN_AND_OR),
+        ~m2, v);
+    __m512i s0 = _mm512_permutex2var_epi8(a, _mm512_set_epi8(LANES64(SLOTS_LO)), b);
+    __m256i s1 = _mm256_permutex2var_epi8(_mm512_extracti64x4_epi64(a, 1),
+                                          _mm256_set_epi8(LANES32(SLOTS_HI)),
+                                          _mm512_extracti64x4_epi64(b, 1));
+    if (m3 == 0xFFFFFFFFu) {
         if (room < 96)
             return 0;
         _mm512_storeu_si512((void *)dst, s0);
@@ -177,8 +211,8 @@ VBMI_INLINE int vbmi_slots_put(__m512i a, __m512i b, __mmask32 last, int full, u
         *wrote = 96;
         return 1;
     }
-    __mmask64 k0 = _mm512_test_epi8_mask(s0, s0) | EVERY_3RD;
-    __mmask32 k1 = (_mm256_test_epi8_mask(s1, s1) | EVERY_3RD_HI) & ~((last >> 31) * 0xE0000000u);
+    uint64_t k0 = (EVERY_3RD << 2) | _pdep_u64(m3, EVERY_3RD) | _pdep_u64(m2, EVERY_3RD << 1);
+    uint32_t k1 = SLOT2_HI | _pdep_u32(m3 >> 22, EVERY_3RD_HI) | _pdep_u32(m2 >> 21, SLOT1_HI);
     size_t n0 = (size_t)_mm_popcnt_u64(k0), n1 = (size_t)_mm_popcnt_u32(k1);
     if (n0 + n1 > room)
         return 0;
@@ -201,8 +235,8 @@ VBMI_INLINE size_t vbmi_step16_utf8(__m512i v, uint8_t *dst, size_t room, size_t
     __m512i a = _mm512_ternarylogic_epi32(
         _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)CTRL_2BYTE), v),
         _mm512_set1_epi16(0x3F1F), _mm512_set1_epi16((short)0x80C0), TERN_AND_OR);
-    a = _mm512_mask_mov_epi16(a, ~m2, v); /* ASCII: the unit */
     if (m3 == 0) {
+        a = _mm512_mask_mov_epi16(a, ~m2, v); /* ASCII: the unit */
         __mmask64 keep = _mm512_test_epi8_mask(a, a) | 0x5555555555555555u;
         if ((size_t)_mm_popcnt_u64(keep) > room)
             return 0;
@@ -211,6 +245,8 @@ VBMI_INLINE size_t vbmi_step16_utf8(__m512i v, uint8_t *dst, size_t room, size_t
     }
     __mmask32 sur = _mm512_cmpeq_epi16_mask(_mm512_and_si512(v, _mm512_set1_epi16((short)0xF800)),
                                             _mm512_set1_epi16((short)0xD800));
+    if (!sur)
+        return vbmi_bmp_put(v, m2, m3, dst, room, wrote) ? 64 : 0;
     if (vbmi_all_pairs(v, sur)) { /* emoji: 4 bytes a pair, no packing */
         if (room < 64)
             return 0;
@@ -223,6 +259,7 @@ VBMI_INLINE size_t vbmi_step16_utf8(__m512i v, uint8_t *dst, size_t room, size_t
         return 64;
     }
     __mmask32 three = m3 & ~sur, last = 0;
+    a = _mm512_mask_mov_epi16(a, ~m2, v);
     __m512i a3 = _mm512_ternarylogic_epi32(
         _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)CTRL_3LEAD), v),
         _mm512_set1_epi16(0x3F0F), _mm512_set1_epi16((short)0x80E0), TERN_AND_OR);
@@ -230,8 +267,6 @@ VBMI_INLINE size_t vbmi_step16_utf8(__m512i v, uint8_t *dst, size_t room, size_t
     __m512i b = _mm512_maskz_mov_epi16(three, _mm512_ternarylogic_epi32(v, _mm512_set1_epi16(0x3F),
                                                                         _mm512_set1_epi16(0x80),
                                                                         TERN_AND_OR));
-    if (!sur)
-        return vbmi_slots_put(a, b, 0, three == 0xFFFFFFFFu, dst, room, wrote) ? 64 : 0;
     __mmask32 high = _mm512_cmpeq_epi16_mask(_mm512_and_si512(v, _mm512_set1_epi16((short)0xFC00)),
                                              _mm512_set1_epi16((short)0xD800));
     __mmask32 low = sur & ~high;
@@ -240,7 +275,7 @@ VBMI_INLINE size_t vbmi_step16_utf8(__m512i v, uint8_t *dst, size_t room, size_t
     if ((__mmask32)(high << 1) != low)
         return 0; /* a lone surrogate in the step */
     a = vbmi_pair_bytes(a, v, high, low);
-    if (!vbmi_slots_put(a, b, last, 0, dst, room, wrote))
+    if (!vbmi_slots_put(a, b, last, dst, room, wrote))
         return 0;
     /* a branch, not a select: the next step's load must not wait for this
      * step's masks (the pair-free path returns its constant above) */
