@@ -34,7 +34,8 @@ static int kern_supported(enum fast_level level)
 #if KERN_X86
     switch (level) {
     case LEVEL_AVX512VBMI:
-        if (!__builtin_cpu_supports("avx512vbmi") || !__builtin_cpu_supports("avx512vbmi2"))
+        if (!__builtin_cpu_supports("avx512vbmi") || !__builtin_cpu_supports("avx512vbmi2") ||
+            !__builtin_cpu_supports("popcnt"))
             return 0;
         /* fall through */
     case LEVEL_AVX512:
@@ -44,7 +45,7 @@ static int kern_supported(enum fast_level level)
         /* fall through */
     case LEVEL_AVX2:
         if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi") ||
-            !__builtin_cpu_supports("bmi2") || !__builtin_cpu_supports("popcnt"))
+            !__builtin_cpu_supports("bmi2"))
             return 0;
         /* fall through */
     case LEVEL_SSE4:

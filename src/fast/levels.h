@@ -29,9 +29,9 @@ enum fast_level {
     LEVEL_SCALAR,     /* plain C: every CPU */
     LEVEL_SSE2,       /* the x86-64 baseline */
     LEVEL_SSE4,       /* + SSSE3, SSE4.1 (pshufb, pblendvb) */
-    LEVEL_AVX2,       /* + AVX2, BMI1, BMI2, POPCNT */
+    LEVEL_AVX2,       /* + AVX2, BMI1, BMI2 */
     LEVEL_AVX512,     /* + AVX-512 F, BW, VL */
-    LEVEL_AVX512VBMI, /* + AVX-512 VBMI, VBMI2 (byte permutes, compress and expand of bytes) */
+    LEVEL_AVX512VBMI, /* + AVX-512 VBMI, VBMI2 (byte permutes, compress and expand of bytes), POPCNT */
     FAST_LEVELS
 };
 
@@ -57,8 +57,6 @@ extern const struct fast_kernels utfdfa__fast_scalar;
 extern const struct fast_kernels utfdfa__fast_sse2;
 extern const struct fast_kernels utfdfa__fast_avx2;
 extern const struct fast_kernels utfdfa__fast_avx512vbmi;
-size_t utfdfa__avx2_wide_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
-                                   size_t src_len, uint8_t *dst, size_t dst_len, size_t *written);
 #endif
 
 /* The scalar kernels: the reference, and the tails of the SIMD levels. */
