@@ -67,7 +67,7 @@ $(T)/test_kernels: tests/fast/test_kernels.c $(TEST_HDRS) $(TEST_COMMON) $(KERNE
 # The fused kernel (utfdfa__wide_transcode) likewise (tests/fast/test_wide.c).
 $(T)/test_wide: tests/fast/test_wide.c $(TEST_HDRS) $(TEST_COMMON) $(KERNEL_HEADERS) \
                 $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I src -I tests/common $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+	$(CC) $(WARN) $(CFLAGS) -I include -I src -I tests/common $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
 
 check-kernels: $(T)/test_kernels $(T)/test_wide
 	$(T)/test_kernels

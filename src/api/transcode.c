@@ -236,8 +236,8 @@ static size_t copy_wide(struct decoder *d, unsigned to, const uint8_t *src, size
                         struct writer *w)
 {
     int from_form = unit_form(FROM(d->config)), to_form = wide_target(to);
-    if (from_form < 0 || to_form < 0 || utfdfa_unit_size(FROM(d->config)) == utfdfa_unit_size(to) ||
-        PENDING(d->flags) ||
+    if (from_form < 0 || to_form < 0 || PENDING(d->flags) ||
+        !utfdfa__wide_fused((enum fast_form)from_form, (enum fast_form)to_form) ||
         !((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP))
         return 0;
     struct out *o = &w->bytes;

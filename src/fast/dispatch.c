@@ -156,26 +156,7 @@ size_t utfdfa__wide_transcode(enum fast_form from, enum fast_form to, const uint
     return kern_level()->wide_transcode(from, to, src, src_len, dst, dst_len, written);
 }
 
-enum { PIVOT_BLOCK = 256 };
-
-size_t utfdfa__fast_pivot(const struct fast_kernels *k, enum fast_form from, enum fast_form to,
-                          const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-                          size_t *written)
+int utfdfa__wide_fused(enum fast_form from, enum fast_form to)
 {
-    uint32_t cps[PIVOT_BLOCK];
-    size_t (*decode)(enum fast_form, const uint8_t *, size_t, uint32_t *, size_t, size_t *) =
-        from <= FORM_UTF16BE ? k->utf16_to_cp : k->utf32_to_cp;
-    size_t i = 0, w = 0, got, wrote;
-    for (;;) {
-        size_t r = decode(from, src + i, src_len - i, cps, PIVOT_BLOCK, &got);
-        size_t took = k->cp_to_form(to, cps, got, dst + w, dst_len - w, &wrote);
-        if (took < got) /* the output is full: read again what the encoder took */
-            r = decode(from, src + i, src_len - i, cps, took, &got);
-        i += r;
-        w += wrote;
-        if (took < PIVOT_BLOCK)
-            break; /* the input's end, a unit the kernels leave, or a full output */
-    }
-    *written = w;
-    return i;
+    return (int)(kern_level()->wide_pairs >> KERN_PAIR(from, to) & 1u);
 }

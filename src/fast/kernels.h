@@ -52,6 +52,11 @@ size_t utfdfa__cp_to_form(enum fast_form to, const uint32_t *src, size_t n, uint
 size_t utfdfa__wide_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
                               size_t src_len, uint8_t *dst, size_t dst_len, size_t *written);
 
+/* Whether the level in use has a fused kernel of its own for (from, to), faster than its
+ * decoder and encoder kernels in turn; without one, utfdfa__wide_transcode is the scalar
+ * kernel (for the tests). */
+int utfdfa__wide_fused(enum fast_form from, enum fast_form to);
+
 /* For tests and benchmarks: use the kernels of `level` ("scalar", "sse2", "sse4", "avx2",
  * "avx512", "avx512vbmi" (src/fast/levels.h), or "auto"
  * for the run-time choice) from now on. Returns 0, changing nothing, when this build or this

@@ -50,6 +50,7 @@ struct fast_kernels {
     size_t (*cp_to_form)(enum fast_form, const uint32_t *, size_t, uint8_t *, size_t, size_t *);
     size_t (*wide_transcode)(enum fast_form, enum fast_form, const uint8_t *, size_t, uint8_t *,
                              size_t, size_t *);
+    uint32_t wide_pairs; /* bit KERN_PAIR(from, to): wide_transcode is a fused kernel there */
 };
 
 extern const struct fast_kernels utfdfa__fast_scalar;
@@ -72,13 +73,6 @@ size_t utfdfa__scalar_cp_to_form(enum fast_form to, const uint32_t *src, size_t 
 size_t utfdfa__scalar_wide_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
                                      size_t src_len, uint8_t *dst, size_t dst_len,
                                      size_t *written);
-/* wide_transcode through a level's own decoder and encoder kernels (k), a
- * block of code points on the stack at a time: for the pairs a level has
- * no fused kernel for (src/fast/dispatch.c). */
-size_t utfdfa__fast_pivot(const struct fast_kernels *k, enum fast_form from, enum fast_form to,
-                          const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-                          size_t *written);
-
 /* Every (from, to) pair, for the switches that give each pair its own loop. */
 #define KERN_FORMS_TO(X, F) X(F, FORM_UTF8) X(F, FORM_UTF16LE) X(F, FORM_UTF16BE) \
     X(F, FORM_UTF32LE) X(F, FORM_UTF32BE)

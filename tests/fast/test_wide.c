@@ -14,9 +14,16 @@
  * access past them) and the destination past what the kernel reports
  * written must be untouched.
  *
+ * Then utfdfa_transcode itself, where the fused pairs are wired in: long
+ * text with errors, fed in chunks of random sizes into random output room,
+ * strict and replacing, every source and target around the fused pairs;
+ * each level's results, counts, error offsets and bytes must be the scalar
+ * level's (which fuses nothing: the path every pair took before).
+ *
  *   test_wide        (TEST_KERNELS_QUICK=1: fewer lengths and alignments, for sanitizers) */
 #include "fast/levels.h"
 #include "check.h"
+#include "utfdfa.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,6 +281,87 @@ static void bad_units(enum fast_form from, enum fast_form to)
     }
 }
 
+/* ------------------------------------------- utfdfa_transcode, chunked */
+struct trace {
+    uint8_t out[MAX_LEN * 64];
+    size_t n;
+    uint64_t events[4096];
+    size_t ne;
+};
+
+/* Feeds src[0..n) to utfdfa_transcode in chunks and output room drawn
+ * from `seed`, until the end or an error in strict mode; records every
+ * call's result, counts and error, and the output. */
+static void drive(enum utfdfa_encoding from, enum utfdfa_encoding to, enum utfdfa_error_mode mode,
+                  enum utfdfa_bom bom, const uint8_t *src, size_t n, uint64_t seed, struct trace *t)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, from, mode, bom);
+    uint8_t buf[512];
+    size_t pos = 0;
+    t->n = t->ne = 0;
+    for (int calls = 0; calls < 20000 && t->ne + 4 < sizeof t->events / 8; calls++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        size_t chunk = (seed >> 33) % 4 == 0 ? n - pos : kern_min(n - pos, (seed >> 40) % 700);
+        size_t room = (seed >> 20) % 3 == 0 ? (seed >> 24) % 9 : 40 + (seed >> 24) % 470;
+        size_t m = chunk, o = room;
+        utfdfa_error e = {0, 0, UTFDFA_ERR_NONE};
+        bool last = pos + chunk == n;
+        utfdfa_result r = utfdfa_transcode(&d, to, src + pos, &m, buf, &o, last, &e);
+        memcpy(t->out + t->n, buf, o);
+        t->n += o;
+        pos += m;
+        t->events[t->ne++] = (uint64_t)r << 48 | (uint64_t)m << 24 | o;
+        if (r == UTFDFA_MALFORMED)
+            t->events[t->ne++] = e.offset << 16 | (uint64_t)e.length << 8 | (uint64_t)e.kind;
+        if (r == UTFDFA_MALFORMED || (r == UTFDFA_INPUT_EMPTY && last))
+            return;
+    }
+}
+
+static void test_transcode(void)
+{
+    static const enum utfdfa_encoding froms[] = {UTFDFA_UTF16LE, UTFDFA_UTF16BE, UTFDFA_UTF32LE,
+                                                 UTFDFA_UTF32BE, UTFDFA_UCS4LE};
+    static const enum fast_form forms[] = {FORM_UTF16LE, FORM_UTF16BE, FORM_UTF32LE, FORM_UTF32BE,
+                                           FORM_UTF32LE};
+    static const enum utfdfa_encoding tos[] = {UTFDFA_UTF8, UTFDFA_WTF8, UTFDFA_UTF8_RFC2279,
+                                               UTFDFA_CESU8, UTFDFA_UTF32LE, UTFDFA_UTF32BE,
+                                               UTFDFA_UCS4BE, UTFDFA_UTF16LE, UTFDFA_UTF16};
+    static struct trace ref, got;
+    int runs = quick ? 12 : 60;
+    for (size_t f = 0; f < sizeof froms / sizeof froms[0]; f++)
+        for (int run = 0; run < runs; run++) {
+            size_t len = rnd(MAX_LEN), bytes = 0, unit = o_unit(forms[f]);
+            for (size_t i = 0; i < len; i++) {
+                uint32_t c = random_cp(run % 6);
+                if (rnd(run % 3 == 0 ? 40 : 400) == 0) /* an error, or a value only UCS-4 holds */
+                    c = unit == 2 ? 0xD800 + rnd(0x800) : rnd(2) ? 0xD800 + rnd(0x800) : 0x110000 + rnd(99);
+                bytes += unit == 2 && c >= 0xD800 && c < 0xE000
+                             ? (o_write(forms[f], text + bytes, c), 2)
+                             : o_encode(forms[f], c, text + bytes);
+            }
+            if (run % 7 == 0)
+                text[bytes++] = 0x41; /* a partial unit at the end */
+            for (size_t k = 0; k < sizeof tos / sizeof tos[0]; k++) {
+                enum utfdfa_error_mode mode = run % 2 ? UTFDFA_REPLACE : UTFDFA_STRICT;
+                enum utfdfa_bom bom = run % 4 == 1 ? UTFDFA_BOM_STRIP : UTFDFA_BOM_KEEP;
+                uint64_t seed = 0x5EEDu + (uint64_t)run * 977 + k * 31 + f;
+                utfdfa__fast_force("scalar");
+                drive(froms[f], tos[k], mode, bom, text, bytes, seed, &ref);
+                for (int l = 1; l < n_levels; l++) {
+                    utfdfa__fast_force(levels[l]);
+                    drive(froms[f], tos[k], mode, bom, text, bytes, seed, &got);
+                    CHECK(got.n == ref.n && got.ne == ref.ne && memcmp(got.out, ref.out, ref.n) == 0 &&
+                              memcmp(got.events, ref.events, 8 * ref.ne) == 0,
+                          "%s: utfdfa_transcode %d -> %d, %zu bytes, run %d: differs from scalar "
+                          "(%zu/%zu bytes, %zu/%zu calls)", levels[l], (int)froms[f], (int)tos[k],
+                          bytes, run, got.n, ref.n, got.ne, ref.ne);
+                }
+            }
+        }
+}
+
 int main(void)
 {
     static const char *const all[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
@@ -297,6 +385,8 @@ int main(void)
         printf("test_wide: %s -> %s: %lu passed, %lu failed so far\n", form_names[pairs[k][0]],
                form_names[pairs[k][1]], passed, failed);
     }
+    test_transcode();
+    printf("test_wide: utfdfa_transcode, chunked: %lu passed, %lu failed so far\n", passed, failed);
     utfdfa__fast_force("auto");
     printf("test_wide: %lu passed, %lu failed\n", passed, failed);
     return failed != 0;

@@ -393,12 +393,20 @@ KERN_VBMI static size_t vbmi_wide_transcode(enum fast_form from, enum fast_form 
     else if (from <= FORM_UTF16BE && to >= FORM_UTF32LE)
         i = vbmi_utf16_to_utf32(be, to == FORM_UTF32BE, src, src_len, dst, dst_len, &w);
     else
-        return utfdfa__fast_pivot(&utfdfa__fast_avx512vbmi, from, to, src, src_len, dst, dst_len,
-                                  written);
+        i = w = 0; /* not a pair of this level (wide_pairs): the scalar kernel */
     i += utfdfa__scalar_wide_transcode(from, to, src + i, src_len - i, dst + w, dst_len - w, &got);
     *written = w + got;
     return i;
 }
+
+/* The pairs fused here; UTF-32 into UTF-16 is not: through the AVX2
+ * kernels in turn it measured as fast. */
+#define VBMI_PAIR(f, t) (1u << KERN_PAIR(f, t))
+#define VBMI_PAIRS                                                                       \
+    (VBMI_PAIR(FORM_UTF16LE, FORM_UTF8) | VBMI_PAIR(FORM_UTF16BE, FORM_UTF8) |            \
+     VBMI_PAIR(FORM_UTF32LE, FORM_UTF8) | VBMI_PAIR(FORM_UTF32BE, FORM_UTF8) |            \
+     VBMI_PAIR(FORM_UTF16LE, FORM_UTF32LE) | VBMI_PAIR(FORM_UTF16LE, FORM_UTF32BE) |      \
+     VBMI_PAIR(FORM_UTF16BE, FORM_UTF32LE) | VBMI_PAIR(FORM_UTF16BE, FORM_UTF32BE))
 
 /* The level's other kernels are the AVX2 level's. */
 static size_t vbmi_ascii_copy(enum fast_form from, enum fast_form to, const uint8_t *src,
@@ -427,7 +435,7 @@ static size_t vbmi_cp_to_form(enum fast_form to, const uint32_t *src, size_t n, 
 
 const struct fast_kernels utfdfa__fast_avx512vbmi = {
     "avx512vbmi", vbmi_ascii_copy, vbmi_utf16_to_cp, vbmi_utf32_to_cp, vbmi_cp_to_form,
-    vbmi_wide_transcode,
+    vbmi_wide_transcode, VBMI_PAIRS,
 };
 
 #else
