@@ -77,8 +77,14 @@ $(T)/test_kernels: tests/fast/test_kernels.c $(TEST_HDRS) $(TEST_COMMON) $(KERNE
                    $(B)/libutfdfa.a | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I src -I tests/common $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
 
-check-kernels: $(T)/test_kernels
+# The fused kernel (utfdfa__wide_transcode) likewise (tests/fast/test_wide.c).
+$(T)/test_wide: tests/fast/test_wide.c $(TEST_HDRS) $(TEST_COMMON) $(KERNEL_HEADERS) \
+                $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include -I src -I tests/common $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+
+check-kernels: $(T)/test_kernels $(T)/test_wide
 	$(T)/test_kernels
+	$(T)/test_wide
 
 CHECKS += check-kernels
 

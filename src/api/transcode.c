@@ -211,6 +211,49 @@ static size_t copy_valid_utf8(struct decoder *d, const uint8_t *src, size_t n, s
     return k;
 }
 
+/* The form the fused kernel writes for `to` when its bytes for every scalar
+ * value are that form's (UTF-8's supersets RFC 2279 and WTF-8, UCS-4; not
+ * CESU-8, modified or Corrected UTF-8), or -1. */
+static int wide_target(unsigned to)
+{
+    switch (to) {
+    case UTFDFA_UTF8:
+    case UTFDFA_UTF8_RFC2279:
+    case UTFDFA_WTF8:
+        return FORM_UTF8;
+    default:
+        return unit_form(to); /* UTF-16, UTF-32, UCS-4 */
+    }
+}
+
+/* UTF-16 or UTF-32 (or UCS-4) into UTF-8, or into the other width, by the
+ * fused kernel (src/fast/): what it reads is scalar values, which every
+ * such target writes as the kernel does; the block path takes what it
+ * leaves (an error, a pair cut by the end, the output's last bytes). Only
+ * from a character boundary, once the BOM mode has nothing left to do.
+ * After it nothing is held (a WTF-8 high surrogate is no longer last). */
+static size_t copy_wide(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
+                        struct writer *w)
+{
+    int from_form = unit_form(FROM(d->config)), to_form = wide_target(to);
+    if (from_form < 0 || to_form < 0 || PENDING(d->flags) ||
+        !utfdfa__wide_fused((enum fast_form)from_form, (enum fast_form)to_form) ||
+        !((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP))
+        return 0;
+    struct out *o = &w->bytes;
+    size_t wrote = 0;
+    size_t read = utfdfa__wide_transcode((enum fast_form)from_form, (enum fast_form)to_form, src,
+                                         n, (uint8_t *)o->p + o->len, o->cap - o->len, &wrote);
+    if (read == 0)
+        return 0;
+    d->offset += read;
+    d->partial = 0;
+    d->flags |= F_STARTED;
+    o->len += wrote;
+    w->after_high = false;
+    return read;
+}
+
 /* Into UTF-16 or UTF-32 without a byte order (decode/byte_order.h): the
  * little-endian form, a BOM before what it writes first. */
 static utfdfa_result transcode_unordered(utfdfa_decoder *dec, enum utfdfa_encoding to,
@@ -255,6 +298,8 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, con
         done += copy_ascii(d, target, src + done, n - done, &w);
         if (target == UTFDFA_UTF8 && FROM(d->config) == UTFDFA_UTF8)
             done += copy_valid_utf8(d, src + done, n - done, &w.bytes);
+        else
+            done += copy_wide(d, target, src + done, n - done, &w);
         size_t m = n - done;
         r = transcode_block(d, target, src + done, &m, &w, last, &e);
         done += m;

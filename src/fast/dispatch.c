@@ -20,7 +20,7 @@ static const struct fast_kernels *const kern_tables[FAST_LEVELS] = {
     [LEVEL_SSE4] = &utfdfa__fast_sse2,
     [LEVEL_AVX2] = &utfdfa__fast_avx2,
     [LEVEL_AVX512] = &utfdfa__fast_avx2,
-    [LEVEL_AVX512VBMI] = &utfdfa__fast_avx2,
+    [LEVEL_AVX512VBMI] = &utfdfa__fast_avx512vbmi,
 #endif
 };
 
@@ -34,7 +34,8 @@ static int kern_supported(enum fast_level level)
 #if KERN_X86
     switch (level) {
     case LEVEL_AVX512VBMI:
-        if (!__builtin_cpu_supports("avx512vbmi") || !__builtin_cpu_supports("avx512vbmi2"))
+        if (!__builtin_cpu_supports("avx512vbmi") || !__builtin_cpu_supports("avx512vbmi2") ||
+            !__builtin_cpu_supports("popcnt"))
             return 0;
         /* fall through */
     case LEVEL_AVX512:
@@ -147,4 +148,15 @@ size_t utfdfa__cp_to_form(enum fast_form to, const uint32_t *src, size_t n, uint
                           size_t dst_len, size_t *written)
 {
     return kern_level()->cp_to_form(to, src, n, dst, dst_len, written);
+}
+
+size_t utfdfa__wide_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
+                              size_t src_len, uint8_t *dst, size_t dst_len, size_t *written)
+{
+    return kern_level()->wide_transcode(from, to, src, src_len, dst, dst_len, written);
+}
+
+int utfdfa__wide_fused(enum fast_form from, enum fast_form to)
+{
+    return (int)(kern_level()->wide_pairs >> KERN_PAIR(from, to) & 1u);
 }

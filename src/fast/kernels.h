@@ -42,6 +42,21 @@ size_t utfdfa__utf32_to_cp(enum fast_form from, const uint8_t *src, size_t src_l
 size_t utfdfa__cp_to_form(enum fast_form to, const uint32_t *src, size_t n, uint8_t *dst,
                           size_t dst_len, size_t *written);
 
+/* UTF-16 or UTF-32 (either byte order) straight into UTF-8, or UTF-16 into UTF-32 and back,
+ * without code points in between: `from` is FORM_UTF16LE..FORM_UTF32BE, `to` FORM_UTF8 or a
+ * form of the other unit width. Reads whole units of scalar values (a high surrogate and the
+ * low one after it are one character); stops BEFORE a lone surrogate, a high surrogate whose
+ * low one is not within src, a UTF-32 unit that is a surrogate or above 0x10FFFF, a partial
+ * unit, or the first character whose bytes do not fit dst[0..dst_len) (a pair is never split).
+ * Returns bytes read; *written bytes written. */
+size_t utfdfa__wide_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
+                              size_t src_len, uint8_t *dst, size_t dst_len, size_t *written);
+
+/* Whether the level in use has a fused kernel of its own for (from, to), faster than its
+ * decoder and encoder kernels in turn; without one, utfdfa__wide_transcode is the scalar
+ * kernel (for the tests). */
+int utfdfa__wide_fused(enum fast_form from, enum fast_form to);
+
 /* For tests and benchmarks: use the kernels of `level` ("scalar", "sse2", "sse4", "avx2",
  * "avx512", "avx512vbmi" (src/fast/levels.h), or "auto"
  * for the run-time choice) from now on. Returns 0, changing nothing, when this build or this

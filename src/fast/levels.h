@@ -31,7 +31,7 @@ enum fast_level {
     LEVEL_SSE4,       /* + SSSE3, SSE4.1 (pshufb, pblendvb) */
     LEVEL_AVX2,       /* + AVX2, BMI1, BMI2 */
     LEVEL_AVX512,     /* + AVX-512 F, BW, VL */
-    LEVEL_AVX512VBMI, /* + AVX-512 VBMI, VBMI2 (byte permutes, compress and expand of bytes) */
+    LEVEL_AVX512VBMI, /* + AVX-512 VBMI, VBMI2 (byte permutes, compress and expand of bytes), POPCNT */
     FAST_LEVELS
 };
 
@@ -48,12 +48,16 @@ struct fast_kernels {
     size_t (*utf32_to_cp)(enum fast_form, const uint8_t *, size_t, uint32_t *, size_t,
                           size_t *);
     size_t (*cp_to_form)(enum fast_form, const uint32_t *, size_t, uint8_t *, size_t, size_t *);
+    size_t (*wide_transcode)(enum fast_form, enum fast_form, const uint8_t *, size_t, uint8_t *,
+                             size_t, size_t *);
+    uint32_t wide_pairs; /* bit KERN_PAIR(from, to): wide_transcode is a fused kernel there */
 };
 
 extern const struct fast_kernels utfdfa__fast_scalar;
 #if KERN_X86
 extern const struct fast_kernels utfdfa__fast_sse2;
 extern const struct fast_kernels utfdfa__fast_avx2;
+extern const struct fast_kernels utfdfa__fast_avx512vbmi;
 #endif
 
 /* The scalar kernels: the reference, and the tails of the SIMD levels. */
@@ -66,6 +70,9 @@ size_t utfdfa__scalar_utf32_to_cp(enum fast_form from, const uint8_t *src, size_
 size_t utfdfa__scalar_cp_to_form(enum fast_form to, const uint32_t *src, size_t n, uint8_t *dst,
                                  size_t dst_len, size_t *written);
 
+size_t utfdfa__scalar_wide_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
+                                     size_t src_len, uint8_t *dst, size_t dst_len,
+                                     size_t *written);
 /* Every (from, to) pair, for the switches that give each pair its own loop. */
 #define KERN_FORMS_TO(X, F) X(F, FORM_UTF8) X(F, FORM_UTF16LE) X(F, FORM_UTF16BE) \
     X(F, FORM_UTF32LE) X(F, FORM_UTF32BE)

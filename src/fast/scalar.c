@@ -177,7 +177,65 @@ size_t utfdfa__scalar_cp_to_form(enum fast_form to, const uint32_t *src, size_t 
     return 0;
 }
 
+/* One character of `to` at dst if it fits `room`; returns bytes (0: no room). */
+static size_t scalar_put(enum fast_form to, uint8_t *dst, size_t room, uint32_t c)
+{
+    if (to == FORM_UTF8)
+        return scalar_put_utf8(dst, room, c);
+    if (to == FORM_UTF16LE || to == FORM_UTF16BE)
+        return scalar_put_utf16(to, dst, room, c);
+    if (room < 4)
+        return 0;
+    kern_store_unit(to, dst, c);
+    return 4;
+}
+
+/* A unit at a time, inlined once per source form; the target is a call. */
+KERN_INLINE size_t scalar_wide_body(enum fast_form from, enum fast_form to, const uint8_t *src,
+                                    size_t src_len, uint8_t *dst, size_t dst_len,
+                                    size_t *written)
+{
+    size_t unit = kern_unit(from), i = 0, w = 0;
+    while (src_len - i >= unit) {
+        uint32_t c = kern_load_unit(from, src + i);
+        size_t used = unit;
+        if (c >= 0xD800 && c <= 0xDFFF) {
+            if (unit == 4 || c > 0xDBFF || src_len - i < 4)
+                break; /* a UTF-32 surrogate, a lone low one, a high one at the end */
+            uint32_t low = kern_load_unit(from, src + i + 2);
+            if (low < 0xDC00 || low > 0xDFFF)
+                break; /* a lone high surrogate */
+            c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
+            used = 4;
+        } else if (c > 0x10FFFF) {
+            break;
+        }
+        size_t len = scalar_put(to, dst + w, dst_len - w, c);
+        if (len == 0)
+            break;
+        i += used;
+        w += len;
+    }
+    *written = w;
+    return i;
+}
+
+size_t utfdfa__scalar_wide_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
+                                     size_t src_len, uint8_t *dst, size_t dst_len,
+                                     size_t *written)
+{
+    switch (from) {
+    case FORM_UTF16LE: return scalar_wide_body(FORM_UTF16LE, to, src, src_len, dst, dst_len, written);
+    case FORM_UTF16BE: return scalar_wide_body(FORM_UTF16BE, to, src, src_len, dst, dst_len, written);
+    case FORM_UTF32LE: return scalar_wide_body(FORM_UTF32LE, to, src, src_len, dst, dst_len, written);
+    case FORM_UTF32BE: return scalar_wide_body(FORM_UTF32BE, to, src, src_len, dst, dst_len, written);
+    default: break;
+    }
+    *written = 0;
+    return 0;
+}
+
 const struct fast_kernels utfdfa__fast_scalar = {
     "scalar", utfdfa__scalar_ascii_copy, utfdfa__scalar_utf16_to_cp, utfdfa__scalar_utf32_to_cp,
-    utfdfa__scalar_cp_to_form,
+    utfdfa__scalar_cp_to_form, utfdfa__scalar_wide_transcode, 0,
 };

@@ -259,6 +259,8 @@ static size_t sse2_cp_to_form(enum fast_form to, const uint32_t *src, size_t n, 
 
 const struct fast_kernels utfdfa__fast_sse2 = {
     "sse2", sse2_ascii_copy, sse2_utf16_to_cp, sse2_utf32_to_cp, sse2_cp_to_form,
+    utfdfa__scalar_wide_transcode, 0, /* no fused kernel: none measured faster than the */
+    /* decoder and encoder kernels in turn (the scalar one, for the tests) */
 };
 
 #else

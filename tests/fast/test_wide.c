@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: MIT */
+/* The fused kernel (utfdfa__wide_transcode, src/fast/): UTF-16 and UTF-32
+ * of either byte order into UTF-8 and into the other width, at every level
+ * this machine runs (forced in turn) and the scalar level's table called
+ * directly, against an oracle written here from the encoding forms'
+ * definitions (one unit at a time, no shared code). Lengths 0..300 code
+ * points of six profiles (ASCII, up to U+07FF, the BMP, everything, ASCII
+ * with a few others, supplementary only), every source and destination
+ * alignment mod 32 at every length, every destination size for the short
+ * lengths and the sizes around the SIMD steps' needs for the long ones;
+ * at every position a lone high or low surrogate, a high before a high, a
+ * bad UTF-32 unit; input cut at every unit (pairs split by the end) and
+ * partial units. Buffers are allocated to their exact size (ASan sees any
+ * access past them) and the destination past what the kernel reports
+ * written must be untouched.
+ *
+ * Then utfdfa_transcode itself, where the fused pairs are wired in: long
+ * text with errors, fed in chunks of random sizes into random output room,
+ * strict and replacing, every source and target around the fused pairs;
+ * each level's results, counts, error offsets and bytes must be the scalar
+ * level's (which fuses nothing: the path every pair took before).
+ *
+ *   test_wide        (TEST_KERNELS_QUICK=1: fewer lengths and alignments, for sanitizers) */
+#include "fast/levels.h"
+#include "check.h"
+#include "utfdfa.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const form_names[] = {"utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be"};
+#define MAX_LEVELS 8
+static const char *levels[MAX_LEVELS];
+static int n_levels, quick;
+
+/* ------------------------------------------------------------ the oracle */
+static size_t o_unit(enum fast_form f) { return f == FORM_UTF8 ? 1 : f <= FORM_UTF16BE ? 2 : 4; }
+static int o_big(enum fast_form f) { return f == FORM_UTF16BE || f == FORM_UTF32BE; }
+
+static uint32_t o_read(enum fast_form f, const uint8_t *p)
+{
+    uint32_t v = 0;
+    for (size_t k = 0, u = o_unit(f); k < u; k++)
+        v |= (uint32_t)p[o_big(f) ? u - 1 - k : k] << (8 * k);
+    return v;
+}
+
+static void o_write(enum fast_form f, uint8_t *p, uint32_t v)
+{
+    for (size_t k = 0, u = o_unit(f); k < u; k++)
+        p[o_big(f) ? u - 1 - k : k] = (uint8_t)(v >> (8 * k));
+}
+
+/* c's bytes in form f (UTF-8: RFC 3629's table; UTF-16: a pair above U+FFFF). */
+static size_t o_encode(enum fast_form f, uint32_t c, uint8_t out[4])
+{
+    if (f == FORM_UTF8) {
+        if (c < 0x80) {
+            out[0] = (uint8_t)c;
+            return 1;
+        }
+        size_t len = c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+        for (size_t k = len - 1; k > 0; k--, c /= 64)
+            out[k] = (uint8_t)(0x80 + c % 64);
+        out[0] = (uint8_t)((0xF00u >> len) + c);
+        return len;
+    }
+    if (o_unit(f) == 2 && c >= 0x10000) {
+        o_write(f, out, 0xD800 + (c - 0x10000) / 0x400);
+        o_write(f, out + 2, 0xDC00 + (c - 0x10000) % 0x400);
+        return 4;
+    }
+    o_write(f, out, c);
+    return o_unit(f);
+}
+
+struct job {
+    enum fast_form from, to;
+    const uint8_t *src;
+    size_t src_len, dst_len;
+    unsigned sa, da;
+};
+
+/* What the kernel must return, write (*wr bytes) and put in exp. */
+static size_t oracle(const struct job *j, uint8_t *exp, size_t *wr)
+{
+    size_t i = 0, w = 0, unit = o_unit(j->from);
+    uint8_t bytes[4];
+    while (i + unit <= j->src_len) {
+        uint32_t c = o_read(j->from, j->src + i);
+        size_t used = unit;
+        if (unit == 2 && c >= 0xD800 && c < 0xE000) {
+            if (c >= 0xDC00 || i + 4 > j->src_len)
+                break;
+            uint32_t low = o_read(j->from, j->src + i + 2);
+            if (low < 0xDC00 || low >= 0xE000)
+                break;
+            c = 0x10000 + (c - 0xD800) * 0x400 + (low - 0xDC00);
+            used = 4;
+        } else if (c >= 0x110000 || (c >= 0xD800 && c < 0xE000)) {
+            break;
+        }
+        size_t len = o_encode(j->to, c, bytes);
+        if (w + len > j->dst_len)
+            break;
+        memcpy(exp + w, bytes, len);
+        w += len;
+        i += used;
+    }
+    *wr = w;
+    return i;
+}
+
+/* ---------------------------------------------------------- the harness */
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        perror("malloc");
+        exit(2);
+    }
+    return p;
+}
+
+static void run(const struct job *j)
+{
+    size_t sa = j->sa % 32, da = j->da % 32;
+    uint8_t *sbuf = xmalloc(sa + j->src_len), *dbuf = xmalloc(da + j->dst_len);
+    uint8_t *exp = xmalloc(j->dst_len);
+    memcpy(sbuf + sa, j->src, j->src_len);
+    size_t exp_wr, exp_ret = oracle(j, exp, &exp_wr);
+    for (int l = -1; l < n_levels; l++) {
+        const char *name = l < 0 ? "scalar table" : levels[l];
+        if (l >= 0)
+            utfdfa__fast_force(levels[l]);
+        memset(dbuf, 0xA5, da + j->dst_len);
+        size_t wr = (size_t)-1, ret;
+        if (l < 0)
+            ret = utfdfa__fast_scalar.wide_transcode(j->from, j->to, sbuf + sa, j->src_len,
+                                                      dbuf + da, j->dst_len, &wr);
+        else
+            ret = utfdfa__wide_transcode(j->from, j->to, sbuf + sa, j->src_len, dbuf + da,
+                                         j->dst_len, &wr);
+        int ok = ret == exp_ret && wr == exp_wr && memcmp(dbuf + da, exp, exp_wr) == 0;
+        for (size_t k = exp_wr; ok && k < j->dst_len; k++)
+            ok = dbuf[da + k] == 0xA5;
+        CHECK(ok, "%s: %s -> %s, src %zu (align %zu), dst %zu (align %zu): returned %zu written "
+                  "%zu, want %zu and %zu%s", name, form_names[j->from], form_names[j->to],
+              j->src_len, sa, j->dst_len, da, ret, wr, exp_ret, exp_wr,
+              ret == exp_ret && wr == exp_wr ? " (output differs or written past)" : "");
+    }
+    free(sbuf);
+    free(dbuf);
+    free(exp);
+}
+
+/* ------------------------------------------------------------- inputs */
+static uint64_t rng = 0x2545F4914F6CDD1Du;
+
+static uint32_t rnd(uint32_t n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)((rng >> 11) % n);
+}
+
+/* A scalar value: profile 0 ASCII, 1 up to U+07FF, 2 the BMP, 3 anything,
+ * 4 ASCII with an occasional other, 5 supplementary only. */
+static uint32_t random_cp(int profile)
+{
+    uint32_t c;
+    switch (profile) {
+    case 0: return rnd(0x80);
+    case 1: return rnd(3) ? 0x80 + rnd(0x780) : rnd(0x80);
+    case 2: c = rnd(4) ? 0x800 + rnd(0xF800) : rnd(0x800); break;
+    case 3: c = rnd(3) == 0 ? 0x10000 + rnd(0x100000) : random_cp((int)rnd(3)); break;
+    case 4: return rnd(8) ? rnd(0x80) : random_cp(3);
+    default: return 0x10000 + rnd(0x100000);
+    }
+    return c >= 0xD800 && c < 0xE000 ? c - 0x1000 : c;
+}
+
+#define MAX_LEN 300
+static uint32_t cps[MAX_LEN];
+static uint8_t text[MAX_LEN * 4 + 8];
+static unsigned turn;
+
+static size_t encode_all(enum fast_form f, size_t n, uint8_t *out)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w += o_encode(f, cps[i], out + w);
+    return w;
+}
+
+static void job(enum fast_form from, enum fast_form to, size_t src_len, size_t dst_len,
+                unsigned sa, unsigned da)
+{
+    struct job j = {from, to, text, src_len, dst_len, sa, da};
+    run(&j);
+}
+
+/* The destination sizes around `need`: all of them up to need + 1 for
+ * short text, else the edges and the SIMD steps' thresholds below need. */
+static void sizes(enum fast_form from, enum fast_form to, size_t bytes, size_t need, size_t len)
+{
+    if (len <= (quick ? 20u : 48u)) {
+        for (size_t d = 0; d <= need + 1; d++, turn++)
+            job(from, to, bytes, d, turn, turn * 7 + 3);
+        return;
+    }
+    for (size_t back = 0; back <= 130 && back <= need; back += quick ? 7 : 1, turn++)
+        job(from, to, bytes, need - back, turn, turn * 5 + 1);
+    for (size_t d = 0; d < 8; d++, turn++)
+        job(from, to, bytes, d * need / 8, turn, turn * 3);
+}
+
+static void valid_text(enum fast_form from, enum fast_form to)
+{
+    for (int profile = 0; profile < 6; profile++)
+        for (size_t len = 0; len <= MAX_LEN; len += quick && len > 40 ? 7 : 1) {
+            for (size_t i = 0; i < len; i++)
+                cps[i] = random_cp(profile);
+            size_t bytes = encode_all(from, len, text);
+            uint8_t scratch[MAX_LEN * 4 + 8];
+            size_t need = encode_all(to, len, scratch);
+            for (unsigned sa = 0; sa < 32; sa += quick ? 5 : 1)
+                job(from, to, bytes, need + rnd(70), sa, sa * 11 + (unsigned)len);
+            sizes(from, to, bytes, need, len);
+            text[bytes] = (uint8_t)rnd(256); /* a partial unit */
+            job(from, to, bytes + 1 + rnd((uint32_t)o_unit(from) - 1), 4 * need + 4, turn++, 0);
+            /* cut at every unit: pairs split by the end */
+            if (len <= (quick ? 24u : 80u) || len == MAX_LEN)
+                for (size_t cut = 0; cut < bytes; cut += o_unit(from), turn++)
+                    job(from, to, cut, 4 * need, turn, turn * 3 + 1);
+        }
+}
+
+/* At every position p of valid text, a unit the kernel must stop before. */
+static void bad_units(enum fast_form from, enum fast_form to)
+{
+    static const uint32_t bad32[] = {0x110000, 0xD800, 0xDFFF, 0xFFFFFFFF, 0x80000000, 0xDBFF};
+    size_t unit = o_unit(from);
+    for (size_t len = 1; len <= MAX_LEN; len++) {
+        if (len > (quick ? 40u : 140u) && len != MAX_LEN && len % 64 != 0)
+            continue;
+        for (size_t p = 0; p < len; p++) {
+            int profile = (int)((p + len) % 6);
+            for (size_t i = 0; i < len; i++)
+                cps[i] = random_cp(profile == 5 ? 3 : profile);
+            cps[p] = 'x'; /* one unit wide in either form */
+            size_t bytes = encode_all(from, p, text), at = bytes;
+            bytes += encode_all(from, 1, text + bytes); /* placeholder, overwritten */
+            uint8_t *q = text + at;
+            if (unit == 4) {
+                o_write(from, q, bad32[(p + len) % 6]);
+            } else {
+                switch ((p + len) % 4) {
+                case 0: o_write(from, q, 0xD800 + rnd(0x400)); break; /* lone high */
+                case 1: o_write(from, q, 0xDC00 + rnd(0x400)); break; /* lone low */
+                case 2: /* a high before a high */
+                    o_write(from, q, 0xDBFF);
+                    o_write(from, q + 2, 0xD800);
+                    bytes += 2;
+                    break;
+                default: /* a high before a BMP unit */
+                    o_write(from, q, 0xD83D);
+                    o_write(from, q + 2, 0x41 + rnd(0x7000));
+                    bytes += 2;
+                    break;
+                }
+            }
+            /* the rest of the text after it */
+            for (size_t i = p + 1; i < len; i++)
+                bytes += o_encode(from, cps[i], text + bytes);
+            turn++;
+            job(from, to, bytes, 4 * bytes + (turn % 3 == 0 ? 0 : 64), turn, turn * 13);
+        }
+    }
+}
+
+/* ------------------------------------------- utfdfa_transcode, chunked */
+struct trace {
+    uint8_t out[MAX_LEN * 64];
+    size_t n;
+    uint64_t events[4096];
+    size_t ne;
+};
+
+/* Feeds src[0..n) to utfdfa_transcode in chunks and output room drawn
+ * from `seed`, until the end or an error in strict mode; records every
+ * call's result, counts and error, and the output. */
+static void drive(enum utfdfa_encoding from, enum utfdfa_encoding to, enum utfdfa_error_mode mode,
+                  enum utfdfa_bom bom, const uint8_t *src, size_t n, uint64_t seed, struct trace *t)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, from, mode, bom);
+    uint8_t buf[512];
+    size_t pos = 0;
+    t->n = t->ne = 0;
+    for (int calls = 0; calls < 20000 && t->ne + 4 < sizeof t->events / 8; calls++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        size_t chunk = (seed >> 33) % 4 == 0 ? n - pos : kern_min(n - pos, (seed >> 40) % 700);
+        size_t room = (seed >> 20) % 3 == 0 ? (seed >> 24) % 9 : 40 + (seed >> 24) % 470;
+        size_t m = chunk, o = room;
+        utfdfa_error e = {0, 0, UTFDFA_ERR_NONE};
+        bool last = pos + chunk == n;
+        utfdfa_result r = utfdfa_transcode(&d, to, src + pos, &m, buf, &o, last, &e);
+        memcpy(t->out + t->n, buf, o);
+        t->n += o;
+        pos += m;
+        t->events[t->ne++] = (uint64_t)r << 48 | (uint64_t)m << 24 | o;
+        if (r == UTFDFA_MALFORMED)
+            t->events[t->ne++] = e.offset << 16 | (uint64_t)e.length << 8 | (uint64_t)e.kind;
+        if (r == UTFDFA_MALFORMED || (r == UTFDFA_INPUT_EMPTY && last))
+            return;
+    }
+}
+
+static void test_transcode(void)
+{
+    static const enum utfdfa_encoding froms[] = {UTFDFA_UTF16LE, UTFDFA_UTF16BE, UTFDFA_UTF32LE,
+                                                 UTFDFA_UTF32BE, UTFDFA_UCS4LE};
+    static const enum fast_form forms[] = {FORM_UTF16LE, FORM_UTF16BE, FORM_UTF32LE, FORM_UTF32BE,
+                                           FORM_UTF32LE};
+    static const enum utfdfa_encoding tos[] = {UTFDFA_UTF8, UTFDFA_WTF8, UTFDFA_UTF8_RFC2279,
+                                               UTFDFA_CESU8, UTFDFA_UTF32LE, UTFDFA_UTF32BE,
+                                               UTFDFA_UCS4BE, UTFDFA_UTF16LE, UTFDFA_UTF16};
+    static struct trace ref, got;
+    int runs = quick ? 12 : 60;
+    for (size_t f = 0; f < sizeof froms / sizeof froms[0]; f++)
+        for (int run = 0; run < runs; run++) {
+            size_t len = rnd(MAX_LEN), bytes = 0, unit = o_unit(forms[f]);
+            for (size_t i = 0; i < len; i++) {
+                uint32_t c = random_cp(run % 6);
+                if (rnd(run % 3 == 0 ? 40 : 400) == 0) /* an error, or a value only UCS-4 holds */
+                    c = unit == 2 ? 0xD800 + rnd(0x800) : rnd(2) ? 0xD800 + rnd(0x800) : 0x110000 + rnd(99);
+                bytes += unit == 2 && c >= 0xD800 && c < 0xE000
+                             ? (o_write(forms[f], text + bytes, c), 2)
+                             : o_encode(forms[f], c, text + bytes);
+            }
+            if (run % 7 == 0)
+                text[bytes++] = 0x41; /* a partial unit at the end */
+            for (size_t k = 0; k < sizeof tos / sizeof tos[0]; k++) {
+                enum utfdfa_error_mode mode = run % 2 ? UTFDFA_REPLACE : UTFDFA_STRICT;
+                enum utfdfa_bom bom = run % 4 == 1 ? UTFDFA_BOM_STRIP : UTFDFA_BOM_KEEP;
+                uint64_t seed = 0x5EEDu + (uint64_t)run * 977 + k * 31 + f;
+                utfdfa__fast_force("scalar");
+                drive(froms[f], tos[k], mode, bom, text, bytes, seed, &ref);
+                for (int l = 1; l < n_levels; l++) {
+                    utfdfa__fast_force(levels[l]);
+                    drive(froms[f], tos[k], mode, bom, text, bytes, seed, &got);
+                    CHECK(got.n == ref.n && got.ne == ref.ne && memcmp(got.out, ref.out, ref.n) == 0 &&
+                              memcmp(got.events, ref.events, 8 * ref.ne) == 0,
+                          "%s: utfdfa_transcode %d -> %d, %zu bytes, run %d: differs from scalar "
+                          "(%zu/%zu bytes, %zu/%zu calls)", levels[l], (int)froms[f], (int)tos[k],
+                          bytes, run, got.n, ref.n, got.ne, ref.ne);
+                }
+            }
+        }
+}
+
+int main(void)
+{
+    static const char *const all[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
+    quick = getenv("TEST_KERNELS_QUICK") != NULL;
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+        if (utfdfa__fast_force(all[k]))
+            levels[n_levels++] = all[k];
+    printf("test_wide: levels:");
+    for (int l = 0; l < n_levels; l++)
+        printf(" %s", levels[l]);
+    printf("%s\n", quick ? " (quick)" : "");
+    static const enum fast_form pairs[][2] = {
+        {FORM_UTF16LE, FORM_UTF8},    {FORM_UTF16BE, FORM_UTF8},    {FORM_UTF32LE, FORM_UTF8},
+        {FORM_UTF32BE, FORM_UTF8},    {FORM_UTF16LE, FORM_UTF32LE}, {FORM_UTF16LE, FORM_UTF32BE},
+        {FORM_UTF16BE, FORM_UTF32LE}, {FORM_UTF16BE, FORM_UTF32BE}, {FORM_UTF32LE, FORM_UTF16LE},
+        {FORM_UTF32LE, FORM_UTF16BE}, {FORM_UTF32BE, FORM_UTF16LE}, {FORM_UTF32BE, FORM_UTF16BE},
+    };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        valid_text(pairs[k][0], pairs[k][1]);
+        bad_units(pairs[k][0], pairs[k][1]);
+        printf("test_wide: %s -> %s: %lu passed, %lu failed so far\n", form_names[pairs[k][0]],
+               form_names[pairs[k][1]], passed, failed);
+    }
+    test_transcode();
+    printf("test_wide: utfdfa_transcode, chunked: %lu passed, %lu failed so far\n", passed, failed);
+    utfdfa__fast_force("auto");
+    printf("test_wide: %lu passed, %lu failed\n", passed, failed);
+    return failed != 0;
+}
