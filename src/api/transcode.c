@@ -254,6 +254,43 @@ static size_t copy_wide(struct decoder *d, unsigned to, const uint8_t *src, size
     return read;
 }
 
+/* UTF-8 into UTF-32LE or UTF-16LE on a little-endian host, with the output
+ * aligned to its unit: the decoder's fast path writes the units in place,
+ * the same values the block path would write, without a block between.
+ * It stops before an error, a character that does not fit or one cut by
+ * the end; what it read of such a character is given back to the block
+ * path. Only from a character boundary, once the BOM mode is done. */
+static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
+                               struct writer *w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    struct out *o = &w->bytes;
+    uint8_t *at = (uint8_t *)o->p + o->len;
+    size_t unit = to == UTFDFA_UTF32LE ? 4 : 2;
+    if ((to != UTFDFA_UTF32LE && to != UTFDFA_UTF16LE) || (uintptr_t)at % unit ||
+        PENDING(d->flags) || !((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP))
+        return 0;
+    uint32_t state = UTF8_ACCEPT, partial = 0;
+    size_t written = 0, cap = (o->cap - o->len) / unit, k;
+    if (unit == 4)
+        k = utfdfa__utf8_decode32(src, n, &state, &partial, (uint32_t *)(void *)at, cap, &written);
+    else
+        k = utfdfa__utf8_decode16(src, n, &state, &partial, (uint16_t *)(void *)at, cap, &written);
+    if (state != UTF8_ACCEPT)
+        k -= utfdfa__utf8_pending(src, k, state); /* began at a boundary: at most k */
+    if (k) {
+        d->offset += k;
+        d->flags |= F_STARTED;
+        o->len += written * unit;
+        w->after_high = false;
+    }
+    return k;
+#else
+    (void)d, (void)to, (void)src, (void)n, (void)w;
+    return 0;
+#endif
+}
+
 /* Into UTF-16 or UTF-32 without a byte order (decode/byte_order.h): the
  * little-endian form, a BOM before what it writes first. */
 static utfdfa_result transcode_unordered(utfdfa_decoder *dec, enum utfdfa_encoding to,
@@ -298,6 +335,8 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, con
         done += copy_ascii(d, target, src + done, n - done, &w);
         if (target == UTFDFA_UTF8 && FROM(d->config) == UTFDFA_UTF8)
             done += copy_valid_utf8(d, src + done, n - done, &w.bytes);
+        else if (FROM(d->config) == UTFDFA_UTF8)
+            done += copy_utf8_native(d, target, src + done, n - done, &w);
         else
             done += copy_wide(d, target, src + done, n - done, &w);
         size_t m = n - done;
