@@ -378,6 +378,8 @@ int main(void)
         {FORM_UTF32BE, FORM_UTF8},    {FORM_UTF16LE, FORM_UTF32LE}, {FORM_UTF16LE, FORM_UTF32BE},
         {FORM_UTF16BE, FORM_UTF32LE}, {FORM_UTF16BE, FORM_UTF32BE}, {FORM_UTF32LE, FORM_UTF16LE},
         {FORM_UTF32LE, FORM_UTF16BE}, {FORM_UTF32BE, FORM_UTF16LE}, {FORM_UTF32BE, FORM_UTF16BE},
+        {FORM_UTF16LE, FORM_UTF16LE}, {FORM_UTF16LE, FORM_UTF16BE}, {FORM_UTF16BE, FORM_UTF16LE},
+        {FORM_UTF16BE, FORM_UTF16BE},
     };
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
         valid_text(pairs[k][0], pairs[k][1]);
