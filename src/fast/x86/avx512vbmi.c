@@ -396,6 +396,8 @@ KERN_VBMI static size_t vbmi_wide_transcode(enum fast_form from, enum fast_form 
         i = utfdfa__vbmi_utf16_to_utf16(be, to == FORM_UTF16BE, src, src_len, dst, dst_len, &w);
     else if (from >= FORM_UTF32LE && to <= FORM_UTF16BE && to != FORM_UTF8)
         i = utfdfa__vbmi_utf32_to_utf16(be, to == FORM_UTF16BE, src, src_len, dst, dst_len, &w);
+    else if (from >= FORM_UTF32LE && to >= FORM_UTF32LE)
+        i = utfdfa__vbmi_utf32_to_utf32(be, to == FORM_UTF32BE, src, src_len, dst, dst_len, &w);
     else
         i = w = 0; /* not a pair of this level (wide_pairs): the scalar kernel */
     i += utfdfa__scalar_wide_transcode(from, to, src + i, src_len - i, dst + w, dst_len - w, &got);
@@ -403,8 +405,8 @@ KERN_VBMI static size_t vbmi_wide_transcode(enum fast_form from, enum fast_form 
     return i;
 }
 
-/* The pairs fused here (utf16_avx512.c has those into UTF-16): all but
- * UTF-32 into UTF-32, which the AVX2 kernels in turn do as fast. */
+/* The pairs fused here: every pair of the unit forms (units_avx512.c has
+ * those between UTF-16 and UTF-16, UTF-32 and UTF-16 or UTF-32). */
 #define VBMI_PAIR(f, t) (1u << KERN_PAIR(f, t))
 #define VBMI_PAIRS                                                                       \
     (VBMI_PAIR(FORM_UTF16LE, FORM_UTF8) | VBMI_PAIR(FORM_UTF16BE, FORM_UTF8) |            \
@@ -414,7 +416,9 @@ KERN_VBMI static size_t vbmi_wide_transcode(enum fast_form from, enum fast_form 
      VBMI_PAIR(FORM_UTF16LE, FORM_UTF16LE) | VBMI_PAIR(FORM_UTF16LE, FORM_UTF16BE) |      \
      VBMI_PAIR(FORM_UTF16BE, FORM_UTF16LE) | VBMI_PAIR(FORM_UTF16BE, FORM_UTF16BE) |      \
      VBMI_PAIR(FORM_UTF32LE, FORM_UTF16LE) | VBMI_PAIR(FORM_UTF32LE, FORM_UTF16BE) |      \
-     VBMI_PAIR(FORM_UTF32BE, FORM_UTF16LE) | VBMI_PAIR(FORM_UTF32BE, FORM_UTF16BE))
+     VBMI_PAIR(FORM_UTF32BE, FORM_UTF16LE) | VBMI_PAIR(FORM_UTF32BE, FORM_UTF16BE) |      \
+     VBMI_PAIR(FORM_UTF32LE, FORM_UTF32LE) | VBMI_PAIR(FORM_UTF32LE, FORM_UTF32BE) |      \
+     VBMI_PAIR(FORM_UTF32BE, FORM_UTF32LE) | VBMI_PAIR(FORM_UTF32BE, FORM_UTF32BE))
 
 /* The level's other kernels are the AVX2 level's. */
 static size_t vbmi_ascii_copy(enum fast_form from, enum fast_form to, const uint8_t *src,

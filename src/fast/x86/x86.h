@@ -24,11 +24,13 @@ static const uint8_t kern_ascii_masks[5][16] = {
                       0xFF, 0xFF, 0xFF, 0x80, 0xFF, 0xFF, 0xFF, 0x80},
 };
 
-/* utf16_avx512.c: into UTF-16 at the AVX-512 VBMI2 level (the contract of
- * utfdfa__wide_transcode; be_in, be_out: the orders). */
+/* units_avx512.c: between the unit forms at the AVX-512 VBMI2 level (the
+ * contract of utfdfa__wide_transcode; be_in, be_out: the orders). */
 size_t utfdfa__vbmi_utf16_to_utf16(int be_in, int be_out, const uint8_t *src, size_t src_len,
                                    uint8_t *dst, size_t dst_len, size_t *written);
 size_t utfdfa__vbmi_utf32_to_utf16(int be_in, int be_out, const uint8_t *src, size_t src_len,
+                                   uint8_t *dst, size_t dst_len, size_t *written);
+size_t utfdfa__vbmi_utf32_to_utf32(int be_in, int be_out, const uint8_t *src, size_t src_len,
                                    uint8_t *dst, size_t dst_len, size_t *written);
 
 /* Writes the UTF-8 form of c (<= 0x10FFFF) as four bytes at dst without a

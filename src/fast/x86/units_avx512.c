@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The AVX-512 VBMI2 level's kernels into UTF-16: UTF-16 into UTF-16 (a
- * check of the surrogates and a copy, bytes swapped between the orders)
- * and UTF-32 into UTF-16 (pairs made in 32-bit lanes, the unused halves
- * dropped by vpcompressw). 64 bytes of input a step; a step that meets a
- * unit the kernel must stop before, or output that does not fit, goes to
- * the scalar kernel, which stops exactly there. */
+/* The AVX-512 VBMI2 level's kernels between the unit forms: UTF-16 into
+ * UTF-16 and UTF-32 into UTF-32 (a check of the values and a copy, bytes
+ * swapped between the orders) and UTF-32 into UTF-16 (pairs made in 32-bit
+ * lanes, the unused halves dropped by vpcompressw); UTF-16 into UTF-32 is
+ * in avx512vbmi.c, with the kernels into UTF-8. 64 bytes of input a step;
+ * a step that meets a unit the kernel must stop before, or output that does
+ * not fit, goes to the scalar kernel, which stops exactly there. */
 #include "x86.h"
 
 #if KERN_X86
@@ -107,6 +108,29 @@ KERN_VBMI2 size_t utfdfa__vbmi_utf32_to_utf16(int be_in, int be_out, const uint8
     return i;
 }
 
+/* UTF-32 into UTF-32 (the orders may differ): the scalar values of a step
+ * copied; a step with a surrogate or a value above U+10FFFF goes to the
+ * scalar kernel. */
+KERN_VBMI2 size_t utfdfa__vbmi_utf32_to_utf32(int be_in, int be_out, const uint8_t *src,
+                                              size_t src_len, uint8_t *dst, size_t dst_len,
+                                              size_t *written)
+{
+    size_t i = 0;
+    while (src_len - i >= 64 && dst_len - i >= 64) {
+        __m512i raw = _mm512_loadu_si512((const void *)(src + i));
+        __m512i c = be_in ? swap32(raw) : raw;
+        __mmask16 big = _mm512_cmpgt_epu32_mask(c, _mm512_set1_epi32(0x10FFFF));
+        __mmask16 sur = _mm512_cmpeq_epi32_mask(_mm512_and_si512(c, _mm512_set1_epi32(~0x7FF)),
+                                                _mm512_set1_epi32(0xD800));
+        if (big | sur)
+            break;
+        _mm512_storeu_si512((void *)(dst + i), be_in != be_out ? swap32(raw) : raw);
+        i += 64;
+    }
+    *written = i;
+    return i;
+}
+
 #else
-typedef int utfdfa__no_utf16_avx512_here; /* ISO C wants a declaration in every unit */
+typedef int utfdfa__no_units_avx512_here; /* ISO C wants a declaration in every unit */
 #endif
