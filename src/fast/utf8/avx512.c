@@ -57,23 +57,26 @@ FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_combine(__m512i b)
     return _mm512_srlv_epi32(t, _mm512_shuffle_epi8(VB_TABLE(VB_SHIFT), nib));
 }
 
-/* Store the first cnt code points of c as UTF-16 at d; how many units. */
-FAST_TARGET_VBMI FAST_INLINE size_t vbmi_store16(uint16_t *d, __m512i c, unsigned cnt)
+/* Store the first cnt code points of c as UTF-16 at d; how many units.
+ * four: the lanes of supplementary code points, known from the first bytes
+ * (not from c): the count of units, and so where the next store goes, does
+ * not wait for the lanes' values. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_store16(uint16_t *d, __m512i c, __mmask16 four,
+                                                 unsigned cnt)
 {
-    __mmask16 live = (__mmask16)((1u << cnt) - 1);
-    __mmask16 four = _mm512_mask_cmpge_epu32_mask(live, c, _mm512_set1_epi32(0x10000));
-    if (FAST_LIKELY(four == 0)) {
-        _mm256_mask_storeu_epi16(d, live, _mm512_cvtepi32_epi16(c));
+    if (FAST_LIKELY(four == 0)) { /* from the bytes: predicted as well as the text allows, resolved early */
+        _mm256_mask_storeu_epi16(d, (__mmask16)((1u << cnt) - 1), _mm512_cvtepi32_epi16(c));
         return cnt;
     }
     /* Pairs: high surrogate in the lane's low half, low one above it. */
     __m512i u = _mm512_sub_epi32(c, _mm512_set1_epi32(0x10000));
     __m512i hi = _mm512_or_si512(_mm512_srli_epi32(u, 10), _mm512_set1_epi32(0xD800));
-    __m512i lo = _mm512_or_si512(_mm512_and_si512(u, _mm512_set1_epi32(0x3FF)),
-                                 _mm512_set1_epi32(0xDC00));
+    __m512i lo = _mm512_ternarylogic_epi32(u, _mm512_set1_epi32(0x3FF), _mm512_set1_epi32(0xDC00),
+                                           0xEA); /* u & 0x3FF | 0xDC00 */
     __m512i w = _mm512_mask_mov_epi32(c, four, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
+    unsigned live = (1u << cnt) - 1;
     __mmask32 keep = (__mmask32)(_pdep_u32(live, 0x55555555u) | _pdep_u32(four, 0xAAAAAAAAu));
-    unsigned units = (unsigned)__builtin_popcount(keep);
+    unsigned units = cnt + (unsigned)__builtin_popcount(four);
     __m512i packed = _mm512_maskz_compress_epi16(keep, w); /* in a register: fast everywhere */
     _mm512_mask_storeu_epi16(d, (__mmask32)(((uint64_t)1 << units) - 1), packed);
     return units;
@@ -117,9 +120,11 @@ FAST_TARGET_VBMI FAST_INLINE void vbmi_widen64(__m512i v, void *dst, bool u16)
 }
 
 /* 16 characters (group gi of the compressed first-byte positions pos: the
- * first `live` of them count) of the 128 bytes v0:v1 to dst; units out. */
+ * first `live` of them count) of the 128 bytes v0:v1 to dst; units out.
+ * Bit gi + j of flags: character j is supplementary (UTF-16), or a
+ * subpart to replace by U+FFFD (UTF-32). */
 FAST_TARGET_VBMI FAST_INLINE size_t vbmi_group(__m512i v0, __m512i v1, __m512i pos, unsigned gi,
-                                               unsigned live, __mmask64 bad, void *dst, bool u16)
+                                               unsigned live, __mmask64 flags, void *dst, bool u16)
 {
     /* Byte k of lane j: the position of character gi + j, plus k. */
     const __m512i spread = _mm512_set_epi32(
@@ -129,9 +134,9 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_group(__m512i v0, __m512i v1, __m512i p
     __m512i sel = _mm512_add_epi8(spread, _mm512_set1_epi8((char)gi));
     __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(sel, pos), _mm512_set1_epi32(0x03020100));
     __m512i c = vbmi_combine(_mm512_permutex2var_epi8(v0, idx, v1));
-    c = _mm512_mask_mov_epi32(c, (__mmask16)(bad >> gi), _mm512_set1_epi32(0xFFFD));
     if (u16)
-        return vbmi_store16(dst, c, live);
+        return vbmi_store16(dst, c, (__mmask16)(flags >> gi), live);
+    c = _mm512_mask_mov_epi32(c, (__mmask16)(flags >> gi), _mm512_set1_epi32(0xFFFD));
     _mm512_mask_storeu_epi32(dst, (__mmask16)((1u << live) - 1), c);
     return live;
 }
@@ -144,11 +149,11 @@ FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_iota(void)
 }
 
 /* The characters that begin at the set bits of `first` (in v0; their later
- * bytes may be in v1) to dst; units out; a U+FFFD instead for the k-th
- * of them when bit k of bad is set. Two groups always (no branch on
+ * bytes may be in v1) to dst; units out; flags as vbmi_group's, bit k for
+ * the k-th of them. Two groups always (no branch on
  * a count that varies from block to block), two more when needed. */
 FAST_TARGET_VBMI FAST_INLINE size_t vbmi_chars(__m512i v0, __m512i v1, __mmask64 first,
-                                               __mmask64 bad, void *dst, bool u16)
+                                               __mmask64 flags, void *dst, bool u16)
 {
     unsigned cnt = (unsigned)__builtin_popcountll(first);
     __m512i pos = _mm512_maskz_compress_epi8(first, vbmi_iota());
@@ -157,7 +162,7 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_chars(__m512i v0, __m512i v1, __mmask64
         if (gi >= 32 && gi >= cnt)
             break;
         unsigned live = cnt <= gi ? 0 : cnt - gi >= 16 ? 16 : cnt - gi;
-        o += vbmi_group(v0, v1, pos, gi, live, bad,
+        o += vbmi_group(v0, v1, pos, gi, live, flags,
                         u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o), u16);
     }
     return o;
@@ -233,8 +238,12 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_valid(const uint8_t *src, size_t n, voi
             if (!_mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)0xE0)) && !(lead >> 63) &&
                 !(cont & 1))
                 o += vbmi_two(v0, ~lead & lm, cont, d, u16);
-            else
-                o += vbmi_chars(v0, v1, ~cont & lm, 0, d, u16);
+            else {
+                __mmask64 first = ~cont & lm;
+                __mmask64 four = u16 ? _mm512_mask_cmpge_epu8_mask(first, v0, _mm512_set1_epi8((char)0xF0)) : 0;
+                four = four ? _pext_u64(four, first) : 0; /* per character */
+                o += vbmi_chars(v0, v1, first, four, d, u16);
+            }
         }
         i += k;
         v0 = v1;
