@@ -68,12 +68,12 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_store16(uint16_t *d, __m512i c, __mmask
         _mm256_mask_storeu_epi16(d, (__mmask16)((1u << cnt) - 1), _mm512_cvtepi32_epi16(c));
         return cnt;
     }
-    /* Pairs: high surrogate in the lane's low half, low one above it. */
-    __m512i u = _mm512_sub_epi32(c, _mm512_set1_epi32(0x10000));
-    __m512i hi = _mm512_or_si512(_mm512_srli_epi32(u, 10), _mm512_set1_epi32(0xD800));
-    __m512i lo = _mm512_ternarylogic_epi32(u, _mm512_set1_epi32(0x3FF), _mm512_set1_epi32(0xDC00),
-                                           0xEA); /* u & 0x3FF | 0xDC00 */
-    __m512i w = _mm512_mask_mov_epi32(c, four, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
+    /* Pairs: high surrogate in the lane's low half ((c >> 10) + 0xD7C0),
+     * low one above it (0xDC00 | c & 0x3FF, added and or'ed there). */
+    __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(c, 10), _mm512_set1_epi32((int)0xDC00D7C0u));
+    __m512i pair = _mm512_ternarylogic_epi32(hi, _mm512_slli_epi32(c, 16),
+                                             _mm512_set1_epi32(0x03FF0000), 0xF8); /* A | B & C */
+    __m512i w = _mm512_mask_mov_epi32(c, four, pair);
     unsigned live = (1u << cnt) - 1;
     __mmask32 keep = (__mmask32)(_pdep_u32(live, 0x55555555u) | _pdep_u32(four, 0xAAAAAAAAu));
     unsigned units = cnt + (unsigned)__builtin_popcount(four);
