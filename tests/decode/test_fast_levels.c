@@ -293,6 +293,14 @@ static void test_long(void)
         for (int mode = 0; mode < 3; mode++)
             check_at(mode, text, n, (size_t)t % 64, UTF8_ACCEPT, 0, false, "long text");
     }
+    /* Text with an error every few bytes (the replacing windows' blocks:
+     * subparts of every length, characters across their edges). */
+    for (int t = 0; t < 40; t++) {
+        size_t n = valid_text(text, 300 + rng() % 8000, (int)(rng() % MIXES));
+        for (size_t e = rng() % 8; e < n; e += 1 + rng() % 24)
+            text[e] = (uint8_t)(0x80 + rng() % 0x80);
+        check_at(2, text, n, (size_t)t % 64, UTF8_ACCEPT, 0, false, "dense errors");
+    }
     /* Random bytes (the replacing decoder's dense errors). */
     for (int t = 0; t < 20; t++) {
         size_t n = 1 + rng() % MAX;

@@ -57,23 +57,26 @@ FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_combine(__m512i b)
     return _mm512_srlv_epi32(t, _mm512_shuffle_epi8(VB_TABLE(VB_SHIFT), nib));
 }
 
-/* Store the first cnt code points of c as UTF-16 at d; how many units. */
-FAST_TARGET_VBMI FAST_INLINE size_t vbmi_store16(uint16_t *d, __m512i c, unsigned cnt)
+/* Store the first cnt code points of c as UTF-16 at d; how many units.
+ * four: the lanes of supplementary code points, known from the first bytes
+ * (not from c): the count of units, and so where the next store goes, does
+ * not wait for the lanes' values. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_store16(uint16_t *d, __m512i c, __mmask16 four,
+                                                 unsigned cnt)
 {
-    __mmask16 live = (__mmask16)((1u << cnt) - 1);
-    __mmask16 four = _mm512_mask_cmpge_epu32_mask(live, c, _mm512_set1_epi32(0x10000));
-    if (FAST_LIKELY(four == 0)) {
-        _mm256_mask_storeu_epi16(d, live, _mm512_cvtepi32_epi16(c));
+    if (FAST_LIKELY(four == 0)) { /* from the bytes: predicted as well as the text allows, resolved early */
+        _mm256_mask_storeu_epi16(d, (__mmask16)((1u << cnt) - 1), _mm512_cvtepi32_epi16(c));
         return cnt;
     }
-    /* Pairs: high surrogate in the lane's low half, low one above it. */
-    __m512i u = _mm512_sub_epi32(c, _mm512_set1_epi32(0x10000));
-    __m512i hi = _mm512_or_si512(_mm512_srli_epi32(u, 10), _mm512_set1_epi32(0xD800));
-    __m512i lo = _mm512_or_si512(_mm512_and_si512(u, _mm512_set1_epi32(0x3FF)),
-                                 _mm512_set1_epi32(0xDC00));
-    __m512i w = _mm512_mask_mov_epi32(c, four, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
+    /* Pairs: high surrogate in the lane's low half ((c >> 10) + 0xD7C0),
+     * low one above it (0xDC00 | c & 0x3FF, added and or'ed there). */
+    __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(c, 10), _mm512_set1_epi32((int)0xDC00D7C0u));
+    __m512i pair = _mm512_ternarylogic_epi32(hi, _mm512_slli_epi32(c, 16),
+                                             _mm512_set1_epi32(0x03FF0000), 0xF8); /* A | B & C */
+    __m512i w = _mm512_mask_mov_epi32(c, four, pair);
+    unsigned live = (1u << cnt) - 1;
     __mmask32 keep = (__mmask32)(_pdep_u32(live, 0x55555555u) | _pdep_u32(four, 0xAAAAAAAAu));
-    unsigned units = (unsigned)__builtin_popcount(keep);
+    unsigned units = cnt + (unsigned)__builtin_popcount(four);
     __m512i packed = _mm512_maskz_compress_epi16(keep, w); /* in a register: fast everywhere */
     _mm512_mask_storeu_epi16(d, (__mmask32)(((uint64_t)1 << units) - 1), packed);
     return units;
@@ -117,9 +120,11 @@ FAST_TARGET_VBMI FAST_INLINE void vbmi_widen64(__m512i v, void *dst, bool u16)
 }
 
 /* 16 characters (group gi of the compressed first-byte positions pos: the
- * first `live` of them count) of the 128 bytes v0:v1 to dst; units out. */
+ * first `live` of them count) of the 128 bytes v0:v1 to dst; units out.
+ * Bit gi + j of flags: character j is supplementary (UTF-16), or a
+ * subpart to replace by U+FFFD (UTF-32). */
 FAST_TARGET_VBMI FAST_INLINE size_t vbmi_group(__m512i v0, __m512i v1, __m512i pos, unsigned gi,
-                                               unsigned live, void *dst, bool u16)
+                                               unsigned live, __mmask64 flags, void *dst, bool u16)
 {
     /* Byte k of lane j: the position of character gi + j, plus k. */
     const __m512i spread = _mm512_set_epi32(
@@ -130,29 +135,34 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_group(__m512i v0, __m512i v1, __m512i p
     __m512i idx = _mm512_add_epi8(_mm512_permutexvar_epi8(sel, pos), _mm512_set1_epi32(0x03020100));
     __m512i c = vbmi_combine(_mm512_permutex2var_epi8(v0, idx, v1));
     if (u16)
-        return vbmi_store16(dst, c, live);
+        return vbmi_store16(dst, c, (__mmask16)(flags >> gi), live);
+    c = _mm512_mask_mov_epi32(c, (__mmask16)(flags >> gi), _mm512_set1_epi32(0xFFFD));
     _mm512_mask_storeu_epi32(dst, (__mmask16)((1u << live) - 1), c);
     return live;
 }
 
-/* The characters that begin at the set bits of `first` (in v0; their later
- * bytes may be in v1) to dst; units out. Two groups always (no branch on
- * a count that varies from block to block), two more when needed. */
-FAST_TARGET_VBMI FAST_INLINE size_t vbmi_chars(__m512i v0, __m512i v1, __mmask64 first, void *dst,
-                                               bool u16)
+FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_iota(void)
 {
-    const __m512i iota = _mm512_set_epi64(0x3F3E3D3C3B3A3938, 0x3736353433323130,
-                                          0x2F2E2D2C2B2A2928, 0x2726252423222120,
-                                          0x1F1E1D1C1B1A1918, 0x1716151413121110,
-                                          0x0F0E0D0C0B0A0908, 0x0706050403020100);
+    return _mm512_set_epi64(0x3F3E3D3C3B3A3938, 0x3736353433323130, 0x2F2E2D2C2B2A2928,
+                            0x2726252423222120, 0x1F1E1D1C1B1A1918, 0x1716151413121110,
+                            0x0F0E0D0C0B0A0908, 0x0706050403020100);
+}
+
+/* The characters that begin at the set bits of `first` (in v0; their later
+ * bytes may be in v1) to dst; units out; flags as vbmi_group's, bit k for
+ * the k-th of them. Two groups always (no branch on
+ * a count that varies from block to block), two more when needed. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_chars(__m512i v0, __m512i v1, __mmask64 first,
+                                               __mmask64 flags, void *dst, bool u16)
+{
     unsigned cnt = (unsigned)__builtin_popcountll(first);
-    __m512i pos = _mm512_maskz_compress_epi8(first, iota);
+    __m512i pos = _mm512_maskz_compress_epi8(first, vbmi_iota());
     size_t o = 0;
     for (unsigned gi = 0; gi < 64; gi += 16) {
         if (gi >= 32 && gi >= cnt)
             break;
         unsigned live = cnt <= gi ? 0 : cnt - gi >= 16 ? 16 : cnt - gi;
-        o += vbmi_group(v0, v1, pos, gi, live,
+        o += vbmi_group(v0, v1, pos, gi, live, flags,
                         u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o), u16);
     }
     return o;
@@ -228,8 +238,12 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_valid(const uint8_t *src, size_t n, voi
             if (!_mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)0xE0)) && !(lead >> 63) &&
                 !(cont & 1))
                 o += vbmi_two(v0, ~lead & lm, cont, d, u16);
-            else
-                o += vbmi_chars(v0, v1, ~cont & lm, d, u16);
+            else {
+                __mmask64 first = ~cont & lm;
+                __mmask64 four = u16 ? _mm512_mask_cmpge_epu8_mask(first, v0, _mm512_set1_epi8((char)0xF0)) : 0;
+                four = four ? _pext_u64(four, first) : 0; /* per character */
+                o += vbmi_chars(v0, v1, first, four, d, u16);
+            }
         }
         i += k;
         v0 = v1;
@@ -261,11 +275,111 @@ FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_16(const uint8_t *src, size_t n, u
                             vbmi_valid16);
 }
 
+/* Replacing, 64 bytes a block, from a character boundary: the plain DFA
+ * (byte_class and trans, as byte tables in registers: vpermi2b) is run from
+ * ACCEPT at every position at once, max_len steps, which gives each
+ * position's token as if a character started there: its length and
+ * whether it is a character or a maximal subpart (one U+FFFD; a byte that
+ * rejects from ACCEPT is one by itself). The bytes a token covers past its
+ * first are not tokens; when no covered byte would start a token longer
+ * than one byte (so in UTF-8: a continuation byte never starts one), the
+ * tokens are exactly the positions nothing covers, and each gives one
+ * unit: vbmi_chars, with U+FFFD for the subparts. */
+struct vbmi_dfa {
+    __m512i cls[4], t[2];
+};
+
+FAST_TARGET_VBMI FAST_INLINE void vbmi_dfa_load(const fast_tables *g, struct vbmi_dfa *d)
+{
+    for (int k = 0; k < 4; k++)
+        d->cls[k] = _mm512_loadu_si512(g->byte_class + 64 * k);
+    __m256i t[4];
+    for (int k = 0; k < 4; k++) {
+        size_t all = g->nstates * g->nclasses, left = all > 32u * k ? all - 32u * k : 0;
+        __mmask32 m = left >= 32 ? ~(__mmask32)0 : ((__mmask32)1 << left) - 1;
+        t[k] = _mm512_cvtepi16_epi8(_mm512_maskz_loadu_epi16(m, g->trans + 32 * k));
+    }
+    d->t[0] = _mm512_inserti64x4(_mm512_castsi256_si512(t[0]), t[1], 1);
+    d->t[1] = _mm512_inserti64x4(_mm512_castsi256_si512(t[2]), t[3], 1);
+}
+
+FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_class(const struct vbmi_dfa *d, __m512i v)
+{
+    __m512i lo = _mm512_permutex2var_epi8(d->cls[0], v, d->cls[1]);
+    __m512i hi = _mm512_permutex2var_epi8(d->cls[2], v, d->cls[3]);
+    return _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), lo, hi);
+}
+
+/* One block at p (rem >= 64 + 3 bytes there): units to dst, false (nothing
+ * done) when the tokens do not resolve as above. *padv: the bytes done,
+ * 64 and those of a token that reaches into the next block. */
+FAST_TARGET_VBMI FAST_INLINE bool vbmi_rep_block(const struct vbmi_dfa *d, uint64_t rej,
+                                                 const uint8_t *p, size_t rem, uint32_t *dst,
+                                                 size_t *po, size_t *pnerr, size_t *padv)
+{
+    __m512i v0 = _mm512_loadu_si512(p), v1 = vbmi_load(p + 64, rem - 64);
+    __m512i c0 = vbmi_class(d, v0), c1 = vbmi_class(d, v1);
+    __m512i s = _mm512_permutex2var_epi8(d->t[0], c0, d->t[1]); /* from ACCEPT */
+    __mmask64 done = 0, bad = 0, cov[4] = {0, 0, 0, 0};
+    for (int k = 0;; k++) {
+        __mmask64 r = _mm512_cmpeq_epi8_mask(s, _mm512_set1_epi8((char)rej));
+        cov[k] = ~done & ~r; /* tokens longer than k bytes */
+        bad |= ~done & r;
+        done |= r | _mm512_testn_epi8_mask(s, s);
+        if (k == 3)
+            break;
+        __m512i idx = _mm512_add_epi8(_mm512_set1_epi8((char)(k + 1)), vbmi_iota());
+        s = _mm512_permutex2var_epi8(d->t[0],
+                                     _mm512_add_epi8(s, _mm512_permutex2var_epi8(c0, idx, c1)),
+                                     d->t[1]);
+    }
+    __mmask64 covered = cov[1] << 1 | cov[2] << 2 | cov[3] << 3;
+    if (~done || (covered & cov[1]))
+        return false;
+    __mmask64 tok = ~covered, err = bad & tok;
+    *po += vbmi_chars(v0, v1, tok, _pext_u64(err, tok), dst + *po, false);
+    *pnerr += (size_t)__builtin_popcountll(err);
+    *padv = 64 + (size_t)__builtin_popcountll(cov[1] >> 63 | cov[2] >> 62 | cov[3] >> 61);
+    return true;
+}
+
+/* The replacing windows of the slab decoder (utfdfa__rep_fn): to the next
+ * character boundary by the plain replacing step, blocks while they
+ * resolve, the rest by the AVX2 level's engine. */
+FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_rep(const uint8_t *src, size_t n,
+    uint32_t *state, uint32_t *partial, uint32_t *dst, size_t cap, size_t *written,
+    size_t *errors)
+{
+    const fast_tables *g = fast_utf8();
+    uint64_t s = fast_to_state(g, *state);
+    uint32_t cp = *partial;
+    size_t i = 0, o = 0, nerr = 0, w = 0, e = 0, adv = 0;
+    while (i < n && !fast_is_accept(g, s)) {
+        size_t j = fast_rep_exact(g, src, i, i + 1, &s, &cp, dst, &o, cap, &nerr);
+        if (j == i && !fast_is_accept(g, s))
+            break; /* no room */
+        i = j;
+    }
+    if (fast_is_accept(g, s) && g->nstates * g->nclasses <= 128 && g->nstates <= 255) {
+        struct vbmi_dfa d;
+        vbmi_dfa_load(g, &d);
+        while (n - i >= 64 + 3 && cap - o >= 64 &&
+               vbmi_rep_block(&d, g->reject, src + i, n - i, dst, &o, &nerr, &adv))
+            i += adv;
+    }
+    *state = fast_from_state(g, s);
+    *partial = cp;
+    i += utfdfa__utf8_rep_b_avx2(src + i, n - i, state, partial, dst + o, cap - o, &w, &e);
+    *written = o + w;
+    *errors = nerr + e;
+    return i;
+}
+
 FAST_TARGET_VBMI size_t utfdfa__utf8_rep_vbmi(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
     return fast_slab_rep(src, n, state, partial, dst, cap, written, errors,
-                         utfdfa__utf8_dec_vbmi_32, utfdfa__utf8_rep_b_avx2);
+                         utfdfa__utf8_dec_vbmi_32, vbmi_rep);
 }
 
 /* The scan is the AVX2 level's (the validators are another file's). */
