@@ -4,6 +4,7 @@
 #define UTFDFA_DECODE_UTF7_H
 
 #include "decode/sink.h"
+#include "fast/kernels.h"
 #include "utf7.gen.h"
 #include "utf7-imap.gen.h"
 
@@ -48,13 +49,13 @@ _Static_assert(UTF7_DIGIT_BITS == UTF7_IMAP_DIGIT_BITS, "base64 both");
 
 /* The tables of one UTF-7 grammar. */
 struct u7g {
-    const uint8_t *cls, *trans, *tag, *tag_value, *digit, *error_class, *error_kind;
+    const uint8_t *cls, *trans, *tag, *tag_value, *digit, *digit_byte, *error_class, *error_kind;
     const uint32_t *tag_number;
     unsigned nstates, nclasses, nerror_classes, reject;
     bool imap;
 };
 #define U7G(p, P, imap)                                                                     \
-    {p##_class, p##_trans, p##_tag, p##_tag_value, p##_digit, p##_error_class,             \
+    {p##_class, p##_trans, p##_tag, p##_tag_value, p##_digit, p##_digit_byte, p##_error_class, \
      &p##_error_kind[0][0], p##_tag_number, P##_NSTATES, P##_NCLASSES, P##_NERROR_CLASSES,  \
      P##_REJECT, imap}
 static const struct u7g u7g_utf7 = U7G(utf7, UTF7, false);
@@ -96,6 +97,8 @@ struct u7_run {
     uint32_t partial; /* leftover bits and a pending high surrogate (U7_*) */
     unsigned pending; /* characters carrying the current unit's bits */
     size_t i;         /* bytes read */
+    uint32_t cycle;   /* the state after 8k digits (u7_kernel), once known */
+    size_t retry;     /* where u7_kernel may be tried again */
 };
 
 ALWAYS_INLINE bool u7_fail(const struct u7_call *c, uint64_t at, uint32_t length,
@@ -231,14 +234,76 @@ ALWAYS_INLINE int u7_digit(const struct u7_call *c, struct u7_run *run, uint8_t 
                    here);
 }
 
+/* The kernels of src/fast/ (kernels.h) take the direct characters at the
+ * start state and whole groups of 8 digits inside a run where no bits are
+ * left over (the state after the shift character, or after 8k digits:
+ * `cycle`, found on first use) and nothing else is held: they stop before
+ * anything the steps above must decide, so what they deliver is what those
+ * steps would. Not for UTF-7 bytes (the writer's state), nor while the BOM
+ * mode still acts, nor for Corrected UTF-8's limit (C1 controls, U+0000). */
+ALWAYS_INLINE bool u7_fast_on(const struct u7_call *c)
+{
+    return c->sink != SINK_BYTES && c->limit != LIMIT_CORRECTED &&
+           ((c->d->flags & F_STARTED) || BOM_MODE(c->d->flags) == UTFDFA_BOM_KEEP);
+}
+
+/* A kernel where it applies (then the step goes on as ever). One copy for
+ * every sink: the kernels' own loops are what is fast. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static struct u7_run u7_kernel(const struct u7_call *c, struct u7_run r, const uint8_t *src,
+                               size_t n)
+{
+    struct u7_run *run = &r;
+    uint32_t *cycle = &r.cycle;
+    r.retry = r.i + 1;
+    const struct u7g *g = c->g;
+    unsigned width = c->sink == SINK_U16 ? 2 : c->sink == SINK_NONE ? 0 : 4;
+    size_t k = 0, w = 0, cap = width ? c->o->cap - c->o->len : 0;
+    void *dst = width ? (uint8_t *)c->o->p + c->o->len * width : NULL;
+    uint32_t group = g->trans[UTF7_ACCEPT + g->cls[g->imap ? '&' : '+']];
+    if (run->state == UTF7_ACCEPT && !(run->partial & ~U7_AFTER_RUN)) {
+        k = w = utfdfa__utf7_direct(g->imap, src + run->i, n - run->i, dst, width, cap);
+    } else if (run->partial == 0 && run->state != g->reject) {
+        if (!*cycle) {
+            uint32_t s = group;
+            for (int j = 0; j < 8; j++) /* any 8 digits lead there */
+                s = g->trans[s + g->cls[g->digit_byte[0]]];
+            *cycle = s;
+        }
+        if (run->state == group || run->state == *cycle)
+            k = utfdfa__utf7_b64(g->imap, src + run->i, n - run->i, dst, width, cap, &w);
+        if (k)
+            run->state = *cycle;
+    }
+    if (!k)
+        return r;
+    run->i += k;
+    run->retry = run->i + 1;
+    run->partial = 0;
+    c->d->flags |= F_STARTED;
+    c->o->len += width ? w : 0;
+    c->o->after_high = false; /* read only for a WTF-8 target: no surrogate came */
+    return r;
+}
+
 ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, size_t *n,
                                       struct out *o, enum sink sink, unsigned to, bool last,
                                       const struct u7g *g, utfdfa_error *err)
 {
     const struct u7_call c = {d, o, sink, to, sink_limit(d, sink, to), g, err};
-    struct u7_run run = {state_of(d, g->nstates, g->nclasses), d->partial, PENDING(d->flags), 0};
+    struct u7_run run = {state_of(d, g->nstates, g->nclasses), d->partial, PENDING(d->flags), 0,
+                         0, 0};
+    const bool fast = u7_fast_on(&c);
     int r = STEP_NEXT;
     while (r == STEP_NEXT) {
+        /* Where a kernel may go on (u7_kernel): nothing held but a run's end;
+         * after it, a step at least. */
+        if (fast && run.i >= run.retry && *n - run.i >= 16 &&
+            (run.pending | (run.partial & ~U7_AFTER_RUN)) == 0 &&
+            (run.state == UTF7_ACCEPT || !run.partial))
+            run = u7_kernel(&c, run, src, *n);
         /* The end of input steps like "." (outside Set B, not absorbed). */
         bool end = run.i == *n;
         if (end && !(last && run.state != UTF7_ACCEPT)) {

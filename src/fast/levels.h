@@ -48,12 +48,24 @@ struct fast_kernels {
     size_t (*utf32_to_cp)(enum fast_form, const uint8_t *, size_t, uint32_t *, size_t,
                           size_t *);
     size_t (*cp_to_form)(enum fast_form, const uint32_t *, size_t, uint8_t *, size_t, size_t *);
+    size_t (*utf7_b64)(int, const uint8_t *, size_t, void *, unsigned, size_t, size_t *);
+    size_t (*utf7_direct)(int, const uint8_t *, size_t, void *, unsigned, size_t);
 };
 
 extern const struct fast_kernels utfdfa__fast_scalar;
 #if KERN_X86
 extern const struct fast_kernels utfdfa__fast_sse2;
+extern const struct fast_kernels utfdfa__fast_sse4;
 extern const struct fast_kernels utfdfa__fast_avx2;
+/* The UTF-7 kernels of x86/utf7_sse4.c and x86/utf7_avx2.c. */
+size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                             size_t cap, size_t *written);
+size_t utfdfa__sse4_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
+                                unsigned width, size_t cap);
+size_t utfdfa__avx2_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                             size_t cap, size_t *written);
+size_t utfdfa__avx2_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
+                                unsigned width, size_t cap);
 #endif
 
 /* The scalar kernels: the reference, and the tails of the SIMD levels. */
@@ -65,6 +77,11 @@ size_t utfdfa__scalar_utf32_to_cp(enum fast_form from, const uint8_t *src, size_
                                   uint32_t *dst, size_t cap, size_t *written);
 size_t utfdfa__scalar_cp_to_form(enum fast_form to, const uint32_t *src, size_t n, uint8_t *dst,
                                  size_t dst_len, size_t *written);
+
+size_t utfdfa__scalar_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst,
+                               unsigned width, size_t cap, size_t *written);
+size_t utfdfa__scalar_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
+                                  unsigned width, size_t cap);
 
 /* Every (from, to) pair, for the switches that give each pair its own loop. */
 #define KERN_FORMS_TO(X, F) X(F, FORM_UTF8) X(F, FORM_UTF16LE) X(F, FORM_UTF16BE) \

@@ -259,6 +259,13 @@ static size_t sse2_cp_to_form(enum fast_form to, const uint32_t *src, size_t n, 
 
 const struct fast_kernels utfdfa__fast_sse2 = {
     "sse2", sse2_ascii_copy, sse2_utf16_to_cp, sse2_utf32_to_cp, sse2_cp_to_form,
+    utfdfa__scalar_utf7_b64, utfdfa__scalar_utf7_direct,
+};
+
+/* SSE4: SSE2's, and UTF-7 with pshufb (utf7_sse4.c). */
+const struct fast_kernels utfdfa__fast_sse4 = {
+    "sse4", sse2_ascii_copy, sse2_utf16_to_cp, sse2_utf32_to_cp, sse2_cp_to_form,
+    utfdfa__sse4_utf7_b64, utfdfa__sse4_utf7_direct,
 };
 
 #else
