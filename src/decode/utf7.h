@@ -97,8 +97,6 @@ struct u7_run {
     uint32_t partial; /* leftover bits and a pending high surrogate (U7_*) */
     unsigned pending; /* characters carrying the current unit's bits */
     size_t i;         /* bytes read */
-    uint32_t cycle;   /* the state after 8k digits (u7_kernel), once known */
-    size_t retry;     /* where u7_kernel may be tried again */
 };
 
 ALWAYS_INLINE bool u7_fail(const struct u7_call *c, uint64_t at, uint32_t length,
@@ -247,45 +245,44 @@ ALWAYS_INLINE bool u7_fast_on(const struct u7_call *c)
            ((c->d->flags & F_STARTED) || BOM_MODE(c->d->flags) == UTFDFA_BOM_KEEP);
 }
 
-/* A kernel where it applies (then the step goes on as ever). One copy for
- * every sink: the kernels' own loops are what is fast. */
+/* A kernel where it applies, at p[0..rem) in `state` holding `partial`:
+ * what it read (0: nothing) and the state after. One copy for every sink:
+ * the kernels' own loops are what is fast. */
+struct u7_took {
+    size_t k;
+    uint32_t state;
+};
+
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static struct u7_run u7_kernel(const struct u7_call *c, struct u7_run r, const uint8_t *src,
-                               size_t n)
+static struct u7_took u7_kernel(struct decoder *d, struct out *o, enum sink sink,
+                                const struct u7g *g, uint32_t state, uint32_t partial,
+                                const uint8_t *p, size_t rem)
 {
-    struct u7_run *run = &r;
-    uint32_t *cycle = &r.cycle;
-    r.retry = r.i + 1;
-    const struct u7g *g = c->g;
-    unsigned width = c->sink == SINK_U16 ? 2 : c->sink == SINK_NONE ? 0 : 4;
-    size_t k = 0, w = 0, cap = width ? c->o->cap - c->o->len : 0;
-    void *dst = width ? (uint8_t *)c->o->p + c->o->len * width : NULL;
-    uint32_t group = g->trans[UTF7_ACCEPT + g->cls[g->imap ? '&' : '+']];
-    if (run->state == UTF7_ACCEPT && !(run->partial & ~U7_AFTER_RUN)) {
-        k = w = utfdfa__utf7_direct(g->imap, src + run->i, n - run->i, dst, width, cap);
-    } else if (run->partial == 0 && run->state != g->reject) {
-        if (!*cycle) {
-            uint32_t s = group;
-            for (int j = 0; j < 8; j++) /* any 8 digits lead there */
-                s = g->trans[s + g->cls[g->digit_byte[0]]];
-            *cycle = s;
-        }
-        if (run->state == group || run->state == *cycle)
-            k = utfdfa__utf7_b64(g->imap, src + run->i, n - run->i, dst, width, cap, &w);
-        if (k)
-            run->state = *cycle;
+    unsigned width = sink == SINK_U16 ? 2 : sink == SINK_NONE ? 0 : 4;
+    size_t w = 0, cap = width ? o->cap - o->len : 0;
+    void *dst = width ? (uint8_t *)o->p + o->len * width : NULL;
+    struct u7_took t = {0, state};
+    /* Worth a call: bytes 8 and 15 on are of the kind the kernel takes. */
+    if (state == UTF7_ACCEPT && !(partial & ~U7_AFTER_RUN)) {
+        if (g->trans[UTF7_ACCEPT + g->cls[p[8]]] == UTF7_ACCEPT &&
+            g->trans[UTF7_ACCEPT + g->cls[p[15]]] == UTF7_ACCEPT)
+            t.k = w = utfdfa__utf7_direct(g->imap, p, rem, dst, width, cap);
+    } else if (partial == 0 && (g->digit[p[8]] | g->digit[p[15]]) != 0xFF) {
+        uint32_t group = g->trans[UTF7_ACCEPT + g->cls[g->imap ? '&' : '+']], cycle = group;
+        for (int j = 0; j < 8; j++) /* any 8 digits lead there */
+            cycle = g->trans[cycle + g->cls[g->digit_byte[0]]];
+        if (state == group || state == cycle)
+            t.k = utfdfa__utf7_b64(g->imap, p, rem, dst, width, cap, &w);
+        t.state = cycle;
     }
-    if (!k)
-        return r;
-    run->i += k;
-    run->retry = run->i + 1;
-    run->partial = 0;
-    c->d->flags |= F_STARTED;
-    c->o->len += width ? w : 0;
-    c->o->after_high = false; /* read only for a WTF-8 target: no surrogate came */
-    return r;
+    if (t.k) {
+        d->flags |= F_STARTED;
+        o->len += width ? w : 0;
+        o->after_high = false; /* read only for a WTF-8 target: no surrogate came */
+    }
+    return t;
 }
 
 ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, size_t *n,
@@ -293,17 +290,25 @@ ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, siz
                                       const struct u7g *g, utfdfa_error *err)
 {
     const struct u7_call c = {d, o, sink, to, sink_limit(d, sink, to), g, err};
-    struct u7_run run = {state_of(d, g->nstates, g->nclasses), d->partial, PENDING(d->flags), 0,
-                         0, 0};
+    struct u7_run run = {state_of(d, g->nstates, g->nclasses), d->partial, PENDING(d->flags), 0};
     const bool fast = u7_fast_on(&c);
+    size_t retry = 0;
     int r = STEP_NEXT;
     while (r == STEP_NEXT) {
         /* Where a kernel may go on (u7_kernel): nothing held but a run's end;
-         * after it, a step at least. */
-        if (fast && run.i >= run.retry && *n - run.i >= 16 &&
+         * after it, a step at least (after a refusal, 8). */
+        if (fast && run.i >= retry && *n - run.i >= 16 &&
             (run.pending | (run.partial & ~U7_AFTER_RUN)) == 0 &&
-            (run.state == UTF7_ACCEPT || !run.partial))
-            run = u7_kernel(&c, run, src, *n);
+            (run.state == UTF7_ACCEPT || !run.partial)) {
+            struct u7_took t =
+                u7_kernel(d, o, sink, g, run.state, run.partial, src + run.i, *n - run.i);
+            retry = run.i + (t.k ? t.k + 1 : 8);
+            if (t.k) {
+                run.i += t.k;
+                run.state = t.state;
+                run.partial = 0;
+            }
+        }
         /* The end of input steps like "." (outside Set B, not absorbed). */
         bool end = run.i == *n;
         if (end && !(last && run.state != UTF7_ACCEPT)) {

@@ -90,12 +90,12 @@ KERN_AVX2_U7 size_t utfdfa__avx2_utf7_b64(int imap, const uint8_t *src, size_t n
         if (avx2_b64_step(&s, imap, src + i, &u)) {
             avx2_put_units(out + w * width, width, u);
             i += 32;
-            w += 12;
+            w += width ? 12 : 0;
             continue;
         }
         /* A pair across groups or what ends the kernel: group by group. */
-        k = utfdfa__scalar_utf7_b64(imap, src + i, kern_min(n - i, 40),
-                                    width ? out + w * width : NULL, width, cap - w, &got);
+        k = utfdfa__sse4_utf7_b64(imap, src + i, kern_min(n - i, 40),
+                                  width ? out + w * width : NULL, width, cap - w, &got);
         i += k;
         w += got;
         if (k == 0) {
@@ -103,8 +103,8 @@ KERN_AVX2_U7 size_t utfdfa__avx2_utf7_b64(int imap, const uint8_t *src, size_t n
             return i;
         }
     }
-    k = utfdfa__scalar_utf7_b64(imap, src + i, n - i, width ? out + w * width : NULL, width,
-                                cap - w, &got);
+    k = utfdfa__sse4_utf7_b64(imap, src + i, n - i, width ? out + w * width : NULL, width,
+                              cap - w, &got); /* AVX2 has SSE4's instructions */
     *written = w + got;
     return i + k;
 }
@@ -130,8 +130,8 @@ KERN_AVX2_U7 size_t utfdfa__avx2_utf7_direct(int imap, const uint8_t *src, size_
                                 _mm256_cvtepu8_epi16(
                                     _mm_loadu_si128((const __m128i *)(const void *)(src + i + q))));
     }
-    return i + utfdfa__scalar_utf7_direct(imap, src + i, m - i, width ? out + i * width : NULL,
-                                          width, m - i);
+    return i + utfdfa__sse4_utf7_direct(imap, src + i, m - i, width ? out + i * width : NULL,
+                                        width, m - i);
 }
 
 

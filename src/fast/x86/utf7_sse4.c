@@ -86,7 +86,7 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, v
         if (sse4_b64_step(&s, imap, src + i, &u)) {
             sse4_put_units(out + w * width, width, u);
             i += 16;
-            w += 6;
+            w += width ? 6 : 0;
             continue;
         }
         /* A pair across groups or what ends the kernel: group by group. */
