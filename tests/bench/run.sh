@@ -82,6 +82,18 @@ else
     echo "bench: simdjson not found (libsimdjson-dev, g++): skipped"
 fi
 
+# CPython's utf_7 codec, embedded (python3-config --embed), for utf7dec.
+if command -v python3-config >/dev/null 2>&1 &&
+    $CC $BENCH_CFLAGS $(python3-config --includes | sed 's/-I/-isystem /g') -I tests/bench \
+        -c tests/bench/python_peer.c -o "$OUT/python_peer.o" 2>"$OUT/python_peer.log" &&
+    printf 'int main(void){return 0;}\n' | $CC -x c - $(python3-config --embed --ldflags) \
+        -o "$OUT/try-python" >>"$OUT/python_peer.log" 2>&1; then
+    DEFS="$DEFS -DHAVE_PYTHON"; LIBS="$LIBS $(python3-config --embed --ldflags)"
+    OBJS="$OBJS $OUT/python_peer.o"
+else
+    echo "bench: CPython's headers or libpython (python3-dev) not found: its utf_7 peer is skipped"
+fi
+
 # ---------------------------------------------------------------- build
 # The fast paths are compiled here (with every variant) from src/; the
 # public API is build/libutfdfa.a as `make` built it.
