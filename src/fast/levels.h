@@ -57,14 +57,10 @@ extern const struct fast_kernels utfdfa__fast_scalar;
 extern const struct fast_kernels utfdfa__fast_sse2;
 extern const struct fast_kernels utfdfa__fast_sse4;
 extern const struct fast_kernels utfdfa__fast_avx2;
-/* The UTF-7 kernels of x86/utf7_sse4.c and x86/utf7_avx2.c. */
+/* The UTF-7 kernels of x86/utf7_sse4.c (every x86 level from SSE4 on). */
 size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
                              size_t cap, size_t *written);
 size_t utfdfa__sse4_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
-                                unsigned width, size_t cap);
-size_t utfdfa__avx2_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
-                             size_t cap, size_t *written);
-size_t utfdfa__avx2_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
                                 unsigned width, size_t cap);
 #endif
 

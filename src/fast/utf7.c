@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* The UTF-7 kernels' scalar reference (kernels.h): one group of 8 base64
  * digits at a time through the grammar's digit table, the direct characters
- * through its DFA. The SIMD levels (x86/utf7_sse4.c, x86/utf7_avx2.c) finish
- * with these and hand them whatever is unusual. */
+ * by the SIMD kernels' set (utf7_simd, from the grammar's `direct` rule). The SIMD level
+ * (x86/utf7_sse4.c) finishes with these and hands them whatever is unusual. */
 #include "levels.h"
+#include "encodings.gen.h"
 #include "utf7.gen.h"
 #include "utf7-imap.gen.h"
 
 _Static_assert(UTF7_DIGIT_BITS == 6 && UTF7_IMAP_DIGIT_BITS == 6, "base64: 6 bits a digit");
+
+/* Whether byte b is in the set of row (utf7_simd's nibble bits). */
+KERN_INLINE int u7k_in(const uint8_t *row, uint8_t b)
+{
+    return b < 0x80 && (row[b & 15] >> (b >> 4) & 1);
+}
 
 /* The 8 digits at p as three 16-bit units (RFC 2152: big-endian bits);
  * false when one is not a digit. */
@@ -111,25 +118,12 @@ size_t utfdfa__scalar_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst
     return i;
 }
 
-/* Whether byte b is sent directly: from the start state, it is a
- * character of its own whose value is the byte (the grammar's DFA). */
-KERN_INLINE int u7k_direct(int imap, uint8_t b)
-{
-    if (imap) {
-        unsigned c = utf7_imap_class[b];
-        return utf7_imap_trans[UTF7_IMAP_ACCEPT + c] == UTF7_IMAP_ACCEPT &&
-               utf7_imap_tag_value[utf7_imap_tag[UTF7_IMAP_ACCEPT + c]] == UTF7_IMAP_VALUE_LITERAL;
-    }
-    unsigned c = utf7_class[b];
-    return utf7_trans[UTF7_ACCEPT + c] == UTF7_ACCEPT &&
-           utf7_tag_value[utf7_tag[UTF7_ACCEPT + c]] == UTF7_VALUE_LITERAL;
-}
-
 size_t utfdfa__scalar_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
                                   unsigned width, size_t cap)
 {
+    const uint8_t *direct = utf7_simd[imap != 0][UTF7_SIMD_DIRECT];
     size_t i = 0, m = width ? kern_min(n, cap) : n;
-    for (; i < m && u7k_direct(imap, src[i]); i++) {
+    for (; i < m && u7k_in(direct, src[i]); i++) {
         if (width == 4)
             kern_put_cp(dst, i, src[i]);
         else if (width == 2)

@@ -8,7 +8,8 @@
 # Environment (the Makefile passes them): B (build dir), CC, CXX,
 # BENCH_CFLAGS (the benchmark's and the fast paths' flags), LIB_CFLAGS (the
 # flags build/libutfdfa.a was built with), SHARED (../shared),
-# BENCH_LIB (a library to measure instead of build/libutfdfa.a) and
+# BENCH_LIB (a library to measure instead of build/libutfdfa.a),
+# BENCH_BASE_SO (a libutfdfa.so measured beside it, utf7dec: base_lib.c) and
 # BENCH_NO_INSTALL=1 to leave the system alone.
 set -eu
 
@@ -108,11 +109,12 @@ done
 $CC $WARN $BENCH_CFLAGS -c tests/ref/ref_utf8.c -o "$OUT/ref_utf8.o"
 $CC $WARN $BENCH_CFLAGS -c tests/ref/ref_utf7.c -o "$OUT/ref_utf7.o"
 $CC $WARN $BENCH_CFLAGS $DEFS $PEER_CFLAGS -c tests/bench/peers.c -o "$OUT/peers.o"
+$CC $WARN $BENCH_CFLAGS -I include -c tests/bench/base_lib.c -o "$OUT/base_lib.o"
 $CC $WARN $BENCH_CFLAGS $DEFS $PEER_CFLAGS -c tests/bench/transcode_peers.c -o "$OUT/transcode_peers.o"
 $CC $WARN $BENCH_CFLAGS -I include -I tests/ref -c tests/bench/transcode.c -o "$OUT/transcode.o"
 $CC $WARN $BENCH_CFLAGS -DUTFDFA_FAST_VARIANTS -DBENCH_FLAGS="\"$FLAGS_NOTE\"" \
     -I include -I "$B/gen" -I src/fast/utf8 -I tests/ref -c tests/bench/bench.c -o "$OUT/bench.o"
-$LINK "$OUT/bench.o" "$OUT/peers.o" "$OUT/transcode.o" "$OUT/transcode_peers.o" $FAST_OBJS "$OUT/ref_utf8.o" "$OUT/ref_utf7.o" $OBJS "$LIB" \
+$LINK "$OUT/bench.o" "$OUT/peers.o" "$OUT/base_lib.o" "$OUT/transcode.o" "$OUT/transcode_peers.o" $FAST_OBJS "$OUT/ref_utf8.o" "$OUT/ref_utf7.o" $OBJS "$LIB" \
     $LIBS -o "$OUT/bench"
 
 # ---------------------------------------------------------------- run

@@ -89,8 +89,9 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, v
             w += width ? 6 : 0;
             continue;
         }
-        /* A pair across groups or what ends the kernel: group by group. */
-        k = utfdfa__scalar_utf7_b64(imap, src + i, kern_min(n - i, 24),
+        /* Pairs or what ends the kernel: group by group for a while (text
+         * of surrogate pairs has them in most steps). */
+        k = utfdfa__scalar_utf7_b64(imap, src + i, kern_min(n - i, 64),
                                     width ? out + w * width : NULL, width, cap - w, &got);
         i += k;
         w += got;

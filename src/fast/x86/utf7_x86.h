@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What the UTF-7 kernels of utf7_sse4.c and utf7_avx2.c share: the order
+/* What the UTF-7 kernel of utf7_sse4.c builds on (a wider level may share it): the order
  * that takes four 24-bit groups of bits (four digits each, packed into the
  * 32-bit lanes of a 128-bit lane by the multiply-adds) to six 16-bit units
  * in memory order. RFC 2152's bits are big-endian: the stream's byte j is
