@@ -66,6 +66,62 @@ def _extreme(dfa, pick):
     return bytes(out)
 
 
+def _nibble_bits(members):
+    """Muła's set membership: byte b is in the set iff bit (b >> 4) of row[b & 15] is set."""
+    row = [0] * 16
+    for b in members:
+        if b >= 0x80:
+            raise ValueError(f"byte 0x{b:02X} of a UTF-7 set is above 0x7F")
+        row[b & 15] |= 1 << (b >> 4)
+    return row
+
+
+def _b64_roll(digits):
+    """Muła and Lemire's offsets: digit(b) = b + roll[(b >> 4) - (b == fix)] (mod 256). Every
+    high nibble's bytes share an offset, but for at most one byte (fix), whose offset goes in
+    the row below, which holds no digit. fix is 0 (never a digit) when no byte needs it."""
+    offsets = {}
+    for value, b in enumerate(digits):
+        offsets.setdefault(b >> 4, {}).setdefault((value - b) & 0xFF, []).append(b)
+    roll, fix = [0] * 16, None
+    for hi, offs in sorted(offsets.items()):
+        lone = [o for o, bs in offs.items() if len(bs) == 1]
+        if len(offs) == 2 and fix is None and lone and hi > 0 and hi - 1 not in offsets:
+            fix = offs[lone[0]][0]
+            roll[hi - 1] = lone[0]
+            del offs[lone[0]]
+        if len(offs) != 1:
+            raise ValueError("the base64 alphabet does not fit one offset per high nibble")
+        roll[hi] = next(iter(offs))
+    return roll, fix or 0
+
+
+def _simd_tables(grammars):
+    """The tables of the SIMD UTF-7 kernels (src/fast/x86/utf7_*.c), per grammar: the direct
+    characters (the `direct` rule) and the base64 digits as nibble bits, the offsets from a
+    digit's byte to its value and the one byte that takes the row below (16 times)."""
+    out = ["/* The SIMD UTF-7 kernels' tables: utf7_simd[imap][row], rows UTF7_SIMD_*",
+           " * (gen/grammar_facts.py, _simd_tables). */",
+           "#define UTF7_SIMD_DIRECT 0 /* direct characters: bit (b >> 4) of row[b & 15] */",
+           "#define UTF7_SIMD_B64 1    /* base64 digits, the same way */",
+           "#define UTF7_SIMD_ROLL 2   /* digit = b + roll[(b >> 4) - (b == fix)] */",
+           "#define UTF7_SIMD_FIX 3    /* fix, 16 times */",
+           "static const uint8_t utf7_simd[2][4][16] = {"]
+    for g, comp in grammars:
+        digits = comp.values["digits"]
+        roll, fix = _b64_roll(digits)
+        rows = [_nibble_bits(_rule_bytes(g, "direct")), _nibble_bits(digits), roll, [fix] * 16]
+        for b in range(256):  # the scheme gives back the digit table
+            ok = b < 0x80 and rows[1][b & 15] >> (b >> 4) & 1
+            if bool(ok) != (b in digits) or (ok and (b + roll[(b >> 4) - (b == fix)]) & 0xFF
+                                             != digits.index(b)):
+                raise ValueError(f"the SIMD tables miss byte 0x{b:02X}")
+        out.append("    {")
+        out += ["        {" + ", ".join(f"0x{v:02X}" for v in r) + "}," for r in rows]
+        out.append("    },")
+    return out + ["};", ""]
+
+
 class Facts:
     def __init__(self, reg, grammar_dir):
         self.reg = reg
@@ -131,7 +187,8 @@ class Facts:
         out.append("static const uint8_t utf7_ascii_class[128] = {")
         out += ["    " + ", ".join(f"{v:2d}" for v in table[i:i + 16]) + ","
                 for i in range(0, 128, 16)]
-        return out + ["};", ""]
+        out += ["};", ""]
+        return out + _simd_tables([(g7, self.comp[UTF7]), (gi, self.comp[UTF7_IMAP])])
 
     # -------------------------------------------------------- Corrected UTF-8 rows
     def _emit_corrected(self):

@@ -115,3 +115,18 @@ check-lookup: $(T)/test_lookup
 	$(T)/test_lookup $(SHARED)
 
 CHECKS += check-lookup
+
+# The UTF-7 kernels at every level against an oracle of RFC 2152 / RFC 3501
+# written in the test (tests/fast/test_utf7_kernels.c); the UTF-7 suites at
+# every level.
+.PHONY: check-utf7-kernels
+$(T)/test_utf7_kernels: tests/fast/test_utf7_kernels.c $(TEST_HDRS) $(TEST_COMMON) \
+                        $(KERNEL_HEADERS) $(B)/libutfdfa.a | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I src -I tests/common $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+
+check-utf7-kernels: $(T)/test_utf7_kernels $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_imap_iconv
+	$(T)/test_utf7_kernels
+	@for level in $(FAST_LEVEL_NAMES); do for t in test_utf7 test_utf7_ref test_imap_iconv; do \
+	  echo "$$t --level $$level"; $(T)/$$t --level $$level || exit 1; done; done
+
+CHECKS += check-utf7-kernels

@@ -4,6 +4,7 @@
 #define UTFDFA_DECODE_UTF7_H
 
 #include "decode/sink.h"
+#include "fast/kernels.h"
 #include "utf7.gen.h"
 #include "utf7-imap.gen.h"
 
@@ -48,13 +49,13 @@ _Static_assert(UTF7_DIGIT_BITS == UTF7_IMAP_DIGIT_BITS, "base64 both");
 
 /* The tables of one UTF-7 grammar. */
 struct u7g {
-    const uint8_t *cls, *trans, *tag, *tag_value, *digit, *error_class, *error_kind;
+    const uint8_t *cls, *trans, *tag, *tag_value, *digit, *digit_byte, *error_class, *error_kind;
     const uint32_t *tag_number;
     unsigned nstates, nclasses, nerror_classes, reject;
     bool imap;
 };
 #define U7G(p, P, imap)                                                                     \
-    {p##_class, p##_trans, p##_tag, p##_tag_value, p##_digit, p##_error_class,             \
+    {p##_class, p##_trans, p##_tag, p##_tag_value, p##_digit, p##_digit_byte, p##_error_class, \
      &p##_error_kind[0][0], p##_tag_number, P##_NSTATES, P##_NCLASSES, P##_NERROR_CLASSES,  \
      P##_REJECT, imap}
 static const struct u7g u7g_utf7 = U7G(utf7, UTF7, false);
@@ -231,14 +232,105 @@ ALWAYS_INLINE int u7_digit(const struct u7_call *c, struct u7_run *run, uint8_t 
                    here);
 }
 
+/* The kernels of src/fast/ (kernels.h) take the direct characters at the
+ * start state and whole groups of 8 digits inside a run where no bits are
+ * left over (the state after the shift character, or after 8k digits:
+ * `cycle`, found on first use) and nothing else is held: they stop before
+ * anything the steps above must decide, so what they deliver is what those
+ * steps would. Not for UTF-7 bytes (the writer's state), nor while the BOM
+ * mode still acts, nor for Corrected UTF-8's limit (C1 controls, U+0000). */
+ALWAYS_INLINE bool u7_fast_on(const struct u7_call *c)
+{
+    return c->sink != SINK_BYTES && c->limit != LIMIT_CORRECTED &&
+           ((c->d->flags & F_STARTED) || BOM_MODE(c->d->flags) == UTFDFA_BOM_KEEP);
+}
+
+/* The kernels pay for their call only over long stretches, so the steps
+ * offer them one only U7_DIRECT_AFTER direct characters after a run, or
+ * `wait` digits into a run (a whole group; 8 more after each refusal, up
+ * to 64, and 8 again after a call that read), and u7_kernel calls one only
+ * when the next U7_AHEAD bytes are of its kind. Short runs and stretches (a
+ * word of Cyrillic, ASCII with Set O in base64) rarely call. */
+#define U7_DIRECT_AFTER 16
+#define U7_AHEAD 16
+#if defined(__GNUC__)
+#define U7_RARELY(x) __builtin_expect(!!(x), 0)
+#else
+#define U7_RARELY(x) (x)
+#endif
+
+/* A kernel where it applies, at p[0..rem) (rem >= U7_AHEAD) in `state`:
+ * what it read (0: nothing) and the state after. One copy for every sink:
+ * the kernels' own loops are what is fast. */
+struct u7_took {
+    size_t k;
+    uint32_t state;
+};
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static struct u7_took u7_kernel(struct decoder *d, struct out *o, enum sink sink,
+                                const struct u7g *g, uint32_t state, const uint8_t *p, size_t rem)
+{
+    unsigned width = sink == SINK_U16 ? 2 : sink == SINK_NONE ? 0 : 4;
+    size_t w = 0, cap = width ? o->cap - o->len : 0;
+    void *dst = width ? (uint8_t *)o->p + o->len * width : NULL;
+    struct u7_took t = {0, state};
+    for (int j = 0; j < U7_AHEAD; j++) /* the next bytes are of the kernel's kind */
+        if (state == UTF7_ACCEPT ? g->trans[UTF7_ACCEPT + g->cls[p[j]]] != UTF7_ACCEPT
+                                 : g->digit[p[j]] == 0xFF)
+            return t;
+    if (state == UTF7_ACCEPT) {
+        t.k = w = utfdfa__utf7_direct(g->imap, p, rem, dst, width, cap);
+    } else {
+        uint32_t group = g->trans[UTF7_ACCEPT + g->cls[g->imap ? '&' : '+']], cycle = group;
+        for (int j = 0; j < 8; j++) /* any 8 digits lead there */
+            cycle = g->trans[cycle + g->cls[g->digit_byte[0]]];
+        if (state == group || state == cycle)
+            t.k = utfdfa__utf7_b64(g->imap, p, rem, dst, width, cap, &w);
+        t.state = t.k ? cycle : state;
+    }
+    if (t.k) {
+        d->flags |= F_STARTED;
+        o->len += width ? w : 0;
+        o->after_high = false; /* read only for a WTF-8 target: no surrogate came */
+    }
+    return t;
+}
+
+/* At run->i, where a kernel may be offered (U7_DIRECT_AFTER): the kernel
+ * where nothing is held but a run's end, the start state or a run's group
+ * boundary (pending is 0 only there or after its shift character). Returns
+ * where to offer one next. */
+ALWAYS_INLINE size_t u7_offer(const struct u7_call *c, struct u7_run *run, const uint8_t *src,
+                              size_t n, unsigned *wait)
+{
+    if (n - run->i < U7_AHEAD || (run->pending | (run->partial & ~U7_AFTER_RUN)) != 0 ||
+        (run->state != UTF7_ACCEPT && run->partial))
+        return run->i + 8;
+    struct u7_took t = u7_kernel(c->d, c->o, c->sink, c->g, run->state, src + run->i, n - run->i);
+    run->i += t.k;
+    run->state = t.state;
+    run->partial = t.k ? 0 : run->partial;
+    if (run->state != UTF7_ACCEPT) /* short runs wait longer, up to 64 digits */
+        *wait = t.k ? 8 : *wait < 64 ? *wait + 8 : 64;
+    return run->i + (t.k ? 1 : run->state == UTF7_ACCEPT ? U7_DIRECT_AFTER : 8);
+}
+
 ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, size_t *n,
                                       struct out *o, enum sink sink, unsigned to, bool last,
                                       const struct u7g *g, utfdfa_error *err)
 {
     const struct u7_call c = {d, o, sink, to, sink_limit(d, sink, to), g, err};
     struct u7_run run = {state_of(d, g->nstates, g->nclasses), d->partial, PENDING(d->flags), 0};
+    /* Where a kernel may be offered next; never when they do not apply. */
+    size_t retry = u7_fast_on(&c) ? 0 : SIZE_MAX;
+    unsigned wait = 8; /* digits of a run before the kernel is offered */
     int r = STEP_NEXT;
     while (r == STEP_NEXT) {
+        if (U7_RARELY(run.i >= retry))
+            retry = u7_offer(&c, &run, src, *n, &wait);
         /* The end of input steps like "." (outside Set B, not absorbed). */
         bool end = run.i == *n;
         if (end && !(last && run.state != UTF7_ACCEPT)) {
@@ -258,12 +350,16 @@ ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, siz
             r = u7_null_shift(&c, &run, here);
         else if (next == g->reject)
             r = u7_rejected(&c, &run, b, end, here);
-        else if (next == UTF7_ACCEPT)
+        else if (next == UTF7_ACCEPT) {
             r = u7_accept(&c, &run, b, tag, end, here);
-        else if (!in_run) /* the shift character: no bits */
+            if (in_run && retry != SIZE_MAX) /* a run's end */
+                retry = run.i + U7_DIRECT_AFTER;
+        } else if (!in_run) { /* the shift character: no bits; a group first */
             u7_read(&run, next, run.partial, run.pending);
-        else
+            retry = retry != SIZE_MAX ? run.i + wait : retry;
+        } else {
             r = u7_digit(&c, &run, b, tag, next, here);
+        }
     }
     set_state(d, run.state, g->nclasses);
     d->partial = run.partial;

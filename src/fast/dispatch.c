@@ -17,7 +17,7 @@ static const struct fast_kernels *const kern_tables[FAST_LEVELS] = {
     [LEVEL_SCALAR] = &utfdfa__fast_scalar,
 #if KERN_X86
     [LEVEL_SSE2] = &utfdfa__fast_sse2,
-    [LEVEL_SSE4] = &utfdfa__fast_sse2,
+    [LEVEL_SSE4] = &utfdfa__fast_sse4,
     [LEVEL_AVX2] = &utfdfa__fast_avx2,
     [LEVEL_AVX512] = &utfdfa__fast_avx2,
     [LEVEL_AVX512VBMI] = &utfdfa__fast_avx512vbmi,
@@ -159,4 +159,16 @@ size_t utfdfa__wide_transcode(enum fast_form from, enum fast_form to, const uint
 int utfdfa__wide_fused(enum fast_form from, enum fast_form to)
 {
     return (int)(kern_level()->wide_pairs >> KERN_PAIR(from, to) & 1u);
+}
+
+size_t utfdfa__utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                        size_t cap, size_t *written)
+{
+    return kern_level()->utf7_b64(imap, src, n, dst, width, cap, written);
+}
+
+size_t utfdfa__utf7_direct(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                           size_t cap)
+{
+    return kern_level()->utf7_direct(imap, src, n, dst, width, cap);
 }

@@ -57,6 +57,23 @@ size_t utfdfa__wide_transcode(enum fast_form from, enum fast_form to, const uint
  * kernel (for the tests). */
 int utfdfa__wide_fused(enum fast_form from, enum fast_form to);
 
+/* UTF-7 (imap = 0) or IMAP's modified UTF-7 (imap = 1), inside a base64 run where no bits are
+ * left over: decodes whole groups of 8 base64 digits (48 bits, three UTF-16BE units) into code
+ * points (width 4: uint32_t at dst), UTF-16 units (width 2: uint16_t) or nothing (width 0, dst
+ * unused). Stops BEFORE a group with a byte that is not a digit, a lone surrogate, (IMAP) a
+ * unit that is a printing US-ASCII character, or output that does not fit dst[0..cap); a group
+ * that ends with a high surrogate goes only with the next, which must begin with its low one
+ * and not end with another high one. Returns bytes read (a multiple of 8);
+ * *written units of dst. */
+size_t utfdfa__utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                        size_t cap, size_t *written);
+
+/* The longest prefix of src[0..n), at most cap bytes (width 0: any), of characters UTF-7 (imap:
+ * modified UTF-7) sends directly, copied to dst as code points (width 4), units (2) or not (0).
+ * Returns its length. */
+size_t utfdfa__utf7_direct(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                           size_t cap);
+
 /* For tests and benchmarks: use the kernels of `level` ("scalar", "sse2", "sse4", "avx2",
  * "avx512", "avx512vbmi" (src/fast/levels.h), or "auto"
  * for the run-time choice) from now on. Returns 0, changing nothing, when this build or this

@@ -51,13 +51,21 @@ struct fast_kernels {
     size_t (*wide_transcode)(enum fast_form, enum fast_form, const uint8_t *, size_t, uint8_t *,
                              size_t, size_t *);
     uint32_t wide_pairs; /* bit KERN_PAIR(from, to): wide_transcode is a fused kernel there */
+    size_t (*utf7_b64)(int, const uint8_t *, size_t, void *, unsigned, size_t, size_t *);
+    size_t (*utf7_direct)(int, const uint8_t *, size_t, void *, unsigned, size_t);
 };
 
 extern const struct fast_kernels utfdfa__fast_scalar;
 #if KERN_X86
 extern const struct fast_kernels utfdfa__fast_sse2;
+extern const struct fast_kernels utfdfa__fast_sse4;
 extern const struct fast_kernels utfdfa__fast_avx2;
 extern const struct fast_kernels utfdfa__fast_avx512vbmi;
+/* The UTF-7 kernels of x86/utf7_sse4.c (every x86 level from SSE4 on). */
+size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                             size_t cap, size_t *written);
+size_t utfdfa__sse4_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
+                                unsigned width, size_t cap);
 #endif
 
 /* The scalar kernels: the reference, and the tails of the SIMD levels. */
@@ -73,6 +81,11 @@ size_t utfdfa__scalar_cp_to_form(enum fast_form to, const uint32_t *src, size_t 
 size_t utfdfa__scalar_wide_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
                                      size_t src_len, uint8_t *dst, size_t dst_len,
                                      size_t *written);
+size_t utfdfa__scalar_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst,
+                               unsigned width, size_t cap, size_t *written);
+size_t utfdfa__scalar_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
+                                  unsigned width, size_t cap);
+
 /* Every (from, to) pair, for the switches that give each pair its own loop. */
 #define KERN_FORMS_TO(X, F) X(F, FORM_UTF8) X(F, FORM_UTF16LE) X(F, FORM_UTF16BE) \
     X(F, FORM_UTF32LE) X(F, FORM_UTF32BE)

@@ -103,6 +103,13 @@ static size_t iconv_stream(const struct job *j)
 }
 
 /* ------------------------------------------------------------------- ICU */
+int base_lib_open(void); /* base_lib.c: BENCH_BASE_SO */
+size_t base_utf7dec(const struct job *j);
+#ifdef HAVE_PYTHON /* python_peer.c */
+int py_peer_open(void);
+size_t py_utf7dec(const struct job *j);
+#endif
+
 #ifdef HAVE_ICU
 #include <unicode/ucnv.h>
 #include <unicode/ustring.h>
@@ -375,6 +382,12 @@ size_t peers_register(struct engine *e, size_t max)
         add("iconv (glibc)", OP_UTF7DEC, OUT_U32, ROLE_PEER, iconv_utf7dec);
         add("iconv (glibc)", OP_UTF7ENC, OUT_BYTES, ROLE_PEER, iconv_utf7enc);
     }
+    if (base_lib_open())
+        add("utfdfa (BENCH_BASE_SO)", OP_UTF7DEC, OUT_U32, ROLE_BASELINE, base_utf7dec);
+#ifdef HAVE_PYTHON
+    if (py_peer_open())
+        add("CPython utf_7", OP_UTF7DEC, OUT_U32, ROLE_PEER, py_utf7dec);
+#endif
 #ifdef HAVE_ICU
     if (icu_open()) {
         add("ICU u_strFromUTF8 (preflight)", OP_VALIDATE, OUT_VERDICT, ROLE_PEER, icu_validate);

@@ -8,7 +8,8 @@
 # Environment (the Makefile passes them): B (build dir), CC, CXX,
 # BENCH_CFLAGS (the benchmark's and the fast paths' flags), LIB_CFLAGS (the
 # flags build/libutfdfa.a was built with), SHARED (../shared),
-# BENCH_LIB (a library to measure instead of build/libutfdfa.a) and
+# BENCH_LIB (a library to measure instead of build/libutfdfa.a),
+# BENCH_BASE_SO (a libutfdfa.so measured beside it, utf7dec: base_lib.c) and
 # BENCH_NO_INSTALL=1 to leave the system alone.
 set -eu
 
@@ -82,6 +83,18 @@ else
     echo "bench: simdjson not found (libsimdjson-dev, g++): skipped"
 fi
 
+# CPython's utf_7 codec, embedded (python3-config --embed), for utf7dec.
+if command -v python3-config >/dev/null 2>&1 &&
+    $CC $BENCH_CFLAGS $(python3-config --includes | sed 's/-I/-isystem /g') -I tests/bench \
+        -c tests/bench/python_peer.c -o "$OUT/python_peer.o" 2>"$OUT/python_peer.log" &&
+    printf 'int main(void){return 0;}\n' | $CC -x c - $(python3-config --embed --ldflags) \
+        -o "$OUT/try-python" >>"$OUT/python_peer.log" 2>&1; then
+    DEFS="$DEFS -DHAVE_PYTHON"; LIBS="$LIBS $(python3-config --embed --ldflags)"
+    OBJS="$OBJS $OUT/python_peer.o"
+else
+    echo "bench: CPython's headers or libpython (python3-dev) not found: its utf_7 peer is skipped"
+fi
+
 # ---------------------------------------------------------------- build
 # The fast paths are compiled here (with every variant) from src/; the
 # public API is build/libutfdfa.a as `make` built it.
@@ -96,11 +109,12 @@ done
 $CC $WARN $BENCH_CFLAGS -c tests/ref/ref_utf8.c -o "$OUT/ref_utf8.o"
 $CC $WARN $BENCH_CFLAGS -c tests/ref/ref_utf7.c -o "$OUT/ref_utf7.o"
 $CC $WARN $BENCH_CFLAGS $DEFS $PEER_CFLAGS -c tests/bench/peers.c -o "$OUT/peers.o"
+$CC $WARN $BENCH_CFLAGS -I include -c tests/bench/base_lib.c -o "$OUT/base_lib.o"
 $CC $WARN $BENCH_CFLAGS $DEFS $PEER_CFLAGS -c tests/bench/transcode_peers.c -o "$OUT/transcode_peers.o"
 $CC $WARN $BENCH_CFLAGS -I include -I tests/ref -c tests/bench/transcode.c -o "$OUT/transcode.o"
 $CC $WARN $BENCH_CFLAGS -DUTFDFA_FAST_VARIANTS -DBENCH_FLAGS="\"$FLAGS_NOTE\"" \
     -I include -I "$B/gen" -I src/fast/utf8 -I tests/ref -c tests/bench/bench.c -o "$OUT/bench.o"
-$LINK "$OUT/bench.o" "$OUT/peers.o" "$OUT/transcode.o" "$OUT/transcode_peers.o" $FAST_OBJS "$OUT/ref_utf8.o" "$OUT/ref_utf7.o" $OBJS "$LIB" \
+$LINK "$OUT/bench.o" "$OUT/peers.o" "$OUT/base_lib.o" "$OUT/transcode.o" "$OUT/transcode_peers.o" $FAST_OBJS "$OUT/ref_utf8.o" "$OUT/ref_utf7.o" $OBJS "$LIB" \
     $LIBS -o "$OUT/bench"
 
 # ---------------------------------------------------------------- run

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* The UTF-7 kernels' scalar reference (kernels.h): one group of 8 base64
+ * digits at a time through the grammar's digit table, the direct characters
+ * by the SIMD kernels' set (utf7_simd, from the grammar's `direct` rule). The SIMD level
+ * (x86/utf7_sse4.c) finishes with these and hands them whatever is unusual. */
+#include "levels.h"
+#include "encodings.gen.h"
+#include "utf7.gen.h"
+#include "utf7-imap.gen.h"
+
+_Static_assert(UTF7_DIGIT_BITS == 6 && UTF7_IMAP_DIGIT_BITS == 6, "base64: 6 bits a digit");
+
+/* Whether byte b is in the set of row (utf7_simd's nibble bits). */
+KERN_INLINE int u7k_in(const uint8_t *row, uint8_t b)
+{
+    return b < 0x80 && (row[b & 15] >> (b >> 4) & 1);
+}
+
+/* The 8 digits at p as three 16-bit units (RFC 2152: big-endian bits);
+ * false when one is not a digit. */
+KERN_INLINE int u7k_group(const uint8_t *digit, const uint8_t *p, uint32_t *u)
+{
+    uint64_t bits = 0;
+    for (int k = 0; k < 8; k++) {
+        uint8_t v = digit[p[k]];
+        if (v == 0xFF)
+            return 0;
+        bits = bits << 6 | v;
+    }
+    u[0] = (uint32_t)(bits >> 32) & 0xFFFF;
+    u[1] = (uint32_t)(bits >> 16) & 0xFFFF;
+    u[2] = (uint32_t)bits & 0xFFFF;
+    return 1;
+}
+
+KERN_INLINE int u7k_high(uint32_t u)
+{
+    return u >= 0xD800 && u <= 0xDBFF;
+}
+
+KERN_INLINE int u7k_low(uint32_t u)
+{
+    return u >= 0xDC00 && u <= 0xDFFF;
+}
+
+/* Units u[0..nu) as code points at cp: their count, or 0 for a lone
+ * surrogate or (imap) a printing US-ASCII unit. */
+KERN_INLINE size_t u7k_pair_up(int imap, const uint32_t *u, int nu, uint32_t *cp)
+{
+    size_t m = 0;
+    for (int k = 0; k < nu; k++) {
+        if (u7k_high(u[k]) && k + 1 < nu && u7k_low(u[k + 1])) {
+            cp[m++] = 0x10000 + ((u[k] - 0xD800) << 10) + (u[k + 1] - 0xDC00);
+            k++;
+        } else if (u7k_high(u[k]) || u7k_low(u[k]) || (imap && u[k] >= 0x20 && u[k] <= 0x7E)) {
+            return 0;
+        } else {
+            cp[m++] = u[k];
+        }
+    }
+    return m;
+}
+
+/* Writes the code points cp[0..m) at dst + w (units of `width`); the units written. */
+KERN_INLINE size_t u7k_put(void *dst, unsigned width, size_t w, const uint32_t *cp, size_t m)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < m; j++) {
+        if (width == 4) {
+            kern_put_cp(dst, w + k++, cp[j]);
+        } else if (width == 2) {
+            uint16_t units[2] = {(uint16_t)cp[j], 0};
+            size_t nu = 1;
+            if (cp[j] >= 0x10000) {
+                units[0] = (uint16_t)(0xD800 | (cp[j] - 0x10000) >> 10);
+                units[1] = (uint16_t)(0xDC00 | (cp[j] & 0x3FF));
+                nu = 2;
+            }
+            memcpy((uint8_t *)dst + (w + k) * 2, units, nu * 2);
+            k += nu;
+        }
+    }
+    return k;
+}
+
+KERN_INLINE size_t u7k_units(unsigned width, const uint32_t *cp, size_t m)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < m; j++)
+        k += width == 2 && cp[j] >= 0x10000 ? 2 : width ? 1 : 0;
+    return k;
+}
+
+size_t utfdfa__scalar_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst,
+                               unsigned width, size_t cap, size_t *written)
+{
+    const uint8_t *digit = imap ? utf7_imap_digit : utf7_digit;
+    size_t i = 0, w = 0;
+    while (n - i >= 8) {
+        uint32_t u[6], cp[6];
+        size_t len = 8;
+        int nu = 3;
+        if (!u7k_group(digit, src + i, u))
+            break;
+        if (u7k_high(u[2])) { /* its low surrogate begins the next group */
+            if (n - i < 16 || !u7k_group(digit, src + i + 8, u + 3) || u7k_high(u[5]))
+                break;
+            len = 16;
+            nu = 6;
+        }
+        size_t m = u7k_pair_up(imap, u, nu, cp);
+        if (m == 0 || (width && cap - w < u7k_units(width, cp, m)))
+            break;
+        w += u7k_put(dst, width, w, cp, m);
+        i += len;
+    }
+    *written = w;
+    return i;
+}
+
+size_t utfdfa__scalar_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
+                                  unsigned width, size_t cap)
+{
+    const uint8_t *direct = utf7_simd[imap != 0][UTF7_SIMD_DIRECT];
+    size_t i = 0, m = width ? kern_min(n, cap) : n;
+    for (; i < m && u7k_in(direct, src[i]); i++) {
+        if (width == 4)
+            kern_put_cp(dst, i, src[i]);
+        else if (width == 2)
+            memcpy((uint8_t *)dst + i * 2, &(uint16_t){src[i]}, 2);
+    }
+    return i;
+}

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/* The UTF-7 kernels (src/fast/kernels.h: utfdfa__utf7_b64, utfdfa__utf7_direct)
+ * at every level this CPU runs, forced in turn, against an oracle written
+ * here from RFC 2152 and RFC 3501 alone (its own alphabets and sets):
+ * every length 0..200, every alignment 0..31, units that put surrogate
+ * pairs across groups and inside them, lone surrogates, (IMAP) printing
+ * ASCII units, a byte outside the alphabet at every position, every output
+ * room, the three output widths; nothing past what is reported written. */
+#include "check.h"
+#include "fast/kernels.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const levels[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
+static const char b64_utf7[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static const char b64_imap[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+,";
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+static uint32_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+static int digit_of(int imap, uint8_t b)
+{
+    const char *p = b ? strchr(imap ? b64_imap : b64_utf7, b) : NULL;
+    return p ? (int)(p - (imap ? b64_imap : b64_utf7)) : -1;
+}
+
+/* RFC 2152 Set D, Set O, SP TAB CR LF; RFC 3501: 0x20-0x7E but "&". */
+static int direct_of(int imap, uint8_t b)
+{
+    if (imap)
+        return b >= 0x20 && b <= 0x7E && b != '&';
+    return (b < 0x80 && strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                               "'(),-./:?!\"#$%&*;<=>@[]^_`{|} \t\r\n", b) && b) != 0;
+}
+
+static int group(int imap, const uint8_t *p, uint32_t *u)
+{
+    uint64_t v = 0;
+    for (int k = 0; k < 8; k++) {
+        int d = digit_of(imap, p[k]);
+        if (d < 0)
+            return 0;
+        v = v << 6 | (uint64_t)d;
+    }
+    u[0] = (uint32_t)(v >> 32) & 0xFFFF, u[1] = (uint32_t)(v >> 16) & 0xFFFF, u[2] = v & 0xFFFF;
+    return 1;
+}
+
+/* The contract of utfdfa__utf7_b64, one group (or a pair of groups) at a time. */
+static size_t oracle_b64(int imap, const uint8_t *s, size_t n, uint8_t *dst, unsigned width,
+                         size_t cap, size_t *written)
+{
+    size_t i = 0, w = 0;
+    while (n - i >= 8) {
+        uint32_t u[6], cps[6];
+        int nu = 3, m = 0, ok = group(imap, s + i, u);
+        if (ok && u[2] >= 0xD800 && u[2] <= 0xDBFF) {
+            ok = n - i >= 16 && group(imap, s + i + 8, u + 3) && !(u[5] >= 0xD800 && u[5] <= 0xDBFF);
+            nu = 6;
+        }
+        for (int k = 0; ok && k < nu; k++) {
+            int high = u[k] >= 0xD800 && u[k] <= 0xDBFF;
+            if (high && k + 1 < nu && u[k + 1] >= 0xDC00 && u[k + 1] <= 0xDFFF) {
+                cps[m++] = 0x10000 + ((u[k] - 0xD800) << 10) + (u[k + 1] - 0xDC00);
+                k++;
+            } else if ((u[k] >= 0xD800 && u[k] <= 0xDFFF) || (imap && u[k] >= 0x20 && u[k] <= 0x7E)) {
+                ok = 0;
+            } else {
+                cps[m++] = u[k];
+            }
+        }
+        size_t need = 0;
+        for (int k = 0; k < m; k++)
+            need += width == 2 && cps[k] > 0xFFFF ? 2 : width ? 1 : 0;
+        if (!ok || (width && cap - w < need))
+            break;
+        for (int k = 0; k < m && width; k++) {
+            if (width == 4) {
+                memcpy(dst + 4 * w++, &cps[k], 4);
+                continue;
+            }
+            uint16_t x[2] = {(uint16_t)cps[k], 0};
+            if (cps[k] > 0xFFFF)
+                x[0] = (uint16_t)(0xD800 + ((cps[k] - 0x10000) >> 10)),
+                x[1] = (uint16_t)(0xDC00 + (cps[k] & 0x3FF));
+            memcpy(dst + 2 * w, x, cps[k] > 0xFFFF ? 4 : 2);
+            w += cps[k] > 0xFFFF ? 2 : 1;
+        }
+        i += nu == 6 ? 16 : 8;
+    }
+    *written = w;
+    return i;
+}
+
+/* Units as base64, 3 a group (the last group padded with random units). */
+static size_t encode_units(int imap, const uint16_t *u, size_t nu, uint8_t *out)
+{
+    size_t len = 0;
+    for (size_t g = 0; g < nu; g += 3) {
+        uint64_t v = 0;
+        for (size_t k = 0; k < 3; k++)
+            v = v << 16 | (g + k < nu ? u[g + k] : (next_random() & 0x7FFF) | 0x100);
+        for (int k = 7; k >= 0; k--)
+            out[len++] = (uint8_t)(imap ? b64_imap : b64_utf7)[v >> (6 * k) & 63];
+    }
+    return len;
+}
+
+static uint16_t random_unit(int imap)
+{
+    switch (next_random() % 8) {
+    case 0: return (uint16_t)(0xD800 + next_random() % 0x400); /* high */
+    case 1: return (uint16_t)(0xDC00 + next_random() % 0x400); /* low */
+    case 2: return (uint16_t)(imap ? 0x20 + next_random() % 0x5F : next_random() % 0x80);
+    default: return (uint16_t)(0x80 + next_random() % 0xD700);
+    }
+}
+
+enum { MAXN = 232, SENTINEL = 0xA5 };
+
+static void compare_b64(const char *level, int imap, const uint8_t *s, size_t n)
+{
+    static uint8_t got[4 * MAXN + 64], want[4 * MAXN + 64];
+    for (unsigned width = 0; width <= 4; width += 2) {
+        size_t caps[] = {0, 1, 2, 3, 5, 6, 7, 11, 12, 13, MAXN};
+        for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
+            size_t gw = 0, ww = 0, cap = width ? caps[c] : SIZE_MAX;
+            memset(got, SENTINEL, sizeof got);
+            memset(want, SENTINEL, sizeof want);
+            size_t gk = utfdfa__utf7_b64(imap, s, n, width ? got : NULL, width, cap, &gw);
+            size_t wk = oracle_b64(imap, s, n, want, width, cap, &ww);
+            CHECK(gk == wk && gw == ww && !memcmp(got, want, sizeof got),
+                  "%s imap=%d b64 n=%zu width=%u cap=%zu: read %zu/%zu, wrote %zu/%zu", level,
+                  imap, n, width, caps[c], gk, wk, gw, ww);
+            if (!width)
+                break;
+        }
+    }
+}
+
+static void test_b64(const char *level, int imap)
+{
+    static uint8_t buf[MAXN + 64];
+    uint16_t u[MAXN];
+    for (int t = 0; t < 300; t++) {
+        size_t nu = next_random() % 76, len;
+        int mode = t % 4; /* 0: clean BMP, 1: pairs everywhere, 2: anything, 3: clean + a bad byte */
+        for (size_t k = 0; k < nu; k++) {
+            u[k] = mode == 2 ? random_unit(imap) : (uint16_t)(0x100 + next_random() % 0xD000);
+            if (mode == 1 && k + 1 < nu && next_random() % 2) {
+                u[k] = (uint16_t)(0xD800 + next_random() % 0x400);
+                u[++k] = (uint16_t)(0xDC00 + next_random() % 0x400);
+            }
+        }
+        size_t align = (size_t)t % 32;
+        len = encode_units(imap, u, nu, buf + align);
+        buf[align + len] = '-';
+        for (size_t n = len > 24 ? len - 24 : 0; n <= len + 1; n++)
+            compare_b64(level, imap, buf + align, n);
+        if (mode == 3 && len)
+            for (size_t at = 0; at < len; at++) {
+                uint8_t keep = buf[align + at];
+                static const uint8_t bad[] = {'-', '.', '=', 0x80, 0xFF, 0, '/', ','};
+                buf[align + at] = bad[next_random() % sizeof bad];
+                compare_b64(level, imap, buf + align, len);
+                buf[align + at] = keep;
+            }
+    }
+}
+
+static void test_direct(const char *level, int imap)
+{
+    static uint8_t s[MAXN + 32], got[4 * MAXN], want[4 * MAXN];
+    for (int t = 0; t < 2000; t++) {
+        size_t n = next_random() % MAXN, align = (size_t)t % 32;
+        for (size_t k = 0; k < n; k++) { /* mostly direct, now and then any byte */
+            uint8_t b;
+            do
+                b = (uint8_t)next_random();
+            while (next_random() % 64 && !direct_of(imap, b));
+            s[align + k] = b;
+        }
+        for (unsigned width = 0; width <= 4; width += 2) {
+            size_t cap = width ? next_random() % (n + 2) : SIZE_MAX, m = 0;
+            memset(got, SENTINEL, sizeof got);
+            memset(want, SENTINEL, sizeof want);
+            while (m < n && m < cap && direct_of(imap, s[align + m])) {
+                if (width == 4)
+                    memcpy(want + 4 * m, &(uint32_t){s[align + m]}, 4);
+                if (width == 2)
+                    memcpy(want + 2 * m, &(uint16_t){s[align + m]}, 2);
+                m++;
+            }
+            size_t k = utfdfa__utf7_direct(imap, s + align, n, width ? got : NULL, width, cap);
+            CHECK(k == m && !memcmp(got, want, sizeof got),
+                  "%s imap=%d direct n=%zu width=%u cap=%zu: %zu, want %zu", level, imap, n, width,
+                  cap, k, m);
+        }
+    }
+}
+
+int main(void)
+{
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        if (!utfdfa__fast_force(levels[l])) {
+            printf("test_utf7_kernels: level %s not on this CPU or build: skipped\n", levels[l]);
+            continue;
+        }
+        for (int imap = 0; imap < 2; imap++) {
+            test_b64(levels[l], imap);
+            test_direct(levels[l], imap);
+        }
+    }
+    utfdfa__fast_force("auto");
+    return check_summary("test_utf7_kernels");
+}
