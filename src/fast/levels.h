@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* What the kernel levels (scalar.c, x86/sse2.c, x86/avx2.c) share with the
- * dispatcher: one table of functions per level, the scalar functions the
- * SIMD levels finish with, and unit loads and stores by form. */
+/* What the kernel levels (scalar.c and utf7.c, the references; x86/ one file
+ * per level and job) share with the dispatcher: the level ladder, one table
+ * of functions per level, the scalar functions the SIMD levels finish with,
+ * and unit loads and stores by form. */
 #ifndef UTFDFA_FAST_LEVELS_H
 #define UTFDFA_FAST_LEVELS_H
 

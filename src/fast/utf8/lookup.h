@@ -11,8 +11,9 @@
  * Input valid <=> no error at i = 0..n, with b[n] = pad. And when no
  * position before e has an error, the DFA from ACCEPT over b[0..e-t) ends
  * in ACCEPT, t being the largest j in 1..max_len-1 with
- * b[e-j] >= longer_min[j-1] (0 if none): lk_tail_len. The generator proves
- * this model equal to the DFA.
+ * b[e-j] >= longer_min[j-1] (0 if none): lk_tail_len. gen/derive_simd.py
+ * derives the tables; tests/gen/test_simd_derive.py proves this model, with
+ * the emitted tables, equal to the DFA.
  *
  * A kernel (lookup_sse4.h, lookup_avx2.h, lookup_avx512.h, each through
  * lookup_engine.h) keeps utfdfa__utf8_scan's contract (utf8_fast.h): from

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The AVX-512 VBMI/VBMI2 level: UTF-16 and UTF-32 straight into UTF-8, and
  * UTF-16 into UTF-32, 64 bytes of input a step, with no code points in
- * between; its other kernels are the AVX2 level's.
+ * between (the other pairs of unit forms are units_avx512.c's; the level's
+ * table here sends them there); its other kernels are the AVX2 level's.
  *
  * The technique is the one Lemire and Clausecker published for AVX-512
  * (written anew here): each code point becomes a 16- or 32-bit lane

@@ -84,7 +84,8 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, v
     while (n - i >= 16 && (!width || cap - w >= 6)) {
         __m128i u;
         if (sse4_b64_step(&s, imap, src + i, &u)) {
-            sse4_put_units(out + w * width, width, u);
+            if (width) /* else dst is NULL: no arithmetic on it */
+                sse4_put_units(out + w * width, width, u);
             i += 16;
             w += width ? 6 : 0;
             continue;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* What the x86-64 levels (sse2.c, avx2.c) share: the masks that find a
- * non-ASCII unit of each form, and a branch-free UTF-8 writer. */
+/* What the x86-64 levels' files (sse2.c, avx2.c, avx512vbmi.c,
+ * units_avx512.c) share: the masks that find a non-ASCII unit of each form,
+ * a branch-free UTF-8 writer, and units_avx512.c's kernels. */
 #ifndef UTFDFA_FAST_X86_H
 #define UTFDFA_FAST_X86_H
 
