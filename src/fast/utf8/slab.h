@@ -21,6 +21,8 @@ enum { SLAB_MAX = 4096 };
  * lone error, doubled up to REP_WIN_MAX while they keep finding several. */
 enum { REP_WIN_MIN = 64, REP_WIN_MAX = 4096 };
 
+/* scan: utfdfa__utf8_scan, or the validator it would call at the caller's
+ * level (no dispatch at each slab). */
 /* A transcoder of valid UTF-8: src[0..n) is whole characters; it writes
  * their units at dst (u16: UTF-16, else UTF-32) and returns how many. */
 typedef size_t (*fast_valid_fn)(const uint8_t *src, size_t n, void *dst);
@@ -51,7 +53,8 @@ FAST_INLINE size_t fast_slab_cut(const fast_tables *g, const uint8_t *src, size_
 
 FAST_INLINE size_t fast_slab_engine(const fast_tables *g, const uint8_t *src, size_t n,
                                     uint32_t *state, uint32_t *partial, void *dst, size_t cap,
-                                    size_t *written, const bool u16, fast_valid_fn valid)
+                                    size_t *written, const bool u16, fast_valid_fn valid,
+                                    utfdfa__scan_fn scan)
 {
     uint64_t s = fast_to_state(g, *state);
     uint32_t cp = *partial;
@@ -70,7 +73,7 @@ FAST_INLINE size_t fast_slab_engine(const fast_tables *g, const uint8_t *src, si
         if (len == 0)
             break;
         uint32_t st = 0; /* ACCEPT */
-        size_t raw = utfdfa__utf8_scan(src + i, len, &st), k = raw;
+        size_t raw = scan(src + i, len, &st), k = raw;
         if (st != 0) {
             /* Back to the character's first byte (in the slab: the scan
              * began in ACCEPT), the last byte that starts one (a valid run,
