@@ -217,9 +217,17 @@ ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const
 {
     size_t done = 0, n = *src_len;
     for (;;) {
+        size_t k = 0;
         if (fast_ok(d, from, sink, to))
-            done += from == UTFDFA_UTF8 ? fast_step(d, src + done, n - done, o, sink)
-                                        : unit_step(d, from, src + done, n - done, o);
+            done += k = from == UTFDFA_UTF8 ? fast_step(d, src + done, n - done, o, sink)
+                                            : unit_step(d, from, src + done, n - done, o);
+        /* UTF-8 read to the end of a chunk that is not the last: the plain
+         * loop over no bytes would change nothing (the state just stored
+         * is a valid one). */
+        if (from == UTFDFA_UTF8 && k && done == n && !last) {
+            *src_len = done;
+            return UTFDFA_INPUT_EMPTY;
+        }
         /* A unit source's kernel starts only with nothing pending: while a
          * unit or a pair is unfinished (one begun when the output filled),
          * the window reaches just the next unit boundary. */

@@ -33,9 +33,27 @@ static inline struct decoder load_decoder(const utfdfa_decoder *d)
     return s;
 }
 
+/* The caller's copy is written as two 8-byte halves, the second put
+ * together from the fields as they were written (each read whole): the
+ * calls write the fields one by one, and a load of 16 bytes over those
+ * stores would wait for them to reach the cache (a store-forwarding stall,
+ * at every call). */
 static inline void store_decoder(utfdfa_decoder *d, const struct decoder *s)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(offsetof(struct decoder, partial) == 8 && offsetof(struct decoder, flags) == 12 &&
+                       offsetof(struct decoder, config) == 13 &&
+                       offsetof(struct decoder, writer) == 14 &&
+                       offsetof(struct decoder, state_limit) == 15,
+                   "the layout the halves are put together in");
+    volatile uint8_t flags = s->flags; /* not merged back into one wide load */
+    uint64_t hi = (uint64_t)s->partial | (uint64_t)flags << 32 | (uint64_t)s->config << 40 |
+                  (uint64_t)s->writer << 48 | (uint64_t)s->state_limit << 56;
+    memcpy(d, &s->offset, 8);
+    memcpy((unsigned char *)d + 8, &hi, 8);
+#else
     memcpy(d, s, sizeof *s);
+#endif
 }
 
 /* The decoder's fields are read and written only here

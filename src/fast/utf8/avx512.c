@@ -20,6 +20,7 @@
  * that level, which requires the CPU features). */
 #include "utf8_fast.h"
 
+#include "lookup.h"
 #include "slab.h"
 #include "variants.h"
 
@@ -261,18 +262,29 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_valid16(const uint8_t *src, si
     return vbmi_valid(src, n, dst, true);
 }
 
+/* The slabs' validator: a slab of at most 64 bytes, all ASCII, from
+ * ACCEPT is valid without the lookup validator's set-up (short chunks of
+ * a stream are often such slabs); others go to it. */
+FAST_TARGET_VBMI static size_t vbmi_scan(const uint8_t *src, size_t n, uint32_t *state)
+{
+    if (n <= 64 && *state == 0 && fast_utf8()->ascii_identity &&
+        _mm512_movepi8_mask(vbmi_load(src, n)) == 0)
+        return n;
+    return utfdfa__utf8_scan_lookup_vbmi(src, n, state);
+}
+
 FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_32(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                            vbmi_valid32);
+                            vbmi_valid32, vbmi_scan);
 }
 
 FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_16(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
 {
     return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                            vbmi_valid16);
+                            vbmi_valid16, vbmi_scan);
 }
 
 /* Replacing, 64 bytes a block, from a character boundary: the plain DFA

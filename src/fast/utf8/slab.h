@@ -21,6 +21,8 @@ enum { SLAB_MAX = 4096 };
  * lone error, doubled up to REP_WIN_MAX while they keep finding several. */
 enum { REP_WIN_MIN = 64, REP_WIN_MAX = 4096 };
 
+/* scan: utfdfa__utf8_scan, or the validator it would call at the caller's
+ * level (no dispatch at each slab). */
 /* A transcoder of valid UTF-8: src[0..n) is whole characters; it writes
  * their units at dst (u16: UTF-16, else UTF-32) and returns how many. */
 typedef size_t (*fast_valid_fn)(const uint8_t *src, size_t n, void *dst);
@@ -31,9 +33,28 @@ FAST_INLINE size_t fast_min3(size_t a, size_t b, size_t c)
     return m < c ? m : c;
 }
 
+/* Where a slab src[0..len) had best end: before its last character when
+ * that one starts in the last three bytes and is not complete at len (cut
+ * by the slab or the input, or bad), else len. The scan then ends at a
+ * boundary instead of taking its error path for the cut character, and the
+ * plain step (or the next slab) takes that character. */
+FAST_INLINE size_t fast_slab_cut(const fast_tables *g, const uint8_t *src, size_t len)
+{
+    for (size_t j = 1; j <= 3 && j <= len; j++) {
+        if (g->decode_shift[src[len - j]] >> 5) { /* starts a character */
+            uint64_t s = fast_to_state(g, 0);
+            for (size_t q = len - j; q < len && !fast_is_reject(g, s); q++)
+                s = fast_next(g, s, src[q]);
+            return fast_is_accept(g, s) ? len : len - j;
+        }
+    }
+    return len;
+}
+
 FAST_INLINE size_t fast_slab_engine(const fast_tables *g, const uint8_t *src, size_t n,
                                     uint32_t *state, uint32_t *partial, void *dst, size_t cap,
-                                    size_t *written, const bool u16, fast_valid_fn valid)
+                                    size_t *written, const bool u16, fast_valid_fn valid,
+                                    utfdfa__scan_fn scan)
 {
     uint64_t s = fast_to_state(g, *state);
     uint32_t cp = *partial;
@@ -47,10 +68,12 @@ FAST_INLINE size_t fast_slab_engine(const fast_tables *g, const uint8_t *src, si
     }
     for (;;) {
         size_t len = fast_min3(n - i, cap - o, SLAB_MAX);
+        bool end = len == n - i; /* then the plain step finishes, not another slab */
+        len = fast_slab_cut(g, src + i, len);
         if (len == 0)
             break;
         uint32_t st = 0; /* ACCEPT */
-        size_t raw = utfdfa__utf8_scan(src + i, len, &st), k = raw;
+        size_t raw = scan(src + i, len, &st), k = raw;
         if (st != 0) {
             /* Back to the character's first byte (in the slab: the scan
              * began in ACCEPT), the last byte that starts one (a valid run,
@@ -63,8 +86,8 @@ FAST_INLINE size_t fast_slab_engine(const fast_tables *g, const uint8_t *src, si
             break;
         o += valid(src + i, k, u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o));
         i += k;
-        if (raw < len)
-            break; /* an error */
+        if (raw < len || end)
+            break; /* an error, or the input's end */
     }
     i = fast_dec_exact(g, src, i, n, &s, &cp, dst, &o, cap, u16);
 done:
