@@ -27,14 +27,20 @@
 #if FAST_X86
 #define FAST_TARGET_VBMI                                                                    \
     __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi,bmi2,"      \
-                          "lzcnt,popcnt")))
+                          "popcnt")))
 
-/* What a first byte's high nibble says (UTF-8's encoding form, Unicode
- * 3.9 Table 3-6): its character's length (a nibble that no first byte has,
- * 8-B, counts as 1), the payload mask of the first byte, and how far right
- * a value combined as of four bytes must move. Lookup tables (vpshufb, 16
- * entries) computed from these expressions. */
-#define VB_LEN(h) ((h) < 0xC ? 1 : (h) < 0xE ? 2 : (h) == 0xE ? 3 : 4)
+/* What a first byte's high nibble says: its character's length (from the
+ * grammar's lead thresholds below; a nibble that no first byte has, 8-B,
+ * counts as 1), the payload mask of the first byte (UTF-8's form: the bits
+ * below the length's marker), and how far right a value combined as of four
+ * bytes must move. Lookup tables (vpshufb, 16 entries) computed from these
+ * expressions. */
+_Static_assert(UTF8_SIMD_MAX_LEN == 4, "the transcoder gathers at most four bytes a character");
+/* A byte >= VB_LONGER(j) starts a character of more than j bytes (the
+ * grammar's derived tables, utf8.simd.gen.h). */
+#define VB_LONGER(j) utf8_simd_tables.longer_min[(j) - 1]
+#define VB_LEN(h)                                                                           \
+    (1 + ((h) << 4 >= VB_LONGER(1)) + ((h) << 4 >= VB_LONGER(2)) + ((h) << 4 >= VB_LONGER(3)))
 #define VB_MASK(h) (VB_LEN(h) == 1 ? 0x7F : 0x7F >> VB_LEN(h))
 #define VB_SHIFT(h) (6 * (4 - VB_LEN(h)))
 #define VB_TABLE(F)                                                                         \
@@ -234,14 +240,14 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_valid(const uint8_t *src, size_t n, voi
             o += k;
         } else {
             __mmask64 lm = k == 64 ? ~(__mmask64)0 : ((__mmask64)1 << k) - 1;
-            __mmask64 lead = _mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)0xC0));
+            __mmask64 lead = _mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)VB_LONGER(1)));
             __mmask64 cont = high & ~lead;
-            if (!_mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)0xE0)) && !(lead >> 63) &&
+            if (!_mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)VB_LONGER(2))) && !(lead >> 63) &&
                 !(cont & 1))
                 o += vbmi_two(v0, ~lead & lm, cont, d, u16);
             else {
                 __mmask64 first = ~cont & lm;
-                __mmask64 four = u16 ? _mm512_mask_cmpge_epu8_mask(first, v0, _mm512_set1_epi8((char)0xF0)) : 0;
+                __mmask64 four = u16 ? _mm512_mask_cmpge_epu8_mask(first, v0, _mm512_set1_epi8((char)VB_LONGER(3))) : 0;
                 four = four ? _pext_u64(four, first) : 0; /* per character */
                 o += vbmi_chars(v0, v1, first, four, d, u16);
             }
