@@ -80,12 +80,18 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_store16(uint16_t *d, __m512i c, __mmask
     __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(c, 10), _mm512_set1_epi32((int)0xDC00D7C0u));
     __m512i pair = _mm512_ternarylogic_epi32(hi, _mm512_slli_epi32(c, 16),
                                              _mm512_set1_epi32(0x03FF0000), 0xF8); /* A | B & C */
-    __m512i w = _mm512_mask_mov_epi32(c, four, pair);
-    unsigned live = (1u << cnt) - 1;
-    __mmask32 keep = (__mmask32)(_pdep_u32(live, 0x55555555u) | _pdep_u32(four, 0xAAAAAAAAu));
     unsigned units = cnt + (unsigned)__builtin_popcount(four);
+    __mmask32 room = (__mmask32)(((uint64_t)1 << units) - 1);
+    if (four == (1u << cnt) - 1) { /* all supplementary (emoji): the lanes as they are */
+        _mm512_mask_storeu_epi16(d, room, pair);
+        return units;
+    }
+    /* Each lane's low unit, and its high one where that is a low surrogate
+     * (a BMP lane's high half is zero), compressed over the gaps. */
+    __m512i w = _mm512_mask_mov_epi32(c, four, pair);
+    __mmask32 keep = _mm512_test_epi16_mask(w, w) | (__mmask32)0x55555555u;
     __m512i packed = _mm512_maskz_compress_epi16(keep, w); /* in a register: fast everywhere */
-    _mm512_mask_storeu_epi16(d, (__mmask32)(((uint64_t)1 << units) - 1), packed);
+    _mm512_mask_storeu_epi16(d, room, packed);
     return units;
 }
 
