@@ -11,7 +11,10 @@ from the grammars themselves so that C does not retype it:
   - Corrected UTF-8's rows: one per alternative of the unit with a value,
     its first code point (offset + the smallest payload), tag and length;
   - the bytes that begin a low surrogate's 3-byte sequence in CESU-8 and
-    modified UTF-8 (which the runtime's pairing looks for after a high one).
+    modified UTF-8 (which the runtime's pairing looks for after a high one);
+  - UTF-8 as a sublanguage of each other encoding: the first bytes of the
+    UTF-8 characters that are not, byte for byte and value for value, units
+    of that encoding; text without them goes through UTF-8's fast paths.
 """
 
 import os
@@ -22,6 +25,7 @@ import compiler
 import emit
 
 UTF7, UTF7_IMAP, CORRECTED, PAIRED = "utf7", "utf7-imap", "corrected-utf-8", ("cesu-8", "mutf-8")
+UTF8 = "utf8"
 
 
 def _path(grammar_dir, stem):
@@ -268,6 +272,67 @@ class Facts:
                 f"#define PAIRED_LOW_SECOND_MIN 0x{s0:02X}u",
                 f"#define PAIRED_LOW_SECOND_MAX 0x{s1:02X}u", ""]
 
+    # -------------------------------------------------- UTF-8 as a sublanguage
+    def _utf8_unit_leads(self, stem):
+        """The first bytes b of UTF-8 characters such that every UTF-8 character
+        beginning with b is a unit of stem: the product of the two unit DFAs
+        from b, in which every byte UTF-8 takes stem takes too, each reaches
+        the end of a unit exactly when the other does, and neither goes on
+        past it. Values agree because both grammars compute them alike
+        (@value payload leading-ones, checked by the caller)."""
+        u = automaton.language_dfa(self.comp[UTF8].grammar, self.comp[UTF8].unit)
+        g = automaton.language_dfa(self.comp[stem].grammar, self.comp[stem].unit)
+
+        def live(d, s):
+            return [b for b in range(256) if d.trans[s][b] != d.reject]
+
+        leads = []
+        for b0 in live(u, u.start):
+            todo, seen, ok = [(u.trans[u.start][b0], g.trans[g.start][b0])], set(), True
+            while todo and ok:
+                su, sg = todo.pop()
+                if (su, sg) in seen:
+                    continue
+                seen.add((su, sg))
+                if sg == g.reject or u.accepting[su] != g.accepting[sg]:
+                    ok = False
+                elif u.accepting[su]:
+                    ok = not live(u, su) and not live(g, sg)
+                else:
+                    todo += [(u.trans[su][b], g.trans[sg][b]) for b in live(u, su)]
+            if ok:
+                leads.append(b0)
+        return set(leads), set(live(u, u.start))
+
+    def _emit_utf8_sublanguage(self):
+        if UTF8 not in self.comp:
+            return []
+        out = ["/* UTF-8 text none of whose characters begins with a byte b < below or",
+               " * b >= from is text of the encoding too, character for character and",
+               " * value for value (gen/grammar_facts.py proves it on the two grammars'",
+               " * units): such text of these sources takes UTF-8's fast paths. */",
+               "struct utf8_sublanguage {",
+               "    uint8_t has;    /* the encoding has UTF-8 text in it */",
+               "    uint8_t below;  /* the first bytes that leave it: below, and from on */",
+               "    uint16_t from;",
+               "};",
+               "static const struct utf8_sublanguage utf8_sublanguages[UTFDFA_NENCODINGS] = {"]
+        for r in self.reg.rows:
+            stem = r.grammar[1] if r.grammar and r.grammar[0] == "dfa" else None
+            if stem is None or stem == UTF8 or self.comp[stem].values != self.comp[UTF8].values:
+                continue
+            good, firsts = self._utf8_unit_leads(stem)
+            if not any(b < 0x80 for b in good):
+                continue
+            cut = firsts - good
+            below = max([b + 1 for b in cut if b < 0x80], default=0)
+            start = min([b for b in cut if b >= 0x80], default=0x100)
+            if any(b < below or b >= start for b in good):
+                raise ValueError(f"{stem}.abnf: the UTF-8 characters it lacks do not begin "
+                                 "with the bytes of two ranges, 00-xx and xx-FF")
+            out.append(f"    [{r.enum}] = {{1, 0x{below:02X}, 0x{start:03X}}}, /* {stem} */")
+        return out + ["};", ""]
+
     def emit_c(self):
         return (self._emit_kinds() + self._emit_utf7() + self._emit_corrected()
-                + self._emit_pairing())
+                + self._emit_pairing() + self._emit_utf8_sublanguage())
