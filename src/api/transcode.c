@@ -187,28 +187,66 @@ static size_t copy_ascii(struct decoder *d, unsigned to, const uint8_t *src, siz
     return read;
 }
 
-/* UTF-8 to UTF-8: what the fast validator passes is copied as it is, up to
- * the last character it completes; the block path takes what follows (an
- * error, a character split at the end, the output's last bytes). Only from
- * a character boundary, once the BOM mode has nothing left to do. */
-static size_t copy_valid_utf8(struct decoder *d, const uint8_t *src, size_t n, struct out *o)
+/* Narrows [*below, *limit) to the bytes that begin the characters of
+ * enc's UTF-8 part (all of UTF-8's; encodings.gen.h's utf8_sublanguages
+ * for encodings with UTF-8 text in them); false when enc has none. */
+static bool utf8_part_bounds(unsigned enc, unsigned *below, unsigned *limit)
 {
-    if (PENDING(d->flags) || !((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP))
+    if (enc == UTFDFA_UTF8)
+        return true;
+    if (enc >= UTFDFA_NENCODINGS || !utf8_sublanguages[enc].has)
+        return false;
+    if (*below < utf8_sublanguages[enc].below)
+        *below = utf8_sublanguages[enc].below;
+    if (*limit > utf8_sublanguages[enc].from)
+        *limit = utf8_sublanguages[enc].from;
+    return true;
+}
+
+/* Whether the UTF-8 fast paths may start: at a character boundary with no
+ * surrogate held, once the BOM mode has nothing left to do. */
+static bool at_utf8_boundary(const struct decoder *d)
+{
+    return !PENDING(d->flags) && (FROM(d->config) == UTFDFA_UTF8 || d->partial == 0) &&
+           ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP);
+}
+
+enum { PART_SLAB = 16384 }; /* the bounds' search, then the fast path, per slab */
+
+/* The UTF-8 text at src that has its own bytes in both the source and the
+ * target (UTF-8 into UTF-8, WTF-8 into UTF-8, CESU-8 into CESU-8, ...): what
+ * the fast validator passes is copied as it is, up to the last character
+ * it completes; the block path takes what follows (an error, a character
+ * of the source's own or split at the end, the output's last bytes). */
+static size_t copy_utf8_part(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
+                             struct writer *w)
+{
+    unsigned below = 0, limit = 256;
+    if (!utf8_part_bounds(FROM(d->config), &below, &limit) || !utf8_part_bounds(to, &below, &limit) ||
+        !at_utf8_boundary(d))
         return 0;
-    size_t room = o->cap - o->len;
-    uint32_t state = UTF8_ACCEPT;
-    size_t k = utfdfa__utf8_scan(src, n < room ? n : room, &state);
-    size_t p = state == UTF8_ACCEPT ? 0 : utfdfa__utf8_pending(src, k, state);
-    if (p > k) /* not reached: the scan began at a boundary */
-        return 0;
-    k -= p;
-    if (k) {
-        memcpy((uint8_t *)o->p + o->len, src, k);
-        o->len += k;
-        d->offset += k;
-        d->flags |= F_STARTED;
+    struct out *o = &w->bytes;
+    size_t done = 0, room = o->cap - o->len, end = n < room ? n : room;
+    for (;;) {
+        size_t slab = end - done < PART_SLAB ? end - done : PART_SLAB, m = slab;
+        if (below > 0 || limit < 256)
+            m = utfdfa__utf8_part_end(src + done, slab, below, limit);
+        uint32_t state = UTF8_ACCEPT;
+        size_t read = utfdfa__utf8_scan(src + done, m, &state), k = read;
+        if (state != UTF8_ACCEPT)
+            k -= utfdfa__utf8_pending(src + done, k, state); /* began at a boundary: at most k */
+        memcpy((uint8_t *)o->p + o->len + done, src + done, k);
+        done += k;
+        if (read < m || m < PART_SLAB) /* stopped, or at the end: else only a slab's end cut */
+            break;
     }
-    return k;
+    if (done) {
+        o->len += done;
+        d->offset += done;
+        d->flags |= F_STARTED;
+        w->after_high = false;
+    }
+    return done;
 }
 
 /* The form the fused kernel writes for `to` when its bytes for every scalar
@@ -254,12 +292,12 @@ static size_t copy_wide(struct decoder *d, unsigned to, const uint8_t *src, size
     return read;
 }
 
-/* UTF-8 into UTF-32LE or UTF-16LE on a little-endian host, with the output
- * aligned to its unit: the decoder's fast path writes the units in place,
- * the same values the block path would write, without a block between.
- * It stops before an error, a character that does not fit or one cut by
- * the end; what it read of such a character is given back to the block
- * path. Only from a character boundary, once the BOM mode is done. */
+/* UTF-8 (or a source's UTF-8 part) into UTF-32LE or UTF-16LE on a
+ * little-endian host, with the output aligned to its unit: the decoder's
+ * fast path writes the units in place, the same values the block path
+ * would write, without a block between. It stops before an error, a
+ * character of the source's own, one that does not fit or one cut by the
+ * end; what it read of such a character is given back to the block path. */
 static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
                                struct writer *w)
 {
@@ -267,24 +305,37 @@ static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *sr
     struct out *o = &w->bytes;
     uint8_t *at = (uint8_t *)o->p + o->len;
     size_t unit = to == UTFDFA_UTF32LE ? 4 : 2;
+    unsigned below = 0, limit = 256;
     if ((to != UTFDFA_UTF32LE && to != UTFDFA_UTF16LE) || (uintptr_t)at % unit ||
-        PENDING(d->flags) || !((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP))
+        !utf8_part_bounds(FROM(d->config), &below, &limit) || !at_utf8_boundary(d))
         return 0;
-    uint32_t state = UTF8_ACCEPT, partial = 0;
-    size_t written = 0, cap = (o->cap - o->len) / unit, k;
-    if (unit == 4)
-        k = utfdfa__utf8_decode32(src, n, &state, &partial, (uint32_t *)(void *)at, cap, &written);
-    else
-        k = utfdfa__utf8_decode16(src, n, &state, &partial, (uint16_t *)(void *)at, cap, &written);
-    if (state != UTF8_ACCEPT)
-        k -= utfdfa__utf8_pending(src, k, state); /* began at a boundary: at most k */
-    if (k) {
-        d->offset += k;
+    size_t done = 0, written = 0, cap = (o->cap - o->len) / unit;
+    for (;;) {
+        size_t slab = n - done < PART_SLAB ? n - done : PART_SLAB, m = slab, got = 0, k;
+        if (below > 0 || limit < 256)
+            m = utfdfa__utf8_part_end(src + done, slab, below, limit);
+        uint32_t state = UTF8_ACCEPT, partial = 0;
+        if (unit == 4)
+            k = utfdfa__utf8_decode32(src + done, m, &state, &partial,
+                                      (uint32_t *)(void *)at + written, cap - written, &got);
+        else
+            k = utfdfa__utf8_decode16(src + done, m, &state, &partial,
+                                      (uint16_t *)(void *)at + written, cap - written, &got);
+        size_t read = k;
+        if (state != UTF8_ACCEPT)
+            k -= utfdfa__utf8_pending(src + done, k, state); /* began at a boundary: at most k */
+        done += k;
+        written += got;
+        if (read < m || m < PART_SLAB) /* stopped, or at the end: else only a slab's end cut */
+            break;
+    }
+    if (done) {
+        d->offset += done;
         d->flags |= F_STARTED;
         o->len += written * unit;
         w->after_high = false;
     }
-    return k;
+    return done;
 #else
     (void)d, (void)to, (void)src, (void)n, (void)w;
     return 0;
@@ -333,12 +384,12 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, con
     int r;
     do {
         done += copy_ascii(d, target, src + done, n - done, &w);
-        if (target == UTFDFA_UTF8 && FROM(d->config) == UTFDFA_UTF8)
-            done += copy_valid_utf8(d, src + done, n - done, &w.bytes);
-        else if (FROM(d->config) == UTFDFA_UTF8)
-            done += copy_utf8_native(d, target, src + done, n - done, &w);
-        else
-            done += copy_wide(d, target, src + done, n - done, &w);
+        size_t k = copy_utf8_part(d, target, src + done, n - done, &w);
+        if (k == 0)
+            k = copy_utf8_native(d, target, src + done, n - done, &w);
+        if (k == 0)
+            k = copy_wide(d, target, src + done, n - done, &w);
+        done += k;
         size_t m = n - done;
         r = transcode_block(d, target, src + done, &m, &w, last, &e);
         done += m;

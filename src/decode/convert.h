@@ -134,10 +134,17 @@ ALWAYS_INLINE int unit_form(unsigned from)
     }
 }
 
+/* Whether UTF-8 text is part of source `from` (utf8_sublanguages, from
+ * the grammars): its fast paths decode that part. */
+ALWAYS_INLINE bool has_utf8_part(unsigned from)
+{
+    return from != UTFDFA_UTF8 && from < UTFDFA_NENCODINGS && utf8_sublanguages[from].has;
+}
+
 /* Whether source `from` into this sink has a fast path. */
 ALWAYS_INLINE bool has_fast_path(unsigned from, enum sink sink)
 {
-    return from == UTFDFA_UTF8 ||
+    return from == UTFDFA_UTF8 || has_utf8_part(from) ||
            (unit_form(from) >= 0 && (sink == SINK_U32 || sink == SINK_CODES));
 }
 
@@ -146,7 +153,8 @@ ALWAYS_INLINE bool fast_ok(const struct decoder *d, unsigned from, enum sink sin
     return ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP) &&
            !(sink == SINK_U32 && limit_field(d) == LIMIT_CORRECTED) &&
            !(sink == SINK_CODES && limit_of(to) == LIMIT_CORRECTED) &&
-           (from == UTFDFA_UTF8 || PENDING(d->flags) == 0); /* a unit kernel starts at a unit */
+           (from == UTFDFA_UTF8 || PENDING(d->flags) == 0) && /* a unit kernel starts at a unit */
+           !(has_utf8_part(from) && d->partial != 0); /* nor with a surrogate held */
 }
 
 /* A unit kernel over src[0..n) into code points at o: scalar values only
@@ -210,6 +218,51 @@ ALWAYS_INLINE size_t fast_step(struct decoder *d, const uint8_t *src, size_t n, 
     return k;
 }
 
+/* Of another encoding's UTF-8 part (has_utf8_part), from a character
+ * boundary: UTF-8's fast path over src up to the first byte that leaves
+ * the part, and back to the start of a character it left unfinished (the
+ * plain loop decodes that one by the source's own grammar). In slabs, so
+ * that the fast path reads what the search just brought to the cache.
+ * What it read. */
+enum { UTF8_PART_SLAB = 16384 };
+
+ALWAYS_INLINE size_t utf8_part_step(struct decoder *d, unsigned from, const uint8_t *src,
+                                    size_t n, struct out *o, enum sink sink)
+{
+    const struct utf8_sublanguage *part = &utf8_sublanguages[from];
+    size_t done = 0, written = 0;
+    while (n - done > 0) {
+        size_t slab = n - done < UTF8_PART_SLAB ? n - done : UTF8_PART_SLAB, m = slab, w = 0, k;
+        uint32_t state = UTF8_ACCEPT, partial = 0;
+        if (part->below > 0 || part->from < 256)
+            m = utfdfa__utf8_part_end(src + done, slab, part->below, part->from);
+        if (sink == SINK_NONE)
+            k = utfdfa__utf8_scan(src + done, m, &state);
+        else if (sink == SINK_U16)
+            k = utfdfa__utf8_decode16(src + done, m, &state, &partial,
+                                      (uint16_t *)o->p + o->len + written,
+                                      o->cap - o->len - written, &w);
+        else
+            k = utfdfa__utf8_decode32(src + done, m, &state, &partial,
+                                      (uint32_t *)o->p + o->len + written,
+                                      o->cap - o->len - written, &w);
+        size_t read = k;
+        if (state != UTF8_ACCEPT) /* a character begun, never one began before src */
+            k -= utfdfa__utf8_pending(src + done, k, state);
+        done += k;
+        written += w;
+        if (read < m || m < UTF8_PART_SLAB) /* stopped, or at the end: else only a slab's end cut */
+            break;
+    }
+    if (done) {
+        d->offset += done;
+        d->flags |= F_STARTED;
+        o->len += written;
+        o->after_high = false; /* read only for a WTF-8 target: no surrogate came */
+    }
+    return done;
+}
+
 /* A public call for a source with a fast path: fast path, plain window, again. */
 ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const uint8_t *src,
                                          size_t *src_len, struct out *o, enum sink sink,
@@ -220,7 +273,8 @@ ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const
         size_t k = 0;
         if (fast_ok(d, from, sink, to))
             done += k = from == UTFDFA_UTF8 ? fast_step(d, src + done, n - done, o, sink)
-                                            : unit_step(d, from, src + done, n - done, o);
+                        : has_utf8_part(from) ? utf8_part_step(d, from, src + done, n - done, o, sink)
+                                              : unit_step(d, from, src + done, n - done, o);
         /* UTF-8 read to the end of a chunk that is not the last: the plain
          * loop over no bytes would change nothing (the state just stored
          * is a valid one). */
@@ -230,10 +284,14 @@ ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const
         }
         /* A unit source's kernel starts only with nothing pending: while a
          * unit or a pair is unfinished (one begun when the output filled),
-         * the window reaches just the next unit boundary. */
-        size_t unit = from == UTFDFA_UTF8 ? 1 : unit_form(from) <= FORM_UTF16BE ? 2 : 4;
+         * the window reaches just the next unit boundary. A UTF-8 part's
+         * fast path starts only at a character's start: byte by byte to it. */
         unsigned pending = PENDING(d->flags);
-        size_t window = unit > 1 && pending ? unit - pending % unit : FAST_WINDOW;
+        size_t window = FAST_WINDOW;
+        if (pending && has_utf8_part(from))
+            window = 1;
+        else if (pending && unit_form(from) >= 0)
+            window = unit_form(from) <= FORM_UTF16BE ? 2 - pending % 2 : 4 - pending % 4;
         size_t rest = n - done, w = rest < window ? rest : window;
         bool wlast = last && w == rest;
         size_t m = w;

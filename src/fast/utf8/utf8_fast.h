@@ -59,6 +59,11 @@ size_t utfdfa__utf8_decode32_replace(const uint8_t *src, size_t n, uint32_t *sta
                                      size_t *written, size_t *errors);
 size_t utfdfa__utf8_pending(const uint8_t *src, size_t k, uint32_t state);
 
+/* The UTF-8 text inside another encoding (encodings.gen.h's
+ * utf8_sublanguages) runs up to the first byte outside [below, from)
+ * (below < from <= 256): its index in src[0..n), or n. */
+size_t utfdfa__utf8_part_end(const uint8_t *src, size_t n, unsigned below, unsigned from);
+
 /* The functions' types. */
 typedef size_t (*utfdfa__scan_fn)(const uint8_t *, size_t, uint32_t *);
 typedef size_t (*utfdfa__dec32_fn)(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t *,
