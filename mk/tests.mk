@@ -90,11 +90,14 @@ $(TEST_COMMON): $(TEST_COMMON_OBJS)
 LIB_TESTS = decode/test_decode decode/test_variants decode/test_forms decode/test_utf7 \
             decode/test_utf7_ref decode/test_imap_iconv encode/test_encode stream/test_vectors \
             stream/test_hostile contract/test_bounds contract/test_writer_agrees \
-            contract/test_garbage_state decode/test_byte_order
+            contract/test_garbage_state decode/test_byte_order decode/test_utf8_part
 $(foreach t,$(LIB_TESTS),$(eval $(T)/$(notdir $(t)): tests/$(t).c))
 $(addprefix $(T)/,$(notdir $(LIB_TESTS))): $(TEST_COMMON) $(TEST_HDRS) include/utfdfa.h \
                                             $(B)/libutfdfa.a | $(T)
-	$(CC) $(TEST_CFLAGS) -I include -I $(T) $(filter %.c,$^) $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+	$(CC) $(TEST_CFLAGS) -I include -I $(T) -I $(G) $(filter %.c,$^) $(TEST_COMMON) \
+	  $(B)/libutfdfa.a -o $@
+# The generated fact it checks (utf8_sublanguages).
+$(T)/test_utf8_part: $(REGISTRY_HEADER)
 
 # The re2c lexer generated from the same ABNF against the table engine.
 $(T)/test_engines: tests/decode/test_engines.c $(G)/utf8.lexer.c $(TEST_COMMON) $(TEST_HDRS) \
@@ -107,9 +110,12 @@ check-engines: $(T)/test_engines
 # Decoders and encoders against their references; IMAP's UTF-7 against glibc's
 # (iconv(3); a note and a pass without it); CESU-8, modified UTF-8 and WTF-8
 # against tests/ref/ref_forms.c (and through the CLI against Python's codecs);
-# UTF-16/32 without a byte order against Python's codecs.
+# UTF-16/32 without a byte order against Python's codecs; the UTF-8 text
+# inside RFC 2279, CESU-8, modified UTF-8 and WTF-8 (UTF-8's fast paths)
+# against tests/ref at every kernel level.
 check-unit: $(T)/test_decode $(T)/test_variants $(T)/test_encode $(T)/test_utf7 $(T)/test_utf7_ref \
-            $(T)/test_forms $(T)/test_imap_iconv $(T)/test_byte_order check-deprecated
+            $(T)/test_forms $(T)/test_imap_iconv $(T)/test_byte_order $(T)/test_utf8_part \
+            check-deprecated
 	$(T)/test_decode $(SHARED)
 	$(T)/test_variants
 	$(T)/test_encode
@@ -118,6 +124,7 @@ check-unit: $(T)/test_decode $(T)/test_variants $(T)/test_encode $(T)/test_utf7 
 	$(T)/test_forms
 	$(T)/test_imap_iconv
 	$(T)/test_byte_order
+	$(T)/test_utf8_part
 
 # UTF-16 and UTF-32 without a byte order against Python's codecs: the
 # expected results are generated (tests/decode/byte_order_vectors.py).
