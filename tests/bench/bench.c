@@ -357,6 +357,26 @@ static size_t api_dec16(const struct job *j)
     return m;
 }
 
+/* The UTF-8 corpora read as WTF-8 and as RFC 2279 UTF-8, whose UTF-8 part
+ * goes through UTF-8's fast paths (the same verdicts and code points). */
+static const enum utfdfa_encoding as_wtf8 = UTFDFA_WTF8, as_rfc2279 = UTFDFA_UTF8_RFC2279;
+
+static size_t api_validate_as(const struct job *j)
+{
+    return utfdfa_validate(*(const enum utfdfa_encoding *)j->ctx, j->src, j->n, NULL) == j->n;
+}
+
+static size_t api_dec32_as(const struct job *j)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, *(const enum utfdfa_encoding *)j->ctx, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    size_t n = j->n, m = j->cap;
+    utfdfa_error e;
+    if (utfdfa_decode_utf32(&d, j->src, &n, j->dst, &m, true, &e) != UTFDFA_INPUT_EMPTY || n != j->n)
+        return RUN_FAILED;
+    return m;
+}
+
 static size_t api_stream(const struct job *j)
 {
     utfdfa_decoder d;
@@ -694,6 +714,11 @@ static void register_engines(void)
     add("utfdfa", OP_ENCODE, OUT_BYTES, ROLE_UTFDFA, api_encode, NULL);
     add("utfdfa", OP_UTF7DEC, OUT_U32, ROLE_UTFDFA, api_utf7dec, NULL);
     add("utfdfa", OP_UTF7ENC, OUT_BYTES, ROLE_UTFDFA, api_utf7enc, NULL);
+    add("utfdfa, read as wtf-8", OP_VALIDATE, OUT_VERDICT, ROLE_UTFDFA, api_validate_as, &as_wtf8);
+    add("utfdfa, read as utf-8-rfc2279", OP_VALIDATE, OUT_VERDICT, ROLE_UTFDFA, api_validate_as,
+        &as_rfc2279);
+    add("utfdfa, read as wtf-8", OP_DEC32, OUT_U32, ROLE_UTFDFA, api_dec32_as, &as_wtf8);
+    add("utfdfa, read as utf-8-rfc2279", OP_DEC32, OUT_U32, ROLE_UTFDFA, api_dec32_as, &as_rfc2279);
 
     const struct utfdfa__fast_variant *def = &utfdfa__utf8_fast_variants[0];
     for (const struct utfdfa__fast_variant *v = utfdfa__utf8_fast_variants; v->name; v++) {
