@@ -309,33 +309,13 @@ static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *sr
     if ((to != UTFDFA_UTF32LE && to != UTFDFA_UTF16LE) || (uintptr_t)at % unit ||
         !utf8_part_bounds(FROM(d->config), &below, &limit) || !at_utf8_boundary(d))
         return 0;
-    size_t done = 0, written = 0, cap = (o->cap - o->len) / unit;
-    for (;;) {
-        size_t slab = n - done < PART_SLAB ? n - done : PART_SLAB, m = slab, got = 0, k;
-        if (below > 0 || limit < 256)
-            m = utfdfa__utf8_part_end(src + done, slab, below, limit);
-        uint32_t state = UTF8_ACCEPT, partial = 0;
-        if (unit == 4)
-            k = utfdfa__utf8_decode32(src + done, m, &state, &partial,
-                                      (uint32_t *)(void *)at + written, cap - written, &got);
-        else
-            k = utfdfa__utf8_decode16(src + done, m, &state, &partial,
-                                      (uint16_t *)(void *)at + written, cap - written, &got);
-        size_t read = k;
-        if (state != UTF8_ACCEPT)
-            k -= utfdfa__utf8_pending(src + done, k, state); /* began at a boundary: at most k */
-        done += k;
-        written += got;
-        if (read < m || m < PART_SLAB) /* stopped, or at the end: else only a slab's end cut */
-            break;
-    }
-    if (done) {
-        d->offset += done;
-        d->flags |= F_STARTED;
-        o->len += written * unit;
+    struct out units = {at, (o->cap - o->len) / unit, 0, {0, 0, false, false}, false};
+    size_t k = utfdfa__utf8_part_step(d, src, n, &units, unit == 4 ? SINK_U32 : SINK_U16);
+    if (k) {
+        o->len += units.len * unit;
         w->after_high = false;
     }
-    return done;
+    return k;
 #else
     (void)d, (void)to, (void)src, (void)n, (void)w;
     return 0;

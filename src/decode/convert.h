@@ -218,50 +218,11 @@ ALWAYS_INLINE size_t fast_step(struct decoder *d, const uint8_t *src, size_t n, 
     return k;
 }
 
-/* Of another encoding's UTF-8 part (has_utf8_part), from a character
- * boundary: UTF-8's fast path over src up to the first byte that leaves
- * the part, and back to the start of a character it left unfinished (the
- * plain loop decodes that one by the source's own grammar). In slabs, so
- * that the fast path reads what the search just brought to the cache.
- * What it read. */
-enum { UTF8_PART_SLAB = 16384 };
-
-ALWAYS_INLINE size_t utf8_part_step(struct decoder *d, unsigned from, const uint8_t *src,
-                                    size_t n, struct out *o, enum sink sink)
-{
-    const struct utf8_sublanguage *part = &utf8_sublanguages[from];
-    size_t done = 0, written = 0;
-    while (n - done > 0) {
-        size_t slab = n - done < UTF8_PART_SLAB ? n - done : UTF8_PART_SLAB, m = slab, w = 0, k;
-        uint32_t state = UTF8_ACCEPT, partial = 0;
-        if (part->below > 0 || part->from < 256)
-            m = utfdfa__utf8_part_end(src + done, slab, part->below, part->from);
-        if (sink == SINK_NONE)
-            k = utfdfa__utf8_scan(src + done, m, &state);
-        else if (sink == SINK_U16)
-            k = utfdfa__utf8_decode16(src + done, m, &state, &partial,
-                                      (uint16_t *)o->p + o->len + written,
-                                      o->cap - o->len - written, &w);
-        else
-            k = utfdfa__utf8_decode32(src + done, m, &state, &partial,
-                                      (uint32_t *)o->p + o->len + written,
-                                      o->cap - o->len - written, &w);
-        size_t read = k;
-        if (state != UTF8_ACCEPT) /* a character begun, never one began before src */
-            k -= utfdfa__utf8_pending(src + done, k, state);
-        done += k;
-        written += w;
-        if (read < m || m < UTF8_PART_SLAB) /* stopped, or at the end: else only a slab's end cut */
-            break;
-    }
-    if (done) {
-        d->offset += done;
-        d->flags |= F_STARTED;
-        o->len += written;
-        o->after_high = false; /* read only for a WTF-8 target: no surrogate came */
-    }
-    return done;
-}
+/* Of a source's UTF-8 part (utf8_part.c): what UTF-8's fast path read of
+ * src[0..n), from a character boundary, up to a byte that leaves the part;
+ * into sink SINK_NONE, SINK_U16 or code points (SINK_U32, SINK_CODES). */
+size_t utfdfa__utf8_part_step(struct decoder *d, const uint8_t *src, size_t n, struct out *o,
+                              enum sink sink);
 
 /* A public call for a source with a fast path: fast path, plain window, again. */
 ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const uint8_t *src,
@@ -272,8 +233,9 @@ ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const
     for (;;) {
         size_t k = 0;
         if (fast_ok(d, from, sink, to))
-            done += k = from == UTFDFA_UTF8 ? fast_step(d, src + done, n - done, o, sink)
-                        : has_utf8_part(from) ? utf8_part_step(d, from, src + done, n - done, o, sink)
+            done += k = from == UTFDFA_UTF8   ? fast_step(d, src + done, n - done, o, sink)
+                        : has_utf8_part(from) ? utfdfa__utf8_part_step(d, src + done, n - done,
+                                                                       o, sink)
                                               : unit_step(d, from, src + done, n - done, o);
         /* UTF-8 read to the end of a chunk that is not the last: the plain
          * loop over no bytes would change nothing (the state just stored
