@@ -84,15 +84,54 @@ utfdfa_result utfdfa_check(utfdfa_decoder *dec, const uint8_t *src, size_t *src_
     return r;
 }
 
+/* The direct entry of utfdfa_decode_utf32: a UTF-8 decoder past any BOM
+ * decision, into code points that hold every scalar value (WTF-8's writer
+ * flag is left to the general path), takes the fast path's first step
+ * (convert.h's fast_step) without the layers between; what it leaves, the
+ * last chunk's end included, goes the general way. */
+ALWAYS_INLINE bool direct_utf8(const struct decoder *d)
+{
+    return FROM(d->config) == UTFDFA_UTF8 && fast_ok(d, UTFDFA_UTF8, SINK_U32, UTFDFA_UTF8) &&
+           limit_field(d) != LIMIT_WTF8;
+}
+
+/* The direct step over src[0..n) into dst[0..cap): what it read; the
+ * units in *wrote. */
+ALWAYS_INLINE size_t direct_step(struct decoder *d, const uint8_t *src, size_t n, uint32_t *dst,
+                                 size_t cap, size_t *wrote)
+{
+    struct utfdfa__utf8_cursor c = {sequence_state_of(d, UTF8_NSTATES, UTF8_NCLASSES),
+                                    d->partial, PENDING(d->flags)};
+    size_t k = utfdfa__utf8_stream32(src, n, &c, dst, cap, wrote);
+    if (k) {
+        set_pending(d, c.pending);
+        set_state(d, c.state, UTF8_NCLASSES);
+        d->partial = c.partial;
+        d->offset += k;
+    }
+    return k;
+}
+
 utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *dec, const uint8_t *src, size_t *src_len,
                                   uint32_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
     struct decoder d = load_decoder(dec);
+    size_t done = 0, wrote = 0;
+    if (direct_utf8(&d) && src && dst) {
+        done = direct_step(&d, src, *src_len, dst, *dst_len, &wrote);
+        if (done && done == *src_len && !last) {
+            store_decoder(dec, &d);
+            *dst_len = wrote;
+            return UTFDFA_INPUT_EMPTY;
+        }
+    }
     /* For a WTF-8 target, whether the last code point was a high surrogate
      * is kept in the writer byte, as utfdfa_transcode keeps it. */
     bool wtf8 = limit_field(&d) == LIMIT_WTF8;
-    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, wtf8 && (d.writer & 1)};
-    utfdfa_result r = utfdfa__convert_any(&d, src, src_len, &o, SINK_U32, UTFDFA_UTF8, last, err);
+    struct out o = {dst, *dst_len, wrote, {0, 0, false, false}, wtf8 && (d.writer & 1)};
+    size_t rest = *src_len - done;
+    utfdfa_result r = utfdfa__convert_any(&d, src + done, &rest, &o, SINK_U32, UTFDFA_UTF8, last, err);
+    *src_len = done + rest;
     if (wtf8)
         d.writer = o.after_high;
     store_decoder(dec, &d);
