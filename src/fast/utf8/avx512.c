@@ -291,7 +291,7 @@ FAST_TARGET_VBMI static size_t vbmi_scan(const uint8_t *src, size_t n, uint32_t 
  * others transcoded, the cut one's bytes stepped into the state. At an
  * error in the block it stops before the block (the caller's general path
  * finds the error). */
-FAST_TARGET_VBMI size_t utfdfa__utf8_small_vbmi_32(const uint8_t *src, size_t n,
+FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_small(const uint8_t *src, size_t n,
     struct utfdfa__utf8_cursor *c, uint32_t *dst, size_t cap, size_t *written)
 {
     const fast_tables *g = fast_utf8();
@@ -325,7 +325,7 @@ FAST_TARGET_VBMI size_t utfdfa__utf8_small_vbmi_32(const uint8_t *src, size_t n,
     if (_mm512_mask_test_epi8_mask(live, err, err))
         goto done;
     size_t whole = rem - lk_tail_len(t, src + i, 0, rem);
-    o += vbmi_block(v, _mm512_setzero_si512(), whole, dst + o, false);
+    o += vbmi_valid32(src + i, whole, dst + o);
     i += whole;
     i = fast_dec_exact(g, src, i, n, &s, &cp, dst, &o, cap, false);
     c->pending = fast_is_accept(g, s) ? 0 : (uint32_t)(i - (n - rem + whole));
@@ -334,6 +334,23 @@ done:
     c->partial = cp;
     *written = o;
     return i;
+}
+
+/* The entry of the short chunk: one all-ASCII from ACCEPT (the common
+ * case, so first and with the fewest instructions), else the above. */
+FAST_TARGET_VBMI size_t utfdfa__utf8_small_vbmi_32(const uint8_t *src, size_t n,
+    struct utfdfa__utf8_cursor *c, uint32_t *dst, size_t cap, size_t *written)
+{
+    if (c->state == 0) { /* ACCEPT */
+        __m512i v = vbmi_load(src, n);
+        if (_mm512_movepi8_mask(v) == 0) {
+            vbmi_widen(v, n, dst, false);
+            c->pending = 0;
+            *written = n;
+            return n;
+        }
+    }
+    return vbmi_small(src, n, c, dst, cap, written);
 }
 
 FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_32(const uint8_t *src, size_t n, uint32_t *state,
