@@ -101,7 +101,7 @@ DECODE_NOINLINE static utfdfa_result decode32_rest(utfdfa_decoder *dec, const ui
     struct decoder d = load_decoder(dec);
     if (done) {
         set_pending(&d, c->pending);
-        set_state(&d, c->state, UTF8_NCLASSES);
+        set_state(&d, c->state * UTF8_NCLASSES, UTF8_NCLASSES);
         d.partial = c->partial;
         d.offset += done;
     }
@@ -141,15 +141,15 @@ utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *dec, const uint8_t *src, size_
     if ((hi & DIRECT_MASK) == 0 && !last && src && dst) {
         uint32_t pending = (uint32_t)(hi >> 32) & 7u, number = (uint32_t)(hi >> 56) & STATE_MASK;
         struct utfdfa__utf8_cursor c = {
-            pending && number < UTF8_NSTATES ? number * UTF8_NCLASSES : 0, (uint32_t)hi, pending};
+            pending && number < UTF8_NSTATES ? number : 0, (uint32_t)hi, pending};
         size_t wrote = 0, n = *src_len, k = utfdfa__utf8_stream32(src, n, &c, dst, *dst_len, &wrote);
-        if (k == n && k) {
+        if (k == n) { /* (n == 0 too: nothing changes) */
             uint64_t offset;
             memcpy(&offset, dec, 8);
             offset += k;
             memcpy(dec, &offset, 8);
             hi = (hi & ~CURSOR_MASK) | c.partial | (uint64_t)(c.pending & 7u) << 32 |
-                 (uint64_t)(c.state / UTF8_NCLASSES) << 56;
+                 (uint64_t)c.state << 56;
             memcpy((unsigned char *)dec + 8, &hi, 8);
             *dst_len = wrote;
             return UTFDFA_INPUT_EMPTY;

@@ -296,7 +296,7 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_small(const uint8_t *src, size
 {
     const fast_tables *g = fast_utf8();
     const lk_tables *t = &utf8_simd_tables;
-    uint64_t s = fast_to_state(g, c->state);
+    uint64_t s = (uint64_t)c->state * g->shift_width; /* shift rows (variants.h) */
     uint32_t cp = c->partial;
     size_t i = 0, o = 0;
     while (i < n && !fast_is_accept(g, s)) {
@@ -310,27 +310,33 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_small(const uint8_t *src, size
         goto done;
     }
     size_t rem = n - i;
-    __m512i v = vbmi_load(src + i, rem);
     c->pending = 0;
-    if (_mm512_movepi8_mask(v) == 0) {
-        vbmi_widen(v, rem, dst + o, false);
-        o += rem;
-        i = n;
-        goto done;
-    }
-    struct lk_vbmi_ctx lc;
-    lk_vbmi_init(&lc, t, UTF8_SIMD_CUR_LOW);
+    struct lk_avx512_ctx lc;
+    lk_avx512_init(&lc, t, UTF8_SIMD_CUR_LOW);
     __mmask64 live = rem >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << rem) - 1;
-    __m512i err = lk_vbmi_check(&lc, t, UTF8_SIMD_CUR_LOW, lc.pad, _mm512_mask_mov_epi8(lc.pad, live, v));
+    __m512i err = lk_avx512_check(&lc, t, UTF8_SIMD_CUR_LOW, lc.pad,
+                                  _mm512_mask_loadu_epi8(lc.pad, live, src + i));
     if (_mm512_mask_test_epi8_mask(live, err, err))
         goto done;
     size_t whole = rem - lk_tail_len(t, src + i, 0, rem);
     o += vbmi_valid32(src + i, whole, dst + o);
     i += whole;
-    i = fast_dec_exact(g, src, i, n, &s, &cp, dst, &o, cap, false);
-    c->pending = fast_is_accept(g, s) ? 0 : (uint32_t)(i - (n - rem + whole));
+    /* The cut character: its bytes into the state (none completes it; a
+     * first byte no character has is left to the general path). */
+    for (size_t j = i; j < n; j++) {
+        uint64_t next = fast_next(g, s, src[j]);
+        if (fast_is_reject(g, next)) {
+            s = fast_to_state(g, 0);
+            cp = 0;
+            goto done;
+        }
+        s = next;
+        cp = cp << 6 | fast_payload(g, src[j]);
+    }
+    c->pending = (uint32_t)(n - i);
+    i = n;
 done:
-    c->state = fast_from_state(g, s);
+    c->state = (uint32_t)((s & 63) / g->shift_width);
     c->partial = cp;
     *written = o;
     return i;

@@ -55,24 +55,9 @@ size_t utfdfa__utf8_decode32(const uint8_t *src, size_t n, uint32_t *state, uint
     return fast_impl()->dec32(src, n, state, partial, dst, cap, written);
 }
 
-/* The direct entry's general case: the level's decoder, then the pending
- * count. */
-FAST_NOINLINE static size_t stream32_any(const uint8_t *src, size_t n,
-                                         struct utfdfa__utf8_cursor *c, uint32_t *dst,
-                                         size_t cap, size_t *written)
-{
-    size_t k = fast_impl()->dec32(src, n, &c->state, &c->partial, dst, cap, written);
-    if (k) {
-        size_t p = utfdfa__utf8_pending(src, k, c->state);
-        c->pending = p == SIZE_MAX ? c->pending + (uint32_t)k : (uint32_t)p;
-    }
-    return k;
-}
-
-/* The public calls' direct entry (utf8_fast.h): a short chunk with room
- * for a unit a byte by the VBMI level's path for it, else the general
- * case (which chooses the level on the first call); no frame of its own
- * (each branch a tail call). */
+/* The public calls' direct entry (utf8_fast.h): the VBMI level's path for
+ * a short chunk (the level read without a call; before it is chosen, the
+ * general path's first call chooses it), else nothing. */
 size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
                              uint32_t *dst, size_t cap, size_t *written)
 {
@@ -80,7 +65,8 @@ size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_c
     if (n <= 64 && cap >= n && fast_level_chosen() == LEVEL_AVX512VBMI)
         return utfdfa__utf8_small_vbmi_32(src, n, c, dst, cap, written);
 #endif
-    return stream32_any(src, n, c, dst, cap, written);
+    (void)c, (void)written;
+    return 0;
 }
 
 size_t utfdfa__utf8_decode16(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,

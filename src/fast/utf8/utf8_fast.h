@@ -59,16 +59,18 @@ size_t utfdfa__utf8_decode32_replace(const uint8_t *src, size_t n, uint32_t *sta
                                      size_t *written, size_t *errors);
 size_t utfdfa__utf8_pending(const uint8_t *src, size_t k, uint32_t state);
 
-/* A stream's position inside a character: state and partial as above, and
- * pending, the bytes of the character in progress (0 in ACCEPT). */
+/* A stream's position inside a character: the state's number (not
+ * pre-multiplied: the decoder's own field), partial as above, and pending,
+ * the bytes of the character in progress (0 in ACCEPT). */
 struct utfdfa__utf8_cursor {
     uint32_t state, partial, pending;
 };
 
-/* utfdfa__utf8_decode32 with the pending count kept too (pending as
- * utfdfa__utf8_pending gives it, the count before the call added when the
- * character began before src): the public calls' direct entry, with a
- * path of its own for a short chunk at the VBMI level. */
+/* The public calls' direct entry: a short chunk (n <= 64, cap >= n) at
+ * the VBMI level decoded as utfdfa__utf8_decode32 would, the cursor kept
+ * (pending as utfdfa__utf8_pending gives it, the count before the call
+ * added when the character began before src); 0 (nothing read) in every
+ * other case, which the caller's general path takes. */
 size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
                              uint32_t *dst, size_t cap, size_t *written);
 
