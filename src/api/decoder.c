@@ -110,7 +110,9 @@ DECODE_NOINLINE static utfdfa_result decode32_rest(utfdfa_decoder *dec, const ui
     bool wtf8 = limit_field(&d) == LIMIT_WTF8;
     struct out o = {dst, *dst_len, wrote, {0, 0, false, false}, wtf8 && (d.writer & 1)};
     size_t rest = *src_len - done;
-    utfdfa_result r = utfdfa__convert_any(&d, src + done, &rest, &o, SINK_U32, UTFDFA_UTF8, last, err);
+    if (done) /* (src may be NULL when done is 0) */
+        src += done;
+    utfdfa_result r = utfdfa__convert_any(&d, src, &rest, &o, SINK_U32, UTFDFA_UTF8, last, err);
     *src_len = done + rest;
     if (wtf8)
         d.writer = o.after_high;
