@@ -110,8 +110,7 @@ DECODE_NOINLINE static utfdfa_result decode32_rest(utfdfa_decoder *dec, const ui
     bool wtf8 = limit_field(&d) == LIMIT_WTF8;
     struct out o = {dst, *dst_len, wrote, {0, 0, false, false}, wtf8 && (d.writer & 1)};
     size_t rest = *src_len - done;
-    if (done) /* (src may be NULL when done is 0) */
-        src += done;
+    src = (const uint8_t *)((uintptr_t)src + done); /* src may be NULL (done is 0 then) */
     utfdfa_result r = utfdfa__convert_any(&d, src, &rest, &o, SINK_U32, UTFDFA_UTF8, last, err);
     *src_len = done + rest;
     if (wtf8)
@@ -136,14 +135,15 @@ utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *dec, const uint8_t *src, size_
                                   uint32_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
 {
 #ifdef DIRECT_MASK
-    /* A short chunk, not the last, in the direct state: the decoder's two
-     * halves as integers, no struct between. */
+    /* A chunk, not the last, in the direct state: the decoder's two halves
+     * as integers, no struct between (the kernel takes short chunks only). */
     uint64_t hi;
     memcpy(&hi, (const unsigned char *)dec + 8, 8);
     if ((hi & DIRECT_MASK) == 0 && !last && src && dst) {
         uint32_t pending = (uint32_t)(hi >> 32) & 7u, number = (uint32_t)(hi >> 56) & STATE_MASK;
-        struct utfdfa__utf8_cursor c = {
-            pending && number < UTF8_NSTATES ? number : 0, (uint32_t)hi, pending};
+        /* (The state is ACCEPT whenever nothing is pending; only a corrupted
+         * decoder says otherwise, and the shift rows read no memory by it.) */
+        struct utfdfa__utf8_cursor c = {number < UTF8_NSTATES ? number : 0, (uint32_t)hi, pending};
         size_t wrote = 0, n = *src_len, k = utfdfa__utf8_stream32(src, n, &c, dst, *dst_len, &wrote);
         if (k == n) { /* (n == 0 too: nothing changes) */
             uint64_t offset;
