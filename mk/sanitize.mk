@@ -39,8 +39,9 @@ check-hostile: $(T)/test_hostile
 # for every source, target, option and mode; the encoder and the transcoder
 # writing alike, and decode_utf32 returning only what the target's encoder
 # takes; a decoder or encoder full of garbage never reaching outside its
-# tables or buffers (under ASan+UBSan in check-sanitize).
-CONTRACT_TESTS = test_bounds test_writer_agrees test_garbage_state
+# tables or buffers (under ASan+UBSan in check-sanitize); decode_utf32's
+# direct UTF-8 entry in every chunking and output room at every level.
+CONTRACT_TESTS = test_bounds test_writer_agrees test_garbage_state test_direct
 
 .PHONY: check-contract
 check-contract: $(CONTRACT_TESTS:%=$(T)/%)

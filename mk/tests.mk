@@ -90,7 +90,8 @@ $(TEST_COMMON): $(TEST_COMMON_OBJS)
 LIB_TESTS = decode/test_decode decode/test_variants decode/test_forms decode/test_utf7 \
             decode/test_utf7_ref decode/test_imap_iconv encode/test_encode stream/test_vectors \
             stream/test_hostile contract/test_bounds contract/test_writer_agrees \
-            contract/test_garbage_state decode/test_byte_order decode/test_utf8_part
+            contract/test_garbage_state decode/test_byte_order decode/test_utf8_part \
+            stream/test_direct
 $(foreach t,$(LIB_TESTS),$(eval $(T)/$(notdir $(t)): tests/$(t).c))
 $(addprefix $(T)/,$(notdir $(LIB_TESTS))): $(TEST_COMMON) $(TEST_HDRS) include/utfdfa.h \
                                             $(B)/libutfdfa.a | $(T)

@@ -5,6 +5,12 @@
 #include "decode/byte_order.h"
 #include "decode/convert.h"
 
+#if defined(__GNUC__)
+#define DECODE_NOINLINE __attribute__((noinline))
+#else
+#define DECODE_NOINLINE
+#endif
+
 void utfdfa_decoder_init(utfdfa_decoder *dec, enum utfdfa_encoding from,
                          enum utfdfa_error_mode mode, enum utfdfa_bom bom)
 {
@@ -84,20 +90,77 @@ utfdfa_result utfdfa_check(utfdfa_decoder *dec, const uint8_t *src, size_t *src_
     return r;
 }
 
-utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *dec, const uint8_t *src, size_t *src_len,
-                                  uint32_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
+/* The general call, after a direct step (below) that read `done` bytes,
+ * wrote `wrote` units and left the cursor c (nothing when done is 0). */
+DECODE_NOINLINE static utfdfa_result decode32_rest(utfdfa_decoder *dec, const uint8_t *src,
+                                                   size_t *src_len, size_t done, uint32_t *dst,
+                                                   size_t *dst_len, size_t wrote, bool last,
+                                                   const struct utfdfa__utf8_cursor *c,
+                                                   utfdfa_error *err)
 {
     struct decoder d = load_decoder(dec);
+    if (done) {
+        set_pending(&d, c->pending);
+        set_state(&d, c->state * UTF8_NCLASSES, UTF8_NCLASSES);
+        d.partial = c->partial;
+        d.offset += done;
+    }
     /* For a WTF-8 target, whether the last code point was a high surrogate
      * is kept in the writer byte, as utfdfa_transcode keeps it. */
     bool wtf8 = limit_field(&d) == LIMIT_WTF8;
-    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, wtf8 && (d.writer & 1)};
-    utfdfa_result r = utfdfa__convert_any(&d, src, src_len, &o, SINK_U32, UTFDFA_UTF8, last, err);
+    struct out o = {dst, *dst_len, wrote, {0, 0, false, false}, wtf8 && (d.writer & 1)};
+    size_t rest = *src_len - done;
+    src = (const uint8_t *)((uintptr_t)src + done); /* src may be NULL (done is 0 then) */
+    utfdfa_result r = utfdfa__convert_any(&d, src, &rest, &o, SINK_U32, UTFDFA_UTF8, last, err);
+    *src_len = done + rest;
     if (wtf8)
         d.writer = o.after_high;
     store_decoder(dec, &d);
     *dst_len = o.len;
     return r;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The direct state, the one a stream of UTF-8 is in between chunks: the
+ * BOM kept, a UTF-8 source, a target limit of none or Unicode (the
+ * decoder's second 8 bytes, store_decoder's layout, are 0 under this
+ * mask), whatever the character in progress; and the fields of that. */
+#define DIRECT_MASK ((uint64_t)0x60u << 32 | (uint64_t)0x0Fu << 40 | (uint64_t)(6u << STATE_BITS) << 56)
+#define CURSOR_MASK (0xFFFFFFFFull | (uint64_t)7u << 32 | (uint64_t)STATE_MASK << 56)
+_Static_assert(UTFDFA_UTF8 == 0 && UTFDFA_BOM_KEEP == 0 && LIMIT_NONE == 0 && LIMIT_UNICODE == 1,
+               "the values DIRECT_MASK leaves 0");
+#endif
+
+utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *dec, const uint8_t *src, size_t *src_len,
+                                  uint32_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
+{
+#ifdef DIRECT_MASK
+    /* A chunk, not the last, in the direct state: the decoder's two halves
+     * as integers, no struct between (the kernel takes short chunks only). */
+    uint64_t hi;
+    memcpy(&hi, (const unsigned char *)dec + 8, 8);
+    if ((hi & DIRECT_MASK) == 0 && !last && src && dst) {
+        uint32_t pending = (uint32_t)(hi >> 32) & 7u, number = (uint32_t)(hi >> 56) & STATE_MASK;
+        /* (The state is ACCEPT whenever nothing is pending; only a corrupted
+         * decoder says otherwise, and the shift rows read no memory by it.) */
+        struct utfdfa__utf8_cursor c = {number < UTF8_NSTATES ? number : 0, (uint32_t)hi, pending};
+        size_t wrote = 0, n = *src_len, k = utfdfa__utf8_stream32(src, n, &c, dst, *dst_len, &wrote);
+        if (k == n) { /* (n == 0 too: nothing changes) */
+            uint64_t offset;
+            memcpy(&offset, dec, 8);
+            offset += k;
+            memcpy(dec, &offset, 8);
+            hi = (hi & ~CURSOR_MASK) | c.partial | (uint64_t)(c.pending & 7u) << 32 |
+                 (uint64_t)c.state << 56;
+            memcpy((unsigned char *)dec + 8, &hi, 8);
+            *dst_len = wrote;
+            return UTFDFA_INPUT_EMPTY;
+        }
+        /* An error, no room, or nothing read: the general call goes on. */
+        return decode32_rest(dec, src, src_len, k, dst, dst_len, wrote, last, &c, err);
+    }
+#endif
+    return decode32_rest(dec, src, src_len, 0, dst, dst_len, 0, last, NULL, err);
 }
 
 utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *dec, const uint8_t *src, size_t *src_len,

@@ -70,16 +70,16 @@ static enum fast_level kern_detect(void)
 
 /* The level plus one; 0 until the first use. */
 #if KERN_ATOMIC
-static atomic_int kern_chosen;
+atomic_int utfdfa__fast_chosen; /* levels.h reads it inline */
 
 static int kern_load(void)
 {
-    return atomic_load_explicit(&kern_chosen, memory_order_relaxed);
+    return atomic_load_explicit(&utfdfa__fast_chosen, memory_order_relaxed);
 }
 
 static void kern_store(int v)
 {
-    atomic_store_explicit(&kern_chosen, v, memory_order_relaxed);
+    atomic_store_explicit(&utfdfa__fast_chosen, v, memory_order_relaxed);
 }
 #else
 /* Without C11 atomics: the scalar level unless a test forces another. */

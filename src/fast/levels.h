@@ -40,6 +40,22 @@ enum fast_level {
  * utfdfa__fast_force set. */
 enum fast_level utfdfa__fast_level(void);
 
+/* The level in use when one is chosen, else FAST_LEVELS: read without a
+ * call, for the calls that cannot spend one (the variable is the level
+ * plus one, 0 before the first use). */
+#if !defined(__STDC_NO_ATOMICS__)
+#include <stdatomic.h>
+extern atomic_int utfdfa__fast_chosen;
+
+static inline enum fast_level fast_level_chosen(void)
+{
+    int v = atomic_load_explicit(&utfdfa__fast_chosen, memory_order_relaxed);
+    return v ? (enum fast_level)(v - 1) : FAST_LEVELS;
+}
+#else
+#define fast_level_chosen utfdfa__fast_level
+#endif
+
 struct fast_kernels {
     const char *name;
     size_t (*ascii_copy)(enum fast_form, enum fast_form, const uint8_t *, size_t, uint8_t *,

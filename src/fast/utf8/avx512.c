@@ -20,7 +20,7 @@
  * that level, which requires the CPU features). */
 #include "utf8_fast.h"
 
-#include "lookup.h"
+#include "lookup_avx512.h"
 #include "slab.h"
 #include "variants.h"
 
@@ -225,6 +225,32 @@ FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_load(const uint8_t *p, size_t rem)
     return _mm512_maskz_loadu_epi8(rem >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << rem) - 1, p);
 }
 
+/* One block of the transcoder: the characters that begin in v0's first k
+ * bytes (whole, their later bytes in v1 where they reach into it) to d;
+ * units out. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_block(__m512i v0, __m512i v1, size_t k, void *d, bool u16)
+{
+    __mmask64 high = _mm512_movepi8_mask(v0);
+    if (high == 0 && k == 64) {
+        vbmi_widen64(v0, d, u16);
+        return k;
+    }
+    if (high == 0) {
+        vbmi_widen(v0, k, d, u16);
+        return k;
+    }
+    __mmask64 lm = k == 64 ? ~(__mmask64)0 : ((__mmask64)1 << k) - 1;
+    __mmask64 lead = _mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)VB_LONGER(1)));
+    __mmask64 cont = high & ~lead;
+    if (!_mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)VB_LONGER(2))) && !(lead >> 63) &&
+        !(cont & 1))
+        return vbmi_two(v0, ~lead & lm, cont, d, u16);
+    __mmask64 first = ~cont & lm;
+    __mmask64 four = u16 ? _mm512_mask_cmpge_epu8_mask(first, v0, _mm512_set1_epi8((char)VB_LONGER(3))) : 0;
+    four = four ? _pext_u64(four, first) : 0; /* per character */
+    return vbmi_chars(v0, v1, first, four, d, u16);
+}
+
 /* The transcoder: src[0..n) is valid UTF-8, whole characters. Blocks of 64
  * bytes at fixed steps (the next load does not wait for this block's
  * characters): a block decodes the characters that begin in it, their
@@ -236,28 +262,7 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_valid(const uint8_t *src, size_t n, voi
     while (i < n) {
         size_t rem = n - i, k = rem < 64 ? rem : 64;
         __m512i v1 = rem > 64 ? vbmi_load(src + i + 64, rem - 64) : _mm512_setzero_si512();
-        void *d = u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o);
-        __mmask64 high = _mm512_movepi8_mask(v0);
-        if (high == 0 && k == 64) {
-            vbmi_widen64(v0, d, u16);
-            o += k;
-        } else if (high == 0) {
-            vbmi_widen(v0, k, d, u16);
-            o += k;
-        } else {
-            __mmask64 lm = k == 64 ? ~(__mmask64)0 : ((__mmask64)1 << k) - 1;
-            __mmask64 lead = _mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)VB_LONGER(1)));
-            __mmask64 cont = high & ~lead;
-            if (!_mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8((char)VB_LONGER(2))) && !(lead >> 63) &&
-                !(cont & 1))
-                o += vbmi_two(v0, ~lead & lm, cont, d, u16);
-            else {
-                __mmask64 first = ~cont & lm;
-                __mmask64 four = u16 ? _mm512_mask_cmpge_epu8_mask(first, v0, _mm512_set1_epi8((char)VB_LONGER(3))) : 0;
-                four = four ? _pext_u64(four, first) : 0; /* per character */
-                o += vbmi_chars(v0, v1, first, four, d, u16);
-            }
-        }
+        o += vbmi_block(v0, v1, k, u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o), u16);
         i += k;
         v0 = v1;
     }
@@ -283,6 +288,81 @@ FAST_TARGET_VBMI static size_t vbmi_scan(const uint8_t *src, size_t n, uint32_t 
         _mm512_movepi8_mask(vbmi_load(src, n)) == 0)
         return n;
     return utfdfa__utf8_scan_lookup_vbmi(src, n, state);
+}
+
+/* The direct entry's short chunk (select.c calls it for n <= 64 with room
+ * for n units): a character in progress finished by the plain step, then
+ * the rest as one block: checked by the lookup validator from ACCEPT
+ * (lookup.h), the character the end cuts left out by the commit rule, the
+ * others transcoded, the cut one's bytes stepped into the state. At an
+ * error in the block it stops before the block (the caller's general path
+ * finds the error). */
+FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_small(const uint8_t *src, size_t n,
+    struct utfdfa__utf8_cursor *c, uint32_t *dst, size_t cap, size_t *written)
+{
+    const fast_tables *g = fast_utf8();
+    const lk_tables *t = &utf8_simd_tables;
+    uint64_t s = (uint64_t)c->state * g->shift_width; /* shift rows (variants.h) */
+    uint32_t cp = c->partial;
+    size_t i = 0, o = 0;
+    while (i < n && !fast_is_accept(g, s)) {
+        size_t j = fast_dec_exact(g, src, i, i + 1, &s, &cp, dst, &o, cap, false);
+        if (j == i)
+            break;
+        i = j;
+    }
+    if (!fast_is_accept(g, s)) {
+        c->pending += (uint32_t)i;
+        goto done;
+    }
+    size_t rem = n - i;
+    c->pending = 0;
+    struct lk_avx512_ctx lc;
+    lk_avx512_init(&lc, t, UTF8_SIMD_CUR_LOW);
+    __mmask64 live = rem >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << rem) - 1;
+    __m512i err = lk_avx512_check(&lc, t, UTF8_SIMD_CUR_LOW, lc.pad,
+                                  _mm512_mask_loadu_epi8(lc.pad, live, src + i));
+    if (_mm512_mask_test_epi8_mask(live, err, err))
+        goto done;
+    size_t whole = rem - lk_tail_len(t, src + i, 0, rem);
+    o += vbmi_valid32(src + i, whole, dst + o);
+    i += whole;
+    /* The cut character: its bytes into the state (none completes it; a
+     * first byte no character has is left to the general path). */
+    for (size_t j = i; j < n; j++) {
+        uint64_t next = fast_next(g, s, src[j]);
+        if (fast_is_reject(g, next)) {
+            s = fast_to_state(g, 0);
+            cp = 0;
+            goto done;
+        }
+        s = next;
+        cp = cp << 6 | fast_payload(g, src[j]);
+    }
+    c->pending = (uint32_t)(n - i);
+    i = n;
+done:
+    c->state = (uint32_t)((s & 63) / g->shift_width);
+    c->partial = cp;
+    *written = o;
+    return i;
+}
+
+/* The entry of the short chunk: one all-ASCII from ACCEPT (the common
+ * case, so first and with the fewest instructions), else the above. */
+FAST_TARGET_VBMI size_t utfdfa__utf8_small_vbmi_32(const uint8_t *src, size_t n,
+    struct utfdfa__utf8_cursor *c, uint32_t *dst, size_t cap, size_t *written)
+{
+    if (c->state == 0) { /* ACCEPT */
+        __m512i v = vbmi_load(src, n);
+        if (_mm512_movepi8_mask(v) == 0) {
+            vbmi_widen(v, n, dst, false);
+            c->pending = 0;
+            *written = n;
+            return n;
+        }
+    }
+    return vbmi_small(src, n, c, dst, cap, written);
 }
 
 FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_32(const uint8_t *src, size_t n, uint32_t *state,

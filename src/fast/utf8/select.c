@@ -55,6 +55,20 @@ size_t utfdfa__utf8_decode32(const uint8_t *src, size_t n, uint32_t *state, uint
     return fast_impl()->dec32(src, n, state, partial, dst, cap, written);
 }
 
+/* The public calls' direct entry (utf8_fast.h): the VBMI level's path for
+ * a short chunk (the level read without a call; before it is chosen, the
+ * general path's first call chooses it), else nothing. */
+size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
+                             uint32_t *dst, size_t cap, size_t *written)
+{
+#if FAST_X86
+    if (n <= 64 && cap >= n && fast_level_chosen() == LEVEL_AVX512VBMI)
+        return utfdfa__utf8_small_vbmi_32(src, n, c, dst, cap, written);
+#endif
+    (void)c, (void)written;
+    return 0;
+}
+
 size_t utfdfa__utf8_decode16(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                              uint16_t *dst, size_t cap, size_t *written)
 {

@@ -64,6 +64,21 @@ size_t utfdfa__utf8_pending(const uint8_t *src, size_t k, uint32_t state);
  * (below < from <= 256): its index in src[0..n), or n. */
 size_t utfdfa__utf8_part_end(const uint8_t *src, size_t n, unsigned below, unsigned from);
 
+/* A stream's position inside a character: the state's number (not
+ * pre-multiplied: the decoder's own field), partial as above, and pending,
+ * the bytes of the character in progress (0 in ACCEPT). */
+struct utfdfa__utf8_cursor {
+    uint32_t state, partial, pending;
+};
+
+/* The public calls' direct entry: a short chunk (n <= 64, cap >= n) at
+ * the VBMI level decoded as utfdfa__utf8_decode32 would, the cursor kept
+ * (pending as utfdfa__utf8_pending gives it, the count before the call
+ * added when the character began before src); 0 (nothing read) in every
+ * other case, which the caller's general path takes. */
+size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
+                             uint32_t *dst, size_t cap, size_t *written);
+
 /* The functions' types. */
 typedef size_t (*utfdfa__scan_fn)(const uint8_t *, size_t, uint32_t *);
 typedef size_t (*utfdfa__dec32_fn)(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t *,

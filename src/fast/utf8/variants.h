@@ -75,5 +75,7 @@ utfdfa__rep_f utfdfa__utf8_rep_b_avx2;
 utfdfa__dec32_f utfdfa__utf8_dec_vbmi_32;
 utfdfa__dec16_f utfdfa__utf8_dec_vbmi_16;
 utfdfa__rep_f utfdfa__utf8_rep_vbmi;
+size_t utfdfa__utf8_small_vbmi_32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
+                                 uint32_t *dst, size_t cap, size_t *written);
 
 #endif /* UTFDFA_FAST_UTF8_VARIANTS_H */

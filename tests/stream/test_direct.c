@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/* utfdfa_decode_utf32's direct UTF-8 entry (src/api/decoder.c: a UTF-8
+ * decoder that keeps its BOM, whatever the error mode, goes straight to
+ * the fast path's step, utfdfa__utf8_stream32, with a one-block path of its
+ * own for chunks of at most 64 bytes at the VBMI level): at every kernel
+ * level the CPU has, text with characters of every length, errors and a
+ * character cut by the end is decoded in chunks of every size 1..130 with
+ * every output room 1..70 (and room to spare), strict and replacing, and
+ * must give what one call gives at the scalar level: the same code points,
+ * result, error (offset, length, kind), stream offset and replaced flag.
+ * UTFDFA_QUICK=1 (the sanitized build) takes fewer rooms. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "utfdfa.h"
+
+int utfdfa__fast_force(const char *level);
+
+enum { MAX_IN = 400, MAX_OUT = 512 };
+
+struct outcome {
+    utfdfa_result r;
+    utfdfa_error err;
+    uint32_t out[MAX_OUT];
+    size_t len;
+    uint64_t offset;
+    bool replaced;
+};
+
+/* Text whose characters have 1 to 4 bytes, with ASCII runs longer than a
+ * block, so that chunk ends fall inside characters of every length. */
+static size_t make_text(uint8_t *p)
+{
+    static const char *const parts[] = {
+        "plain ASCII text, long enough to fill one block of sixty-four bytes or more. ",
+        "\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80", "a", "\xD0\x96\xD0\xB8",
+        "\xE0\xA4\xB9\xE0\xA4\xBF", "bc", "\xF4\x8F\xBF\xBF", "\xEF\xBB\xBF", "\xC2\x80",
+    };
+    size_t n = 0;
+    for (int round = 0; round < 3; round++)
+        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+            size_t m = strlen(parts[k]);
+            if (n + m > 300)
+                return n;
+            memcpy(p + n, parts[k], m);
+            n += m;
+        }
+    return n;
+}
+
+/* The decoded stream: chunks of `chunk` bytes, at most `room` units a call. */
+static bool drive(const uint8_t *src, size_t n, enum utfdfa_error_mode mode, size_t chunk,
+                  size_t room, struct outcome *o)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_UTF8, mode, UTFDFA_BOM_KEEP);
+    size_t pos = 0, calls = 0;
+    o->len = 0;
+    memset(&o->err, 0, sizeof o->err);
+    for (;;) {
+        if (++calls > 4 * n + 16)
+            return false; /* no progress */
+        size_t len = n - pos < chunk ? n - pos : chunk;
+        size_t m = MAX_OUT - o->len < room ? MAX_OUT - o->len : room;
+        bool last = pos + len == n;
+        o->r = utfdfa_decode_utf32(&d, src + pos, &len, o->out + o->len, &m, last, &o->err);
+        pos += len;
+        o->len += m;
+        if (o->r == UTFDFA_MALFORMED || (o->r == UTFDFA_INPUT_EMPTY && last && pos == n))
+            break;
+        if (o->r != UTFDFA_INPUT_EMPTY && o->r != UTFDFA_OUTPUT_FULL)
+            return false;
+    }
+    o->offset = utfdfa_decoder_offset(&d);
+    o->replaced = utfdfa_decoder_replaced(&d);
+    return true;
+}
+
+static void compare(const struct outcome *want, const struct outcome *got, const char *what,
+                    const char *level, int mode, size_t chunk, size_t room)
+{
+    bool same = want->r == got->r && want->len == got->len &&
+                memcmp(want->out, got->out, want->len * sizeof want->out[0]) == 0 &&
+                want->offset == got->offset && want->replaced == got->replaced &&
+                (want->r != UTFDFA_MALFORMED ||
+                 (want->err.offset == got->err.offset && want->err.length == got->err.length &&
+                  want->err.kind == got->err.kind));
+    CHECK(same,
+          "%s, level %s, mode %d, chunks of %zu, room %zu: result %d/%d, %zu/%zu units, "
+          "offset %llu/%llu, error at %llu/%llu",
+          what, level, mode, chunk, room, (int)want->r, (int)got->r, want->len, got->len,
+          (unsigned long long)want->offset, (unsigned long long)got->offset,
+          (unsigned long long)want->err.offset, (unsigned long long)got->err.offset);
+}
+
+/* Every chunk size and room at the level in use. */
+static void run_level(const char *level, const uint8_t *src, size_t n, const char *what,
+                      const struct outcome want[2], bool quick)
+{
+    static struct outcome got;
+    static const size_t quick_rooms[] = {1, 2, 3, 5, 16, 31, 63, 64, 65, 70};
+    size_t nrooms = quick ? sizeof quick_rooms / sizeof quick_rooms[0] : 70;
+    for (int mode = UTFDFA_STRICT; mode <= UTFDFA_REPLACE; mode++)
+        for (size_t chunk = 1; chunk <= 130; chunk++)
+            for (size_t k = 0; k <= nrooms; k++) {
+                size_t room = k == nrooms ? MAX_OUT : quick ? quick_rooms[k] : k + 1;
+                if (!drive(src, n, (enum utfdfa_error_mode)mode, chunk, room, &got)) {
+                    fail("%s, level %s, mode %d, chunks of %zu, room %zu: no progress or "
+                         "an unknown result", what, level, mode, chunk, room);
+                    continue;
+                }
+                compare(&want[mode], &got, what, level, mode, chunk, room);
+            }
+}
+
+int main(void)
+{
+    static const char *const levels[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
+    const char *q = getenv("UTFDFA_QUICK");
+    bool quick = q && *q && strcmp(q, "0") != 0;
+    uint8_t text[MAX_IN], src[MAX_IN];
+    size_t tn = make_text(text);
+    /* The text; with a continuation byte missing; with a surrogate; with a
+     * byte that never starts one; cut inside its last character. */
+    for (int variant = 0; variant < 5; variant++) {
+        static const char *const names[] = {"valid text", "a lead without its continuation",
+                                            "a surrogate", "a byte 0xFF", "a cut last character"};
+        size_t n = tn;
+        memcpy(src, text, tn);
+        if (variant == 1) {
+            size_t k = n / 2;
+            while ((src[k] & 0xC0) != 0x80)
+                k++;
+            src[k] = 'x';
+        }
+        if (variant == 2) {
+            memmove(src + 100, src + 97, n - 97);
+            memcpy(src + 97, "\xED\xA0\x80", 3);
+            n += 3;
+        }
+        if (variant == 3)
+            src[150] = 0xFF;
+        if (variant == 4)
+            src[n++] = 0xE4, src[n++] = 0xB8;
+        struct outcome want[2];
+        if (!utfdfa__fast_force("scalar"))
+            return fail("the scalar level cannot be forced"), check_summary("test_direct");
+        for (int mode = UTFDFA_STRICT; mode <= UTFDFA_REPLACE; mode++)
+            CHECK(drive(src, n, (enum utfdfa_error_mode)mode, n, MAX_OUT, &want[mode]),
+                  "%s: the one call", names[variant]);
+        for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
+            if (utfdfa__fast_force(levels[l]))
+                run_level(levels[l], src, n, names[variant], want, quick);
+    }
+    utfdfa__fast_force("auto");
+    return check_summary("test_direct");
+}
