@@ -14,12 +14,12 @@ import sys
 
 ZERO = 0x80  # pshufb writes 0 for an index with its top bit set
 
-TABLES = []  # (name, rows, comment), filled by the functions below
+TABLES = []  # (name, rows, comment, C type), filled by the functions below
 
 
-def table(name, comment):
+def table(name, comment, ctype="uint8_t"):
     def wrap(fn):
-        TABLES.append((name, fn(), comment))
+        TABLES.append((name, fn(), comment, ctype))
         return fn
     return wrap
 
@@ -27,11 +27,6 @@ def table(name, comment):
 def padded(indices, width):
     assert len(indices) <= width
     return indices + [ZERO] * (width - len(indices))
-
-
-@table("wide_tern", "for a 4-bit lane mask, sum of bit k * 3^k (a base-3 digit a lane)")
-def _tern():
-    return [[sum(3 ** k for k in range(4) if m >> k & 1)] for m in range(16)]
 
 
 def _utf16_lengths(idx):
@@ -50,9 +45,30 @@ def _utf8_shuffle():
     return rows
 
 
-@table("wide_utf8_len", "the bytes wide_utf8_shuffle's row packs")
-def _utf8_len():
-    return [[sum(_utf16_lengths(idx))] for idx in range(81)]
+def _group_lengths(bits):
+    """The UTF-8 lengths of four units from a byte of their bits: bit k a unit
+    of one byte (ASCII), bit 4 + k one of at most two (or a surrogate: two of
+    its pair's four)."""
+    return [1 if bits >> k & 1 else 2 if bits >> (4 + k) & 1 else 3 for k in range(4)]
+
+
+@table("wide_utf8_group",
+       "for four units' bits (_group_lengths), their wide_utf8_shuffle row and, << 8, the\n"
+       " * bytes it packs", "uint16_t")
+def _utf8_group():
+    rows = []
+    for bits in range(256):
+        lens = _group_lengths(bits)
+        rows.append([sum((n - 1) * 3 ** k for k, n in enumerate(lens)) | sum(lens) << 8])
+    return rows
+
+
+@table("wide_utf8_two",
+       "four 16-bit lanes: byte 0 of each, byte 1 where the 4-bit mask says (a 2-byte\n"
+       " * form), packed")
+def _utf8_two():
+    return [padded([2 * k + b for k in range(4) for b in range(2 if m >> k & 1 else 1)], 8)
+            for m in range(16)]
 
 
 @table("wide_pair_shuffle",
@@ -106,13 +122,13 @@ def emit():
            "#define UTFDFA_WIDE_X86_GEN_H",
            "",
            ""]
-    for name, rows, comment in TABLES:
+    for name, rows, comment, ctype in TABLES:
         out.append(f"/* {comment} */")
         if all(len(r) == 1 for r in rows):
             vals = [r[0] for r in rows]
-            out.append(f"static const uint8_t {name}[{len(vals)}] = {{")
-            for k in range(0, len(vals), 16):
-                out.append("    " + ", ".join(str(v) for v in vals[k:k + 16]) + ",")
+            out.append(f"static const {ctype} {name}[{len(vals)}] = {{")
+            for k in range(0, len(vals), 12):
+                out.append("    " + ", ".join(str(v) for v in vals[k:k + 12]) + ",")
         else:
             out.append(f"static const uint8_t {name}[{len(rows)}][{len(rows[0])}] = {{")
             for r in rows:

@@ -60,32 +60,42 @@ SSE4_INLINE __m128i wide_utf8_four(__m128i c)
 
 /* UTF-8 of 8 units in two 16-bit lane vectors: a holds each unit's first
  * two bytes (of a surrogate: two of its pair's four), b the third of a
- * 3-byte form. m2, m3: bit k for a unit of 2 or more, of 3 bytes (not a
- * surrogate). */
+ * 3-byte form. groups: for units 0-3 in bits 0-7, 4-7 in bits 8-15, which
+ * are ASCII (bits 0-3) and which of at most 2 bytes or surrogates (4-7):
+ * wide_utf8_group's index. */
 struct wide_utf8_8 {
     __m128i a, b;
-    unsigned m2, m3;
+    unsigned groups;
 };
 
-/* The rows of the two 4-unit halves; returns the bytes they pack. */
+/* The rows of the two 4-unit halves (wide_utf8_group); returns the bytes
+ * they pack. */
 KERN_INLINE size_t wide_utf8_rows(const struct wide_utf8_8 *u, unsigned row[2])
 {
-    row[0] = (unsigned)wide_tern[u->m2 & 15] + wide_tern[u->m3 & 15];
-    row[1] = (unsigned)wide_tern[u->m2 >> 4 & 15] + wide_tern[u->m3 >> 4 & 15];
-    return (size_t)wide_utf8_len[row[0]] + wide_utf8_len[row[1]];
+    row[0] = wide_utf8_group[u->groups & 0xFF];
+    row[1] = wide_utf8_group[u->groups >> 8];
+    return (size_t)(row[0] >> 8) + (row[1] >> 8);
 }
 
-/* Writes them packed at dst (scratch past the end); returns the bytes. */
-SSE4_INLINE size_t wide_utf8_store(uint8_t *dst, const struct wide_utf8_8 *u,
-                                   const unsigned row[2])
+/* Writes them packed at dst (scratch past the end). */
+SSE4_INLINE void wide_utf8_store(uint8_t *dst, const struct wide_utf8_8 *u, const unsigned row[2])
 {
-    size_t n0 = wide_utf8_len[row[0]];
-    X_STORE(dst, _mm_shuffle_epi8(_mm_unpacklo_epi16(u->a, u->b), X_LOAD(wide_utf8_shuffle[row[0]])));
-    X_STORE(dst + n0,
-            _mm_shuffle_epi8(_mm_unpackhi_epi16(u->a, u->b), X_LOAD(wide_utf8_shuffle[row[1]])));
-    return n0 + wide_utf8_len[row[1]];
+    X_STORE(dst, _mm_shuffle_epi8(_mm_unpacklo_epi16(u->a, u->b),
+                                  X_LOAD(wide_utf8_shuffle[row[0] & 0xFF])));
+    X_STORE(dst + (row[0] >> 8), _mm_shuffle_epi8(_mm_unpackhi_epi16(u->a, u->b),
+                                                  X_LOAD(wide_utf8_shuffle[row[1] & 0xFF])));
 }
 
+
+/* A step that reads fewer bytes than the others (a high surrogate at its
+ * end) takes a branch, not arithmetic, so that the next step's load does
+ * not wait for this one's masks; the empty asm keeps the compiler from
+ * turning the branch into a select. */
+#if defined(__GNUC__)
+#define WIDE_RARELY(bytes) (__extension__({ __asm__(""); (size_t)(bytes); }))
+#else
+#define WIDE_RARELY(bytes) ((size_t)(bytes))
+#endif
 
 /* The units of a unit vector that are high, low surrogates. */
 SSE4_INLINE __m128i sse4_high(__m128i v)
@@ -98,6 +108,58 @@ SSE4_INLINE __m128i sse4_low(__m128i v)
     return _mm_cmpeq_epi16(_mm_and_si128(v, X_SET16(0xFC00)), X_SET16(0xDC00));
 }
 
+/* The first two UTF-8 bytes of units below 0x800 (a 2-byte form's lead,
+ * then the next byte in the high byte); ASCII units (one) as they are. */
+SSE4_INLINE __m128i sse4_utf8_short(__m128i v, __m128i one)
+{
+    __m128i t8 = _mm_and_si128(_mm_slli_epi16(v, 8), X_SET16(0x3F00));
+    return _mm_blendv_epi8(_mm_or_si128(_mm_or_si128(_mm_srli_epi16(v, 6), t8), X_SET16(0x80C0)), v,
+                           one);
+}
+
+/* The first two bytes of units' 3-byte forms. */
+SSE4_INLINE __m128i sse4_utf8_three(__m128i v)
+{
+    return _mm_or_si128(_mm_or_si128(_mm_srli_epi16(v, 12),
+                                     _mm_and_si128(_mm_slli_epi16(v, 2), X_SET16(0x3F00))),
+                        X_SET16(0x80E0));
+}
+
+/* Their third bytes. */
+SSE4_INLINE __m128i sse4_utf8_last(__m128i v)
+{
+    return _mm_or_si128(_mm_and_si128(v, X_SET16(0x3F)), X_SET16(0x80));
+}
+
+/* 8 units below 0x800 as UTF-8, packed in two 8-byte halves of *len[0],
+ * *len[1] bytes (wide_utf8_two). */
+SSE4_INLINE __m128i sse4_utf8_short8(__m128i v, size_t len[2])
+{
+    __m128i one = _mm_cmpeq_epi16(_mm_and_si128(v, X_SET16(0xFF80)), _mm_setzero_si128());
+    unsigned two = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(one, one)) & 0xFF;
+    __m128i ctrl = _mm_unpacklo_epi64(X_LOAD8(wide_utf8_two[two & 15]), X_LOAD8(wide_utf8_two[two >> 4]));
+    len[0] = 4 + (size_t)wide_ones[two & 15];
+    len[1] = 4 + (size_t)wide_ones[two >> 4];
+    return _mm_shuffle_epi8(sse4_utf8_short(v, one),
+                            _mm_or_si128(ctrl, _mm_setr_epi32(0, 0, 0x08080808, 0x08080808)));
+}
+
+/* Writes the two halves (scratch past the end). */
+SSE4_INLINE void sse4_put_halves(uint8_t *dst, __m128i bytes, size_t first)
+{
+    _mm_storel_epi64((__m128i *)(void *)dst, bytes);
+    _mm_storeh_pd((double *)(void *)(dst + first), _mm_castsi128_pd(bytes));
+}
+
+/* 8 units of 3-byte forms as UTF-8 at dst (24 bytes, scratch past them). */
+SSE4_INLINE void sse4_put_three8(uint8_t *dst, __m128i v)
+{
+    __m128i a = sse4_utf8_three(v), b = sse4_utf8_last(v);
+    const __m128i ctrl = X_LOAD(wide_utf8_shuffle[80]); /* every lane 3 bytes */
+    X_STORE(dst, _mm_shuffle_epi8(_mm_unpacklo_epi16(a, b), ctrl));
+    X_STORE(dst + 12, _mm_shuffle_epi8(_mm_unpackhi_epi16(a, b), ctrl));
+}
+
 /* 8 units (prev: the units shifted by one, the one before each) as UTF-8
  * lanes (struct wide_utf8_8); pairs: whether the step has surrogates, which then
  * pair up (checked by the caller). */
@@ -107,11 +169,7 @@ SSE4_INLINE void sse4_utf8_lanes(__m128i v, __m128i prev, int pairs, struct wide
     __m128i top5 = _mm_and_si128(v, X_SET16(0xF800));
     __m128i le2 = _mm_cmpeq_epi16(top5, _mm_setzero_si128());
     __m128i t8 = _mm_and_si128(_mm_slli_epi16(v, 8), X_SET16(0x3F00));
-    __m128i two = _mm_or_si128(_mm_or_si128(_mm_srli_epi16(v, 6), t8), X_SET16(0x80C0));
-    __m128i three = _mm_or_si128(_mm_or_si128(_mm_srli_epi16(v, 12),
-                                              _mm_and_si128(_mm_slli_epi16(v, 2), X_SET16(0x3F00))),
-                                 X_SET16(0x80E0));
-    __m128i a = _mm_blendv_epi8(_mm_blendv_epi8(three, two, le2), v, one);
+    __m128i a = _mm_blendv_epi8(sse4_utf8_three(v), sse4_utf8_short(v, one), le2);
     if (pairs) {
         __m128i hp = _mm_add_epi16(v, X_SET16(0x2840)); /* h - 0xD7C0: the code point >> 10 */
         __m128i high = _mm_or_si128(_mm_or_si128(_mm_srli_epi16(hp, 8),
@@ -123,11 +181,10 @@ SSE4_INLINE void sse4_utf8_lanes(__m128i v, __m128i prev, int pairs, struct wide
         a = _mm_blendv_epi8(_mm_blendv_epi8(a, high, sse4_high(v)), low, sse4_low(v));
         le2 = _mm_or_si128(le2, _mm_cmpeq_epi16(top5, X_SET16(0xD800)));
     }
-    unsigned m = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(one, le2));
+    const __m128i by_group = _mm_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15);
+    u->groups = (unsigned)_mm_movemask_epi8(_mm_shuffle_epi8(_mm_packs_epi16(one, le2), by_group));
     u->a = a;
-    u->b = _mm_or_si128(_mm_and_si128(v, X_SET16(0x3F)), X_SET16(0x80));
-    u->m2 = ~m & 0xFF;
-    u->m3 = ~m >> 8 & 0xFF;
+    u->b = sse4_utf8_last(v);
 }
 
 /* One step of UTF-16 into UTF-8: 16 units (30 bytes when the last is a
@@ -142,9 +199,28 @@ SSE4_INLINE size_t sse4_step_utf8(__m128i v0, __m128i v1, uint8_t *dst, size_t *
         *wrote = 16;
         return 32;
     }
-    __m128i sur = _mm_or_si128(_mm_cmpeq_epi16(_mm_and_si128(v0, X_SET16(0xF800)), X_SET16(0xD800)),
-                               _mm_cmpeq_epi16(_mm_and_si128(v1, X_SET16(0xF800)), X_SET16(0xD800)));
+    if (_mm_testz_si128(_mm_or_si128(v0, v1), X_SET16(0xF800))) { /* all below 0x800 */
+        size_t len[4];
+        __m128i p0 = sse4_utf8_short8(v0, len), p1 = sse4_utf8_short8(v1, len + 2);
+        size_t n = len[0] + len[1] + len[2] + len[3];
+        *saved = X_LOAD(dst + n);
+        sse4_put_halves(dst, p0, len[0]);
+        sse4_put_halves(dst + len[0] + len[1], p1, len[2]);
+        *wrote = n;
+        return 32;
+    }
+    __m128i t0 = _mm_and_si128(v0, X_SET16(0xF800)), t1 = _mm_and_si128(v1, X_SET16(0xF800));
+    __m128i sur = _mm_or_si128(_mm_cmpeq_epi16(t0, X_SET16(0xD800)), _mm_cmpeq_epi16(t1, X_SET16(0xD800)));
     int pairs = !_mm_testz_si128(sur, sur);
+    __m128i le2 = _mm_or_si128(_mm_cmpeq_epi16(t0, _mm_setzero_si128()),
+                               _mm_cmpeq_epi16(t1, _mm_setzero_si128()));
+    if (!pairs && _mm_testz_si128(le2, le2)) { /* 3 bytes each (CJK) */
+        *saved = X_LOAD(dst + 48);
+        sse4_put_three8(dst, v0);
+        sse4_put_three8(dst + 24, v1);
+        *wrote = 48;
+        return 32;
+    }
     unsigned last = 0;
     struct wide_utf8_8 u0, u1;
     if (pairs) {
@@ -169,10 +245,8 @@ SSE4_INLINE size_t sse4_step_utf8(__m128i v0, __m128i v1, uint8_t *dst, size_t *
     wide_utf8_store(dst, &u0, r0);
     wide_utf8_store(dst + n0, &u1, r1);
     *wrote = n;
-    /* a branch, not arithmetic: the next step's load must not wait for
-     * this step's masks */
-    if (__builtin_expect(last != 0, 0))
-        return 30;
+    if (last)
+        return WIDE_RARELY(30);
     return 32;
 }
 
@@ -282,7 +356,8 @@ KERN_SSE4 static size_t sse4_utf16_to_utf32(int be16, int be32, const uint8_t *s
                 unsigned keep = sse4_pair_points(v, high, low, hm >> 15, c);
                 size_t n0 = 4 * (size_t)wide_ones[keep & 15];
                 n = n0 + 4 * (size_t)wide_ones[keep >> 4];
-                r -= 2 * (hm >> 15);
+                if (hm >> 15)
+                    r = WIDE_RARELY(14);
                 saved = X_LOAD(dst + w + n);
                 for (int k = 0; k < 2; k++)
                     if (be32)
