@@ -462,44 +462,60 @@ SSE4_INLINE __m128i sse4_utf8_of4(__m128i c, size_t *len)
     return _mm_shuffle_epi8(bytes, ctrl);
 }
 
+/* 4 UTF-32 units of order be at p. */
+SSE4_INLINE __m128i sse4_load32(const uint8_t *p, int be)
+{
+    __m128i c = X_LOAD(p);
+    return be ? wide_bswap32(c) : c;
+}
+
 /* UTF-32 into UTF-8: 16 code points a step. */
 KERN_SSE4 static size_t sse4_utf32_to_utf8(int be, const uint8_t *src, size_t src_len,
                                            uint8_t *dst, size_t dst_len, size_t *written)
 {
-    size_t i = 0, w = 0, len[4];
-    __m128i saved = _mm_setzero_si128(), c[4], bad = _mm_setzero_si128(), any = bad;
+    size_t i = 0, w = 0, l0, l1, l2, l3;
+    __m128i saved = _mm_setzero_si128();
     int dirty = 0;
     for (; src_len - i >= 64 && dst_len - w >= 80; i += 64, dirty = 1) {
-        for (int k = 0; k < 4; k++) {
-            c[k] = X_LOAD(src + i + 16 * k);
-            if (be)
-                c[k] = wide_bswap32(c[k]);
-            bad = _mm_or_si128(bad, sse4_bad32(c[k]));
-            any = k ? _mm_or_si128(any, c[k]) : c[k];
-        }
+        __m128i c0 = sse4_load32(src + i, be), c1 = sse4_load32(src + i + 16, be);
+        __m128i c2 = sse4_load32(src + i + 32, be), c3 = sse4_load32(src + i + 48, be);
+        __m128i bad = _mm_or_si128(_mm_or_si128(sse4_bad32(c0), sse4_bad32(c1)),
+                                   _mm_or_si128(sse4_bad32(c2), sse4_bad32(c3)));
         if (!_mm_testz_si128(bad, bad))
             break;
-        if (_mm_testz_si128(any, _mm_set1_epi32(-128))) { /* ASCII */
+        if (_mm_testz_si128(_mm_or_si128(_mm_or_si128(c0, c1), _mm_or_si128(c2, c3)),
+                            _mm_set1_epi32(-128))) { /* ASCII */
             saved = X_LOAD(dst + w + 16);
-            X_STORE(dst + w, _mm_packus_epi16(_mm_packs_epi32(c[0], c[1]), _mm_packs_epi32(c[2], c[3])));
+            X_STORE(dst + w, _mm_packus_epi16(_mm_packs_epi32(c0, c1), _mm_packs_epi32(c2, c3)));
             w += 16;
             continue;
         }
-        __m128i least = _mm_min_epu32(_mm_min_epu32(c[0], c[1]), _mm_min_epu32(c[2], c[3]));
-        if (!_mm_testz_si128(_mm_cmpgt_epi32(_mm_set1_epi32(0x10000), least), _mm_set1_epi32(-1))) {
-            for (int k = 0; k < 4; k++)
-                c[k] = sse4_utf8_of4(c[k], &len[k]);
-        } else { /* 4 bytes each (emoji): the lanes as they are */
-            for (int k = 0; k < 4; k++) {
-                c[k] = wide_utf8_four(c[k]);
-                len[k] = 16;
-            }
+        if (_mm_testz_si128(_mm_or_si128(_mm_or_si128(c0, c1), _mm_or_si128(c2, c3)),
+                            _mm_set1_epi32(-65536))) { /* the BMP: as UTF-16 (no surrogates) */
+            size_t wrote = 0; /* always set: no surrogate to stop at */
+            sse4_step_utf8(_mm_packus_epi32(c0, c1), _mm_packus_epi32(c2, c3), dst + w, &wrote, &saved);
+            w += wrote;
+            continue;
         }
-        saved = X_LOAD(dst + w + len[0] + len[1] + len[2] + len[3]);
-        for (int k = 0; k < 4; k++) {
-            X_STORE(dst + w, c[k]);
-            w += len[k];
+        __m128i least = _mm_min_epu32(_mm_min_epu32(c0, c1), _mm_min_epu32(c2, c3));
+        if (_mm_testz_si128(_mm_cmpgt_epi32(_mm_set1_epi32(0x10000), least), _mm_set1_epi32(-1))) {
+            c0 = wide_utf8_four(c0); /* 4 bytes each (emoji): the lanes as they are */
+            c1 = wide_utf8_four(c1);
+            c2 = wide_utf8_four(c2);
+            c3 = wide_utf8_four(c3);
+            l0 = l1 = l2 = l3 = 16;
+        } else {
+            c0 = sse4_utf8_of4(c0, &l0);
+            c1 = sse4_utf8_of4(c1, &l1);
+            c2 = sse4_utf8_of4(c2, &l2);
+            c3 = sse4_utf8_of4(c3, &l3);
         }
+        saved = X_LOAD(dst + w + l0 + l1 + l2 + l3);
+        X_STORE(dst + w, c0);
+        X_STORE(dst + w + l0, c1);
+        X_STORE(dst + w + l0 + l1, c2);
+        X_STORE(dst + w + l0 + l1 + l2, c3);
+        w += l0 + l1 + l2 + l3;
     }
     if (dirty)
         X_STORE(dst + w, saved);
