@@ -376,15 +376,6 @@ KERN_SSE4 static size_t sse4_utf16_to_utf32(int be16, int be32, const uint8_t *s
     return i;
 }
 
-/* Whether 4 UTF-32 units hold a surrogate or a value above U+10FFFF. */
-SSE4_INLINE __m128i sse4_bad32(__m128i c)
-{
-    __m128i big = _mm_xor_si128(_mm_cmpeq_epi32(_mm_min_epu32(c, _mm_set1_epi32(0x10FFFF)), c),
-                                _mm_set1_epi32(-1));
-    return _mm_or_si128(big, _mm_cmpeq_epi32(_mm_and_si128(c, _mm_set1_epi32(-2048)),
-                                             _mm_set1_epi32(0xD800)));
-}
-
 /* 4 code points as UTF-16, each 32-bit lane its unit or its pair (the high
  * surrogate first); *supp: the lanes of pairs. */
 SSE4_INLINE __m128i sse4_pair_units(__m128i c, __m128i *supp)
@@ -397,7 +388,44 @@ SSE4_INLINE __m128i sse4_pair_units(__m128i c, __m128i *supp)
                            *supp);
 }
 
-/* UTF-32 into UTF-16: 8 code points a step. */
+/* 4 UTF-32 units of order be at p. */
+SSE4_INLINE __m128i sse4_load32(const uint8_t *p, int be)
+{
+    __m128i c = X_LOAD(p);
+    return be ? wide_bswap32(c) : c;
+}
+
+/* Checks 16 UTF-32 units: 0 when one is a surrogate or above U+10FFFF,
+ * else 1, or 2 when every one is above U+FFFF (no surrogate to look for);
+ * *most: their lanes' maximum. */
+SSE4_INLINE int sse4_check32(__m128i c0, __m128i c1, __m128i c2, __m128i c3, __m128i *most)
+{
+    const __m128i ones = _mm_set1_epi32(-1);
+    __m128i hi = _mm_max_epu32(_mm_max_epu32(c0, c1), _mm_max_epu32(c2, c3));
+    __m128i lo = _mm_min_epu32(_mm_min_epu32(c0, c1), _mm_min_epu32(c2, c3));
+    *most = hi;
+    if (!_mm_testz_si128(_mm_cmpeq_epi32(_mm_max_epu32(hi, _mm_set1_epi32(0x110000)), hi), ones))
+        return 0;
+    if (_mm_testz_si128(_mm_cmpgt_epi32(_mm_set1_epi32(0x10000), lo), ones))
+        return 2;
+    const __m128i top21 = _mm_set1_epi32(-2048), sur = _mm_set1_epi32(0xD800);
+    __m128i s = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi32(_mm_and_si128(c0, top21), sur),
+                                          _mm_cmpeq_epi32(_mm_and_si128(c1, top21), sur)),
+                             _mm_or_si128(_mm_cmpeq_epi32(_mm_and_si128(c2, top21), sur),
+                                          _mm_cmpeq_epi32(_mm_and_si128(c3, top21), sur)));
+    return _mm_testz_si128(s, s);
+}
+
+/* 4 code points' UTF-16 of order be16, packed in the low *len bytes. */
+SSE4_INLINE __m128i sse4_units4(__m128i c, int be16, size_t *len)
+{
+    __m128i supp, p = sse4_pair_units(c, &supp);
+    unsigned m = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(supp));
+    *len = 8 + 2 * (size_t)wide_ones[m];
+    return _mm_shuffle_epi8(be16 ? wide_bswap16(p) : p, X_LOAD(wide_units16[m]));
+}
+
+/* UTF-32 into UTF-16: 16 code points a step. */
 KERN_SSE4 static size_t sse4_utf32_to_utf16(int be32, int be16, const uint8_t *src,
                                             size_t src_len, uint8_t *dst, size_t dst_len,
                                             size_t *written)
@@ -405,34 +433,45 @@ KERN_SSE4 static size_t sse4_utf32_to_utf16(int be32, int be16, const uint8_t *s
     size_t i = 0, w = 0;
     __m128i saved = _mm_setzero_si128();
     int dirty = 0;
-    for (; src_len - i >= 32 && dst_len - w >= 48; i += 32, dirty = 1) {
-        __m128i c0 = X_LOAD(src + i), c1 = X_LOAD(src + i + 16);
-        if (be32) {
-            c0 = wide_bswap32(c0);
-            c1 = wide_bswap32(c1);
-        }
-        __m128i bad = _mm_or_si128(sse4_bad32(c0), sse4_bad32(c1));
-        if (!_mm_testz_si128(bad, bad))
+    for (; src_len - i >= 64 && dst_len - w >= 80; i += 64, dirty = 1) {
+        __m128i c0 = sse4_load32(src + i, be32), c1 = sse4_load32(src + i + 16, be32);
+        __m128i c2 = sse4_load32(src + i + 32, be32), c3 = sse4_load32(src + i + 48, be32);
+        __m128i most, supp;
+        int kind = sse4_check32(c0, c1, c2, c3, &most);
+        if (kind == 0)
             break;
-        if (_mm_testz_si128(_mm_or_si128(c0, c1), _mm_set1_epi32(-65536))) { /* the BMP */
-            __m128i u = _mm_packus_epi32(c0, c1);
-            saved = X_LOAD(dst + w + 16);
-            X_STORE(dst + w, be16 ? wide_bswap16(u) : u);
-            w += 16;
+        if (_mm_testz_si128(most, _mm_set1_epi32(-65536))) { /* the BMP: one unit each */
+            __m128i u0 = _mm_packus_epi32(c0, c1), u1 = _mm_packus_epi32(c2, c3);
+            saved = X_LOAD(dst + w + 32);
+            X_STORE(dst + w, be16 ? wide_bswap16(u0) : u0);
+            X_STORE(dst + w + 16, be16 ? wide_bswap16(u1) : u1);
+            w += 32;
             continue;
         }
-        __m128i s0, s1, p0 = sse4_pair_units(c0, &s0), p1 = sse4_pair_units(c1, &s1);
-        if (be16) {
-            p0 = wide_bswap16(p0);
-            p1 = wide_bswap16(p1);
+        size_t l0 = 16, l1 = 16, l2 = 16, l3 = 16;
+        if (kind == 2) {
+            c0 = sse4_pair_units(c0, &supp); /* pairs only (emoji): the lanes as they are */
+            c1 = sse4_pair_units(c1, &supp);
+            c2 = sse4_pair_units(c2, &supp);
+            c3 = sse4_pair_units(c3, &supp);
+            if (be16) {
+                c0 = wide_bswap16(c0);
+                c1 = wide_bswap16(c1);
+                c2 = wide_bswap16(c2);
+                c3 = wide_bswap16(c3);
+            }
+        } else {
+            c0 = sse4_units4(c0, be16, &l0);
+            c1 = sse4_units4(c1, be16, &l1);
+            c2 = sse4_units4(c2, be16, &l2);
+            c3 = sse4_units4(c3, be16, &l3);
         }
-        unsigned m0 = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(s0));
-        unsigned m1 = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(s1));
-        size_t n0 = 8 + 2 * (size_t)wide_ones[m0], n = n0 + 8 + 2 * (size_t)wide_ones[m1];
-        saved = X_LOAD(dst + w + n);
-        X_STORE(dst + w, _mm_shuffle_epi8(p0, X_LOAD(wide_units16[m0])));
-        X_STORE(dst + w + n0, _mm_shuffle_epi8(p1, X_LOAD(wide_units16[m1])));
-        w += n;
+        saved = X_LOAD(dst + w + l0 + l1 + l2 + l3);
+        X_STORE(dst + w, c0);
+        X_STORE(dst + w + l0, c1);
+        X_STORE(dst + w + l0 + l1, c2);
+        X_STORE(dst + w + l0 + l1 + l2, c3);
+        w += l0 + l1 + l2 + l3;
     }
     if (dirty)
         X_STORE(dst + w, saved);
@@ -462,13 +501,6 @@ SSE4_INLINE __m128i sse4_utf8_of4(__m128i c, size_t *len)
     return _mm_shuffle_epi8(bytes, ctrl);
 }
 
-/* 4 UTF-32 units of order be at p. */
-SSE4_INLINE __m128i sse4_load32(const uint8_t *p, int be)
-{
-    __m128i c = X_LOAD(p);
-    return be ? wide_bswap32(c) : c;
-}
-
 /* UTF-32 into UTF-8: 16 code points a step. */
 KERN_SSE4 static size_t sse4_utf32_to_utf8(int be, const uint8_t *src, size_t src_len,
                                            uint8_t *dst, size_t dst_len, size_t *written)
@@ -479,26 +511,23 @@ KERN_SSE4 static size_t sse4_utf32_to_utf8(int be, const uint8_t *src, size_t sr
     for (; src_len - i >= 64 && dst_len - w >= 80; i += 64, dirty = 1) {
         __m128i c0 = sse4_load32(src + i, be), c1 = sse4_load32(src + i + 16, be);
         __m128i c2 = sse4_load32(src + i + 32, be), c3 = sse4_load32(src + i + 48, be);
-        __m128i bad = _mm_or_si128(_mm_or_si128(sse4_bad32(c0), sse4_bad32(c1)),
-                                   _mm_or_si128(sse4_bad32(c2), sse4_bad32(c3)));
-        if (!_mm_testz_si128(bad, bad))
+        __m128i most;
+        int kind = sse4_check32(c0, c1, c2, c3, &most);
+        if (kind == 0)
             break;
-        if (_mm_testz_si128(_mm_or_si128(_mm_or_si128(c0, c1), _mm_or_si128(c2, c3)),
-                            _mm_set1_epi32(-128))) { /* ASCII */
+        if (_mm_testz_si128(most, _mm_set1_epi32(-128))) { /* ASCII */
             saved = X_LOAD(dst + w + 16);
             X_STORE(dst + w, _mm_packus_epi16(_mm_packs_epi32(c0, c1), _mm_packs_epi32(c2, c3)));
             w += 16;
             continue;
         }
-        if (_mm_testz_si128(_mm_or_si128(_mm_or_si128(c0, c1), _mm_or_si128(c2, c3)),
-                            _mm_set1_epi32(-65536))) { /* the BMP: as UTF-16 (no surrogates) */
+        if (_mm_testz_si128(most, _mm_set1_epi32(-65536))) { /* the BMP: as UTF-16 (no surrogates) */
             size_t wrote = 0; /* always set: no surrogate to stop at */
             sse4_step_utf8(_mm_packus_epi32(c0, c1), _mm_packus_epi32(c2, c3), dst + w, &wrote, &saved);
             w += wrote;
             continue;
         }
-        __m128i least = _mm_min_epu32(_mm_min_epu32(c0, c1), _mm_min_epu32(c2, c3));
-        if (_mm_testz_si128(_mm_cmpgt_epi32(_mm_set1_epi32(0x10000), least), _mm_set1_epi32(-1))) {
+        if (kind == 2) {
             c0 = wide_utf8_four(c0); /* 4 bytes each (emoji): the lanes as they are */
             c1 = wide_utf8_four(c1);
             c2 = wide_utf8_four(c2);
