@@ -1,52 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The fused kernels (utfdfa__wide_transcode) of the SSE4 and AVX2 levels:
- * UTF-16 into UTF-8, UTF-16 and UTF-32, UTF-32 into UTF-8 and UTF-16,
- * either byte order (a pshufb swaps bytes), 8-16 units a step, surrogate
- * pairs checked and joined in the vector. A step whose units the kernel
- * must stop before (a lone surrogate, a UTF-32 surrogate or value above
- * U+10FFFF) or whose output may not fit ends the loop; the scalar kernel
- * then stops exactly there. (256-bit steps at the AVX2 level measured no
- * faster: the packing works in 128-bit halves either way.)
- *
- * Where the output's length varies, each lane holds its character's bytes
- * and pshufb packs them with a control looked up from the lanes' lengths
- * (the tables: gen/emit_wide.py). Packed output leaves up to 16 bytes of
- * scratch past its end, which the next step's stores cover. So that the
- * kernel still leaves dst past what it reports written as it found it,
- * each step first saves the 16 bytes at its own end (nothing has touched
- * them: every step writes at least 16 bytes and its scratch ends within 16
- * bytes of its end) and the kernel puts the last step's back when it
- * stops. */
-#include "x86.h"
+/* The fused kernels (utfdfa__wide_transcode) of the SSE4 and AVX2 levels
+ * into UTF-8: UTF-16 (16 units a step, surrogate pairs checked and joined
+ * in the vector) and UTF-32 (16 code points a step), either byte order (a
+ * pshufb swaps bytes); between UTF-16 and UTF-32, units_sse4.c. How the
+ * output is packed and stored: wide_sse4.h. */
+#include "wide_sse4.h"
 
 #if KERN_X86
-#include "wide_x86.gen.h"
-
-#define KERN_SSE4 __attribute__((target("ssse3,sse4.1")))
-#define SSE4_INLINE KERN_INLINE KERN_SSE4
-#define X_LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define X_LOAD8(p) _mm_loadl_epi64((const __m128i *)(const void *)(p))
-#define X_STORE(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
-#define X_SET16(x) _mm_set1_epi16((short)(x))
-
-SSE4_INLINE __m128i wide_bswap16(__m128i v)
-{
-    return _mm_shuffle_epi8(v, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
-}
-
-SSE4_INLINE __m128i wide_bswap32(__m128i v)
-{
-    return _mm_shuffle_epi8(v, _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
-}
-
-/* 8 units that are 4 pairs, each 32-bit lane a high then a low surrogate,
- * as 4 code points. */
-SSE4_INLINE __m128i wide_pair_points(__m128i v)
-{
-    __m128i hi = _mm_and_si128(_mm_slli_epi32(v, 10), _mm_set1_epi32(0xFFC00));
-    __m128i lo = _mm_and_si128(_mm_srli_epi32(v, 16), _mm_set1_epi32(0x3FF));
-    return _mm_add_epi32(_mm_or_si128(hi, lo), _mm_set1_epi32(0x10000));
-}
 
 /* The 4-byte forms of 4 code points above U+FFFF, in memory order. */
 SSE4_INLINE __m128i wide_utf8_four(__m128i c)
@@ -74,39 +34,18 @@ KERN_INLINE size_t wide_utf8_rows(const struct wide_utf8_8 *u, unsigned row[2])
 {
     row[0] = wide_utf8_group[u->groups & 0xFF];
     row[1] = wide_utf8_group[u->groups >> 8];
-    return (size_t)(row[0] >> 8) + (row[1] >> 8);
+    return (size_t)(row[0] >> 10) + (row[1] >> 10);
 }
 
 /* Writes them packed at dst (scratch past the end). */
 SSE4_INLINE void wide_utf8_store(uint8_t *dst, const struct wide_utf8_8 *u, const unsigned row[2])
 {
     X_STORE(dst, _mm_shuffle_epi8(_mm_unpacklo_epi16(u->a, u->b),
-                                  X_LOAD(wide_utf8_shuffle[row[0] & 0xFF])));
-    X_STORE(dst + (row[0] >> 8), _mm_shuffle_epi8(_mm_unpackhi_epi16(u->a, u->b),
-                                                  X_LOAD(wide_utf8_shuffle[row[1] & 0xFF])));
+                                  X_LOAD(wide_utf8_shuffle + (row[0] & 0x3FF))));
+    X_STORE(dst + (row[0] >> 10), _mm_shuffle_epi8(_mm_unpackhi_epi16(u->a, u->b),
+                                                   X_LOAD(wide_utf8_shuffle + (row[1] & 0x3FF))));
 }
 
-
-/* A step that reads fewer bytes than the others (a high surrogate at its
- * end) takes a branch, not arithmetic, so that the next step's load does
- * not wait for this one's masks; the empty asm keeps the compiler from
- * turning the branch into a select. */
-#if defined(__GNUC__)
-#define WIDE_RARELY(bytes) (__extension__({ __asm__(""); (size_t)(bytes); }))
-#else
-#define WIDE_RARELY(bytes) ((size_t)(bytes))
-#endif
-
-/* The units of a unit vector that are high, low surrogates. */
-SSE4_INLINE __m128i sse4_high(__m128i v)
-{
-    return _mm_cmpeq_epi16(_mm_and_si128(v, X_SET16(0xFC00)), X_SET16(0xD800));
-}
-
-SSE4_INLINE __m128i sse4_low(__m128i v)
-{
-    return _mm_cmpeq_epi16(_mm_and_si128(v, X_SET16(0xFC00)), X_SET16(0xDC00));
-}
 
 /* The first two UTF-8 bytes of units below 0x800 (a 2-byte form's lead,
  * then the next byte in the high byte); ASCII units (one) as they are. */
@@ -155,7 +94,7 @@ SSE4_INLINE void sse4_put_halves(uint8_t *dst, __m128i bytes, size_t first)
 SSE4_INLINE void sse4_put_three8(uint8_t *dst, __m128i v)
 {
     __m128i a = sse4_utf8_three(v), b = sse4_utf8_last(v);
-    const __m128i ctrl = X_LOAD(wide_utf8_shuffle[80]); /* every lane 3 bytes */
+    const __m128i ctrl = X_LOAD(wide_utf8_shuffle + WIDE_UTF8_THREES);
     X_STORE(dst, _mm_shuffle_epi8(_mm_unpacklo_epi16(a, b), ctrl));
     X_STORE(dst + 12, _mm_shuffle_epi8(_mm_unpackhi_epi16(a, b), ctrl));
 }
@@ -274,211 +213,6 @@ KERN_SSE4 static size_t sse4_utf16_to_utf8(int be, const uint8_t *src, size_t sr
     return i;
 }
 
-/* UTF-16 into UTF-16: 8 units a step whose surrogates pair up are copied
- * (7 when the last is a high one: its low one comes with the next step). */
-KERN_SSE4 static size_t sse4_utf16_to_utf16(int be_in, int be_out, const uint8_t *src,
-                                            size_t src_len, uint8_t *dst, size_t dst_len,
-                                            size_t *written)
-{
-    size_t i = 0;
-    while (src_len - i >= 16 && dst_len - i >= 16) {
-        __m128i raw = X_LOAD(src + i), v = be_in ? wide_bswap16(raw) : raw;
-        __m128i out = be_in != be_out ? wide_bswap16(raw) : raw;
-        unsigned hm = (unsigned)_mm_movemask_epi8(sse4_high(v));
-        unsigned lm = (unsigned)_mm_movemask_epi8(sse4_low(v));
-        if (lm != (hm << 2 & 0xFFFF))
-            break;
-        if (hm >> 15) { /* units 0-6, in two overlapping stores */
-            _mm_storel_epi64((__m128i *)(void *)(dst + i), out);
-            _mm_storel_epi64((__m128i *)(void *)(dst + i + 6), _mm_srli_si128(out, 6));
-            i += 14;
-            continue;
-        }
-        X_STORE(dst + i, out);
-        i += 16;
-    }
-    *written = i;
-    return i;
-}
-
-/* 8 units of UTF-16 with pairs as 32-bit lanes of code points, units 0-3 in
- * c[0], 4-7 in c[1]; returns the mask of the lanes to keep (not a low
- * surrogate's; not a last high one's). */
-SSE4_INLINE unsigned sse4_pair_points(__m128i v, __m128i high, __m128i low, unsigned last,
-                                      __m128i c[2])
-{
-    const __m128i offset = _mm_set1_epi32(-0x35FDC00); /* (h << 10) + l - this: the pair */
-    __m128i next = _mm_srli_si128(v, 2);
-    for (int k = 0; k < 2; k++) {
-        __m128i u = _mm_cvtepu16_epi32(v), n = _mm_cvtepu16_epi32(next);
-        __m128i pair = _mm_add_epi32(_mm_add_epi32(_mm_slli_epi32(u, 10), n), offset);
-        c[k] = _mm_blendv_epi8(u, pair, _mm_cvtepi16_epi32(high));
-        v = _mm_srli_si128(v, 8);
-        next = _mm_srli_si128(next, 8);
-        high = _mm_srli_si128(high, 8);
-    }
-    unsigned drop = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(low, low)) & 0xFF;
-    return ~(drop | last << 7) & 0xFF;
-}
-
-/* UTF-16 into UTF-32: 8 units a step (7 when the last is a high surrogate). */
-KERN_SSE4 static size_t sse4_utf16_to_utf32(int be16, int be32, const uint8_t *src,
-                                            size_t src_len, uint8_t *dst, size_t dst_len,
-                                            size_t *written)
-{
-    size_t i = 0, w = 0;
-    __m128i saved = _mm_setzero_si128();
-    int dirty = 0;
-    while (src_len - i >= 16 && dst_len - w >= 48) {
-        __m128i v = X_LOAD(src + i), c[2];
-        if (be16)
-            v = wide_bswap16(v);
-        __m128i sur = _mm_cmpeq_epi16(_mm_and_si128(v, X_SET16(0xF800)), X_SET16(0xD800));
-        size_t r = 16, n;
-        if (_mm_testz_si128(sur, sur)) {
-            c[0] = _mm_cvtepu16_epi32(v);
-            c[1] = _mm_cvtepu16_epi32(_mm_srli_si128(v, 8));
-            n = 32;
-            saved = X_LOAD(dst + w + 32);
-            X_STORE(dst + w, be32 ? wide_bswap32(c[0]) : c[0]);
-            X_STORE(dst + w + 16, be32 ? wide_bswap32(c[1]) : c[1]);
-        } else {
-            __m128i high = sse4_high(v), low = sse4_low(v);
-            unsigned hm = (unsigned)_mm_movemask_epi8(high), lm = (unsigned)_mm_movemask_epi8(low);
-            if (lm != (hm << 2 & 0xFFFF))
-                break;
-            if (hm == 0x3333) { /* 4 pairs (emoji) */
-                c[0] = wide_pair_points(v);
-                saved = X_LOAD(dst + w + 16);
-                X_STORE(dst + w, be32 ? wide_bswap32(c[0]) : c[0]);
-                n = 16;
-            } else {
-                unsigned keep = sse4_pair_points(v, high, low, hm >> 15, c);
-                size_t n0 = 4 * (size_t)wide_ones[keep & 15];
-                n = n0 + 4 * (size_t)wide_ones[keep >> 4];
-                if (hm >> 15)
-                    r = WIDE_RARELY(14);
-                saved = X_LOAD(dst + w + n);
-                for (int k = 0; k < 2; k++)
-                    if (be32)
-                        c[k] = wide_bswap32(c[k]);
-                X_STORE(dst + w, _mm_shuffle_epi8(c[0], X_LOAD(wide_keep32[keep & 15])));
-                X_STORE(dst + w + n0, _mm_shuffle_epi8(c[1], X_LOAD(wide_keep32[keep >> 4])));
-            }
-        }
-        i += r;
-        w += n;
-        dirty = 1;
-    }
-    if (dirty)
-        X_STORE(dst + w, saved);
-    *written = w;
-    return i;
-}
-
-/* 4 code points as UTF-16, each 32-bit lane its unit or its pair (the high
- * surrogate first); *supp: the lanes of pairs. */
-SSE4_INLINE __m128i sse4_pair_units(__m128i c, __m128i *supp)
-{
-    __m128i s = _mm_sub_epi32(c, _mm_set1_epi32(0x10000));
-    __m128i high = _mm_add_epi32(_mm_srli_epi32(s, 10), _mm_set1_epi32(0xD800));
-    __m128i low = _mm_slli_epi32(_mm_and_si128(s, _mm_set1_epi32(0x3FF)), 16);
-    *supp = _mm_cmpgt_epi32(c, _mm_set1_epi32(0xFFFF));
-    return _mm_blendv_epi8(c, _mm_or_si128(_mm_or_si128(high, low), _mm_set1_epi32((int)0xDC000000u)),
-                           *supp);
-}
-
-/* 4 UTF-32 units of order be at p. */
-SSE4_INLINE __m128i sse4_load32(const uint8_t *p, int be)
-{
-    __m128i c = X_LOAD(p);
-    return be ? wide_bswap32(c) : c;
-}
-
-/* Checks 16 UTF-32 units: 0 when one is a surrogate or above U+10FFFF,
- * else 1, or 2 when every one is above U+FFFF (no surrogate to look for);
- * *most: their lanes' maximum. */
-SSE4_INLINE int sse4_check32(__m128i c0, __m128i c1, __m128i c2, __m128i c3, __m128i *most)
-{
-    const __m128i ones = _mm_set1_epi32(-1);
-    __m128i hi = _mm_max_epu32(_mm_max_epu32(c0, c1), _mm_max_epu32(c2, c3));
-    __m128i lo = _mm_min_epu32(_mm_min_epu32(c0, c1), _mm_min_epu32(c2, c3));
-    *most = hi;
-    if (!_mm_testz_si128(_mm_cmpeq_epi32(_mm_max_epu32(hi, _mm_set1_epi32(0x110000)), hi), ones))
-        return 0;
-    if (_mm_testz_si128(_mm_cmpgt_epi32(_mm_set1_epi32(0x10000), lo), ones))
-        return 2;
-    const __m128i top21 = _mm_set1_epi32(-2048), sur = _mm_set1_epi32(0xD800);
-    __m128i s = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi32(_mm_and_si128(c0, top21), sur),
-                                          _mm_cmpeq_epi32(_mm_and_si128(c1, top21), sur)),
-                             _mm_or_si128(_mm_cmpeq_epi32(_mm_and_si128(c2, top21), sur),
-                                          _mm_cmpeq_epi32(_mm_and_si128(c3, top21), sur)));
-    return _mm_testz_si128(s, s);
-}
-
-/* 4 code points' UTF-16 of order be16, packed in the low *len bytes. */
-SSE4_INLINE __m128i sse4_units4(__m128i c, int be16, size_t *len)
-{
-    __m128i supp, p = sse4_pair_units(c, &supp);
-    unsigned m = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(supp));
-    *len = 8 + 2 * (size_t)wide_ones[m];
-    return _mm_shuffle_epi8(be16 ? wide_bswap16(p) : p, X_LOAD(wide_units16[m]));
-}
-
-/* UTF-32 into UTF-16: 16 code points a step. */
-KERN_SSE4 static size_t sse4_utf32_to_utf16(int be32, int be16, const uint8_t *src,
-                                            size_t src_len, uint8_t *dst, size_t dst_len,
-                                            size_t *written)
-{
-    size_t i = 0, w = 0;
-    __m128i saved = _mm_setzero_si128();
-    int dirty = 0;
-    for (; src_len - i >= 64 && dst_len - w >= 80; i += 64, dirty = 1) {
-        __m128i c0 = sse4_load32(src + i, be32), c1 = sse4_load32(src + i + 16, be32);
-        __m128i c2 = sse4_load32(src + i + 32, be32), c3 = sse4_load32(src + i + 48, be32);
-        __m128i most, supp;
-        int kind = sse4_check32(c0, c1, c2, c3, &most);
-        if (kind == 0)
-            break;
-        if (_mm_testz_si128(most, _mm_set1_epi32(-65536))) { /* the BMP: one unit each */
-            __m128i u0 = _mm_packus_epi32(c0, c1), u1 = _mm_packus_epi32(c2, c3);
-            saved = X_LOAD(dst + w + 32);
-            X_STORE(dst + w, be16 ? wide_bswap16(u0) : u0);
-            X_STORE(dst + w + 16, be16 ? wide_bswap16(u1) : u1);
-            w += 32;
-            continue;
-        }
-        size_t l0 = 16, l1 = 16, l2 = 16, l3 = 16;
-        if (kind == 2) {
-            c0 = sse4_pair_units(c0, &supp); /* pairs only (emoji): the lanes as they are */
-            c1 = sse4_pair_units(c1, &supp);
-            c2 = sse4_pair_units(c2, &supp);
-            c3 = sse4_pair_units(c3, &supp);
-            if (be16) {
-                c0 = wide_bswap16(c0);
-                c1 = wide_bswap16(c1);
-                c2 = wide_bswap16(c2);
-                c3 = wide_bswap16(c3);
-            }
-        } else {
-            c0 = sse4_units4(c0, be16, &l0);
-            c1 = sse4_units4(c1, be16, &l1);
-            c2 = sse4_units4(c2, be16, &l2);
-            c3 = sse4_units4(c3, be16, &l3);
-        }
-        saved = X_LOAD(dst + w + l0 + l1 + l2 + l3);
-        X_STORE(dst + w, c0);
-        X_STORE(dst + w + l0, c1);
-        X_STORE(dst + w + l0 + l1, c2);
-        X_STORE(dst + w + l0 + l1 + l2, c3);
-        w += l0 + l1 + l2 + l3;
-    }
-    if (dirty)
-        X_STORE(dst + w, saved);
-    *written = w;
-    return i;
-}
-
 /* 4 code points' UTF-8, packed in the low *len bytes: each 32-bit lane the
  * 4-byte form's bytes with the lead bits of its length, its last len bytes
  * kept (wide_pair_shuffle: two lanes a half, wide_merge joins the halves). */
@@ -565,10 +299,10 @@ size_t utfdfa__sse4_wide_transcode(enum fast_form from, enum fast_form to, const
         i = (from <= FORM_UTF16BE ? sse4_utf16_to_utf8 : sse4_utf32_to_utf8)(be, src, src_len, dst,
                                                                                dst_len, &w);
     else if (from <= FORM_UTF16BE)
-        i = (to <= FORM_UTF16BE ? sse4_utf16_to_utf16 : sse4_utf16_to_utf32)(be, be_out, src, src_len,
+        i = (to <= FORM_UTF16BE ? utfdfa__sse4_utf16_to_utf16 : utfdfa__sse4_utf16_to_utf32)(be, be_out, src, src_len,
                                                                               dst, dst_len, &w);
     else
-        i = sse4_utf32_to_utf16(be, be_out, src, src_len, dst, dst_len, &w);
+        i = utfdfa__sse4_utf32_to_utf16(be, be_out, src, src_len, dst, dst_len, &w);
     i += utfdfa__scalar_wide_transcode(from, to, src + i, src_len - i, dst + w, dst_len - w, &got);
     *written = w + got;
     return i;
