@@ -5,8 +5,9 @@
  * version and SIMD ones chosen once at run time (src/fast/dispatch.c).
  * Each consumes a prefix of its input and stops where the caller's slow
  * path must take over. No pointer is assumed aligned; nothing outside the
- * given ranges is read or written, and dst is written only up to what is
- * reported written. */
+ * given ranges is read or written, and dst past what is reported written is
+ * left as it was (the SSE4 fused kernels store scratch there and put the
+ * bytes back: src/fast/x86/wide_sse4.h). */
 #ifndef UTFDFA_FAST_KERNELS_H
 #define UTFDFA_FAST_KERNELS_H
 

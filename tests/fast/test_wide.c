@@ -4,8 +4,8 @@
  * this machine runs (forced in turn) and the scalar level's table called
  * directly, against an oracle written here from the encoding forms'
  * definitions (one unit at a time, no shared code). Lengths 0..300 code
- * points of six profiles (ASCII, up to U+07FF, the BMP, everything, ASCII
- * with a few others, supplementary only), every source and destination
+ * points of seven profiles (ASCII, up to U+07FF, the BMP, everything, ASCII
+ * with a few others, supplementary only, 3-byte forms only), every source and destination
  * alignment mod 32 at every length, every destination size for the short
  * lengths and the sizes around the SIMD steps' needs for the long ones;
  * at every position a lone high or low surrogate, a high before a high, a
@@ -167,7 +167,9 @@ static uint32_t rnd(uint32_t n)
 }
 
 /* A scalar value: profile 0 ASCII, 1 up to U+07FF, 2 the BMP, 3 anything,
- * 4 ASCII with an occasional other, 5 supplementary only. */
+ * 4 ASCII with an occasional other, 5 supplementary only, 6 3-byte forms
+ * only (the SIMD steps' paths for one shape of character). */
+#define PROFILES 7
 static uint32_t random_cp(int profile)
 {
     uint32_t c;
@@ -177,7 +179,8 @@ static uint32_t random_cp(int profile)
     case 2: c = rnd(4) ? 0x800 + rnd(0xF800) : rnd(0x800); break;
     case 3: c = rnd(3) == 0 ? 0x10000 + rnd(0x100000) : random_cp((int)rnd(3)); break;
     case 4: return rnd(8) ? rnd(0x80) : random_cp(3);
-    default: return 0x10000 + rnd(0x100000);
+    case 5: return 0x10000 + rnd(0x100000);
+    default: c = 0x800 + rnd(0xF800); break;
     }
     return c >= 0xD800 && c < 0xE000 ? c - 0x1000 : c;
 }
@@ -219,7 +222,7 @@ static void sizes(enum fast_form from, enum fast_form to, size_t bytes, size_t n
 
 static void valid_text(enum fast_form from, enum fast_form to)
 {
-    for (int profile = 0; profile < 6; profile++)
+    for (int profile = 0; profile < PROFILES; profile++)
         for (size_t len = 0; len <= MAX_LEN; len += quick && len > 40 ? 7 : 1) {
             for (size_t i = 0; i < len; i++)
                 cps[i] = random_cp(profile);
@@ -247,7 +250,7 @@ static void bad_units(enum fast_form from, enum fast_form to)
         if (len > (quick ? 40u : 140u) && len != MAX_LEN && len % 64 != 0)
             continue;
         for (size_t p = 0; p < len; p++) {
-            int profile = (int)((p + len) % 6);
+            int profile = (int)((p + len) % PROFILES);
             for (size_t i = 0; i < len; i++)
                 cps[i] = random_cp(profile == 5 ? 3 : profile);
             cps[p] = 'x'; /* one unit wide in either form */
@@ -334,7 +337,7 @@ static void test_transcode(void)
         for (int run = 0; run < runs; run++) {
             size_t len = rnd(MAX_LEN), bytes = 0, unit = o_unit(forms[f]);
             for (size_t i = 0; i < len; i++) {
-                uint32_t c = random_cp(run % 6);
+                uint32_t c = random_cp(run % PROFILES);
                 if (rnd(run % 3 == 0 ? 40 : 400) == 0) /* an error, or a value only UCS-4 holds */
                     c = unit == 2 ? 0xD800 + rnd(0x800) : rnd(2) ? 0xD800 + rnd(0x800) : 0x110000 + rnd(99);
                 bytes += unit == 2 && c >= 0xD800 && c < 0xE000

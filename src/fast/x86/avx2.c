@@ -108,14 +108,7 @@ AVX2_INLINE size_t avx2_ascii_loop(enum fast_form from, enum fast_form to, const
     size_t n = kern_min(src_len / uf, dst_len / ut), i = 0;
     if (n == 0 || kern_load_unit(from, src) > 0x7F)
         return 0; /* quickly: the caller's slow path is next */
-    __m256i b0, b1;
-    for (; n - i >= 64; i += 64) {
-        if (!avx2_load_ascii32(from, src + i * uf, &b0) ||
-            !avx2_load_ascii32(from, src + (i + 32) * uf, &b1))
-            break;
-        avx2_store_ascii32(to, dst + i * ut, b0);
-        avx2_store_ascii32(to, dst + (i + 32) * ut, b1);
-    }
+    __m256i b0;
     for (; n - i >= 32; i += 32) {
         if (!avx2_load_ascii32(from, src + i * uf, &b0))
             break;
@@ -296,8 +289,8 @@ KERN_AVX2 static size_t avx2_cp_to_form(enum fast_form to, const uint32_t *src, 
 
 const struct fast_kernels utfdfa__fast_avx2 = {
     "avx2", avx2_ascii_copy, avx2_utf16_to_cp, avx2_utf32_to_cp, avx2_cp_to_form,
-    utfdfa__scalar_wide_transcode, 0, /* no fused kernel: none measured faster than the */
-    /* decoder and encoder kernels in turn (the scalar one, for the tests) */
+    utfdfa__sse4_wide_transcode, WIDE_PAIRS, /* 256-bit steps measured no faster: the */
+    /* packing works in 128-bit halves either way (wide_sse4.c) */
     utfdfa__sse4_utf7_b64, utfdfa__sse4_utf7_direct, /* 32 bytes a step gained little */
 };
 

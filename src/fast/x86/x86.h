@@ -34,6 +34,23 @@ size_t utfdfa__vbmi_utf32_to_utf16(int be_in, int be_out, const uint8_t *src, si
 size_t utfdfa__vbmi_utf32_to_utf32(int be_in, int be_out, const uint8_t *src, size_t src_len,
                                    uint8_t *dst, size_t dst_len, size_t *written);
 
+/* wide_sse4.c: the fused kernels of the SSE4 and AVX2 levels (the contract
+ * of utfdfa__wide_transcode), for the pairs in WIDE_PAIRS. */
+size_t utfdfa__sse4_wide_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
+                                   size_t src_len, uint8_t *dst, size_t dst_len,
+                                   size_t *written);
+
+#define WIDE_PAIR(f, t) (1u << KERN_PAIR(f, t))
+#define WIDE_TO_ORDERS(f, t) (WIDE_PAIR(f, t##LE) | WIDE_PAIR(f, t##BE))
+#define WIDE_FROM_ORDERS(f, t) (WIDE_PAIR(f##LE, t) | WIDE_PAIR(f##BE, t))
+/* UTF-16 into UTF-8, UTF-16 and UTF-32; UTF-32 into UTF-8 and UTF-16 (not
+ * UTF-32 into UTF-32: the decoder and encoder kernels copy it as fast). */
+#define WIDE_PAIRS                                                                       \
+    (WIDE_FROM_ORDERS(FORM_UTF16, FORM_UTF8) | WIDE_FROM_ORDERS(FORM_UTF32, FORM_UTF8) |  \
+     WIDE_TO_ORDERS(FORM_UTF16LE, FORM_UTF16) | WIDE_TO_ORDERS(FORM_UTF16BE, FORM_UTF16) | \
+     WIDE_TO_ORDERS(FORM_UTF16LE, FORM_UTF32) | WIDE_TO_ORDERS(FORM_UTF16BE, FORM_UTF32) | \
+     WIDE_TO_ORDERS(FORM_UTF32LE, FORM_UTF16) | WIDE_TO_ORDERS(FORM_UTF32BE, FORM_UTF16))
+
 /* Writes the UTF-8 form of c (<= 0x10FFFF) as four bytes at dst without a
  * branch on its length, which it returns: the bytes past that length are
  * scratch, for the next code point to overwrite (x86 is little-endian). */
