@@ -172,3 +172,9 @@ size_t utfdfa__utf7_direct(int imap, const uint8_t *src, size_t n, void *dst, un
 {
     return kern_level()->utf7_direct(imap, src, n, dst, width, cap);
 }
+
+size_t utfdfa__utf7_text(const uint8_t *src, size_t n, void *dst, unsigned width, size_t cap,
+                         size_t *written)
+{
+    return kern_level()->utf7_text(src, n, dst, width, cap, written);
+}

@@ -74,6 +74,15 @@ size_t utfdfa__utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsig
 size_t utfdfa__utf7_direct(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
                            size_t cap);
 
+/* UTF-7 text from the start state with nothing held: direct characters, "+-" as "+", and whole
+ * base64 runs whose end is in src[0..n) and valid (RFC 2152: fewer than 8 bits over, all zero;
+ * ended by "-", which it takes, or by a direct character, which it reads as such) and whose units
+ * are none a surrogate, decoded as utfdfa__utf7_direct and utfdfa__utf7_b64 write. Stops BEFORE
+ * any other byte or run, or output that does not fit dst[0..cap) (a run goes whole or not at
+ * all), so it ends in the start state with nothing held. Returns bytes read; *written units. */
+size_t utfdfa__utf7_text(const uint8_t *src, size_t n, void *dst, unsigned width, size_t cap,
+                         size_t *written);
+
 /* For tests and benchmarks: use the kernels of `level` ("scalar", "sse2", "sse4", "avx2",
  * "avx512", "avx512vbmi" (src/fast/levels.h), or "auto"
  * for the run-time choice) from now on. Returns 0, changing nothing, when this build or this

@@ -131,3 +131,67 @@ size_t utfdfa__scalar_utf7_direct(int imap, const uint8_t *src, size_t n, void *
     }
     return i;
 }
+
+/* Writes code point cp (below 0x10000) as unit w of dst (width 4 or 2; 0: nothing). */
+KERN_INLINE void u7k_put_unit(void *dst, unsigned width, size_t w, uint32_t cp)
+{
+    if (width == 4)
+        kern_put_cp(dst, w, cp);
+    else if (width == 2)
+        memcpy((uint8_t *)dst + w * 2, &(uint16_t){(uint16_t)cp}, 2);
+}
+
+/* The UTF-7 run at src[0] == '+', whole (kernels.h, utfdfa__utf7_text): the
+ * bytes it takes with its "-", or 0. */
+KERN_INLINE size_t u7k_run(const uint8_t *src, size_t n, void *dst, unsigned width, size_t cap,
+                           size_t *written)
+{
+    const uint8_t *direct = utf7_simd[0][UTF7_SIMD_DIRECT];
+    size_t j = 1, w = 0;
+    uint32_t acc = 0;
+    unsigned bits = 0;
+    for (; j < n && utf7_digit[src[j]] != 0xFF; j++) {
+        acc = acc << 6 | utf7_digit[src[j]];
+        if ((bits += 6) < 16)
+            continue;
+        uint32_t unit = acc >> (bits -= 16);
+        acc &= (1u << bits) - 1;
+        if (u7k_high(unit) || u7k_low(unit) || (width && w == cap))
+            return 0;
+        u7k_put_unit(dst, width, w, unit);
+        w += width != 0;
+    }
+    if (j == n || (j == 1 && (src[1] != '-' || (width && cap == 0))))
+        return 0;
+    if (j == 1) /* "+-" is "+" */
+        u7k_put_unit(dst, width, w, '+');
+    *written = w + (j == 1 && width);
+    /* RFC 2152: fewer than 8 bits over, all zero; the run ends at "-" (taken) or a direct character */
+    if (bits >= 8 || acc != 0 || !(src[j] == '-' || u7k_in(direct, src[j])))
+        return 0;
+    return j + (src[j] == '-');
+}
+
+size_t utfdfa__scalar_utf7_text(const uint8_t *src, size_t n, void *dst, unsigned width,
+                                size_t cap, size_t *written)
+{
+    const uint8_t *direct = utf7_simd[0][UTF7_SIMD_DIRECT];
+    size_t i = 0, w = 0, got = 0, k;
+    while (i < n) {
+        if (u7k_in(direct, src[i])) {
+            if (width && w == cap)
+                break;
+            u7k_put_unit(dst, width, w, src[i++]);
+            w += width != 0;
+            continue;
+        }
+        if (src[i] != '+' ||
+            !(k = u7k_run(src + i, n - i, width ? (uint8_t *)dst + w * width : NULL, width,
+                          width ? cap - w : 0, &got)))
+            break;
+        i += k;
+        w += got;
+    }
+    *written = w;
+    return i;
+}

@@ -299,6 +299,7 @@ const struct fast_kernels utfdfa__fast_avx2 = {
     utfdfa__scalar_wide_transcode, 0, /* no fused kernel: none measured faster than the */
     /* decoder and encoder kernels in turn (the scalar one, for the tests) */
     utfdfa__sse4_utf7_b64, utfdfa__sse4_utf7_direct, /* 32 bytes a step gained little */
+    utfdfa__sse4_utf7_text,
 };
 
 #else

@@ -41,6 +41,28 @@ SSE4_INLINE __m128i sse4_outside(const struct sse4_u7 *s, __m128i v, __m128i hi,
     return _mm_cmpeq_epi8(bits, _mm_setzero_si128());
 }
 
+/* The values of the digits of v (high nibbles hi; other bytes give any value). */
+SSE4_INLINE __m128i sse4_b64_values(const struct sse4_u7 *s, __m128i v, __m128i hi)
+{
+    __m128i idx = _mm_add_epi8(hi, _mm_cmpeq_epi8(v, s->fix));
+    return _mm_add_epi8(v, _mm_shuffle_epi8(s->roll, idx));
+}
+
+/* 16 digit values as six 16-bit units (lanes 6 and 7 zero). */
+SSE4_INLINE __m128i sse4_b64_units(__m128i val)
+{
+    __m128i bits = _mm_madd_epi16(_mm_maddubs_epi16(val, _mm_set1_epi32(U7_MADDUBS)),
+                                  _mm_set1_epi32(U7_MADDWD));
+    return _mm_shuffle_epi8(bits, _mm_setr_epi8(U7_UNIT_ORDER));
+}
+
+/* The 16-bit lanes of u that are surrogates: 0xFFFF each. */
+SSE4_INLINE __m128i sse4_surrogates(__m128i u)
+{
+    return _mm_cmpeq_epi16(_mm_and_si128(u, _mm_set1_epi16((short)0xF800)),
+                           _mm_set1_epi16((short)0xD800));
+}
+
 /* 16 digits at p as six units in *units; 0 when a byte is not a digit, a
  * unit is a surrogate or (imap) a printing ASCII character. */
 SSE4_INLINE int sse4_b64_step(const struct sse4_u7 *s, int imap, const uint8_t *p, __m128i *units)
@@ -48,13 +70,8 @@ SSE4_INLINE int sse4_b64_step(const struct sse4_u7 *s, int imap, const uint8_t *
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), s->nibble);
     __m128i bad = sse4_outside(s, v, hi, s->b64);
-    __m128i idx = _mm_add_epi8(hi, _mm_cmpeq_epi8(v, s->fix));
-    __m128i val = _mm_add_epi8(v, _mm_shuffle_epi8(s->roll, idx));
-    __m128i bits = _mm_madd_epi16(_mm_maddubs_epi16(val, _mm_set1_epi32(U7_MADDUBS)),
-                                  _mm_set1_epi32(U7_MADDWD));
-    __m128i u = _mm_shuffle_epi8(bits, _mm_setr_epi8(U7_UNIT_ORDER));
-    __m128i sur = _mm_cmpeq_epi16(_mm_and_si128(u, _mm_set1_epi16((short)0xF800)),
-                                  _mm_set1_epi16((short)0xD800));
+    __m128i u = sse4_b64_units(sse4_b64_values(s, v, hi));
+    __m128i sur = sse4_surrogates(u);
     if (imap) {
         __m128i x = _mm_sub_epi16(u, _mm_set1_epi16(0x20));
         sur = _mm_or_si128(sur, _mm_cmpeq_epi16(_mm_min_epu16(x, _mm_set1_epi16(0x7E - 0x20)), x));
@@ -108,6 +125,20 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, v
 }
 
 
+/* The 16 bytes of v as code points (width 4) or units (2) at d. */
+SSE4_INLINE void sse4_put_bytes(uint8_t *d, unsigned width, __m128i v)
+{
+    if (width == 4) {
+        _mm_storeu_si128((__m128i *)(void *)d, _mm_cvtepu8_epi32(v));
+        _mm_storeu_si128((__m128i *)(void *)(d + 16), _mm_cvtepu8_epi32(_mm_srli_si128(v, 4)));
+        _mm_storeu_si128((__m128i *)(void *)(d + 32), _mm_cvtepu8_epi32(_mm_srli_si128(v, 8)));
+        _mm_storeu_si128((__m128i *)(void *)(d + 48), _mm_cvtepu8_epi32(_mm_srli_si128(v, 12)));
+    } else if (width == 2) {
+        _mm_storeu_si128((__m128i *)(void *)d, _mm_cvtepu8_epi16(v));
+        _mm_storeu_si128((__m128i *)(void *)(d + 16), _mm_cvtepu8_epi16(_mm_srli_si128(v, 8)));
+    }
+}
+
 KERN_SSE4 size_t utfdfa__sse4_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
                                     unsigned width, size_t cap)
 {
@@ -119,23 +150,144 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_direct(int imap, const uint8_t *src, size_t n
         __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), s.nibble);
         if (_mm_movemask_epi8(sse4_outside(&s, v, hi, s.direct)))
             break;
-        if (width == 4) {
-            uint8_t *d = out + i * 4;
-            _mm_storeu_si128((__m128i *)(void *)d, _mm_cvtepu8_epi32(v));
-            _mm_storeu_si128((__m128i *)(void *)(d + 16), _mm_cvtepu8_epi32(_mm_srli_si128(v, 4)));
-            _mm_storeu_si128((__m128i *)(void *)(d + 32), _mm_cvtepu8_epi32(_mm_srli_si128(v, 8)));
-            _mm_storeu_si128((__m128i *)(void *)(d + 48),
-                             _mm_cvtepu8_epi32(_mm_srli_si128(v, 12)));
-        } else if (width == 2) {
-            uint8_t *d = out + i * 2;
-            _mm_storeu_si128((__m128i *)(void *)d, _mm_cvtepu8_epi16(v));
-            _mm_storeu_si128((__m128i *)(void *)(d + 16), _mm_cvtepu8_epi16(_mm_srli_si128(v, 8)));
-        }
+        sse4_put_bytes(width ? out + i * width : NULL, width, v);
     }
     return i + utfdfa__scalar_utf7_direct(imap, src + i, m - i, width ? out + i * width : NULL,
                                           width, m - i);
 }
 
+/* Whether byte t may end a run (kernels.h, utfdfa__utf7_text): its "-", or a direct character. */
+SSE4_INLINE int sse4_ends_run(uint8_t t)
+{
+    const uint8_t *direct = utf7_simd[0][UTF7_SIMD_DIRECT];
+    return t == '-' || (t < 0x80 && (direct[t & 15] >> (t >> 4) & 1));
+}
+
+/* The run at p[0] == '+' (rem bytes), 16 digits a step, the last step's
+ * digits found by movemask and the bytes after them cleared: the bytes it
+ * takes with its "-" (*got units), SIZE_MAX when it must not be taken, 0
+ * when the scalar reference is to decide (near the end of input or
+ * output). */
+SSE4_INLINE size_t sse4_run(const struct sse4_u7 *s, const uint8_t *p, size_t rem, uint8_t *out,
+                            unsigned width, size_t cap, size_t *got)
+{
+    const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    size_t j = 1, w = 0;
+    for (;;) {
+        if (rem - j < 16 || (width && cap - w < 6))
+            return 0;
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
+        __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), s->nibble);
+        unsigned other = (unsigned)_mm_movemask_epi8(sse4_outside(s, v, hi, s->b64));
+        unsigned len = other ? (unsigned)__builtin_ctz(other) : 16, nu = 6 * len >> 4;
+        __m128i val = _mm_and_si128(sse4_b64_values(s, v, hi),
+                                    _mm_cmpgt_epi8(_mm_set1_epi8((char)len), iota));
+        __m128i u = sse4_b64_units(val);
+        unsigned lanes = (1u << 2 * nu) - 1; /* movemask bits of the complete units */
+        if ((unsigned)_mm_movemask_epi8(sse4_surrogates(u)) & lanes)
+            return SIZE_MAX;
+        if (width)
+            sse4_put_units(out + w * width, width, u);
+        w += width ? nu : 0;
+        j += len;
+        if (len == 16)
+            continue;
+        unsigned zero = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(u, _mm_setzero_si128()));
+        /* Fewer than 8 bits over (len % 8 is 0, 1, 3 or 6), all zero: the unit after them is 0. */
+        if ((6 * len & 15) >= 8 || (~zero & ~lanes & 0xFFFF) || !sse4_ends_run(p[j]) ||
+            (j == 1 && p[1] != '-'))
+            return SIZE_MAX;
+        if (j == 1) /* "+-" is "+" */
+            sse4_put_units(out, width, _mm_cvtsi32_si128('+'));
+        *got = w + (j == 1 && width);
+        return j + (p[j] == '-');
+    }
+}
+
+/* The run at v's byte at (its "+", v's digit values val, non-digit bits nondigit, non-direct
+ * bits other) when it ends inside v: where the next byte is (0: the run is not to be taken), its
+ * units at out (*w advanced). */
+SSE4_INLINE unsigned sse4_short_run(__m128i val, unsigned at, uint32_t nondigit, uint32_t other,
+                                    const uint8_t *p, uint8_t *out, unsigned width, size_t *w)
+{
+    const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    unsigned len = (unsigned)__builtin_ctz(nondigit >> (at + 1)), end = at + 1 + len;
+    unsigned nu = 6 * len >> 4, lanes = (1u << 2 * nu) - 1; /* movemask bits of whole units */
+    val = _mm_and_si128(_mm_shuffle_epi8(val, _mm_add_epi8(iota, _mm_set1_epi8((char)(at + 1)))),
+                        _mm_cmpgt_epi8(_mm_set1_epi8((char)len), iota));
+    __m128i u = sse4_b64_units(val);
+    unsigned zero = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(u, _mm_setzero_si128()));
+    /* Fewer than 8 bits over (len % 8 is 0, 1, 3 or 6), all zero: the unit after them is 0;
+     * the run ends at its "-" or a direct character; "+" alone is "+-". */
+    if (((unsigned)_mm_movemask_epi8(sse4_surrogates(u)) & lanes) || (6 * len & 15) >= 8 ||
+        (~zero & ~lanes & 0xFFFF) || (other >> end & 1) || (len == 0 && p[end] != '-'))
+        return 0;
+    if (len == 0) { /* "+-" is "+" */
+        u = _mm_cvtsi32_si128('+');
+        nu = 1;
+    }
+    if (width)
+        sse4_put_units(out + *w * width, width, u);
+    *w += width ? nu : 0;
+    return end + (p[end] == '-');
+}
+
+/* 16 bytes a window: its direct characters and the runs that end in it
+ * from one load, a longer run by sse4_run. */
+KERN_SSE4 size_t utfdfa__sse4_utf7_text(const uint8_t *src, size_t n, void *dst, unsigned width,
+                                        size_t cap, size_t *written)
+{
+    const struct sse4_u7 s = sse4_u7_tables(0);
+    const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    uint8_t *out = dst;
+    size_t i = 0, w = 0, got = 0, k;
+    while (n - i >= 16 && (!width || cap - w >= 32)) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+        __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), s.nibble);
+        uint32_t other = (uint32_t)_mm_movemask_epi8(sse4_outside(&s, v, hi, s.direct)) | 0x10000;
+        if (other == 0x10000) { /* direct characters only */
+            sse4_put_bytes(width ? out + w * width : NULL, width, v);
+            i += 16;
+            w += width ? 16 : 0;
+            continue;
+        }
+        uint32_t nondigit = (uint32_t)_mm_movemask_epi8(sse4_outside(&s, v, hi, s.b64)) | ~0xFFFFu;
+        __m128i val = sse4_b64_values(&s, v, hi);
+        unsigned at = 0, next;
+        for (;;) { /* at most 16 units written from here (a window's room is 32) */
+            unsigned direct = (unsigned)__builtin_ctz(other >> at);
+            if (width && direct)
+                sse4_put_bytes(out + w * width, width,
+                               _mm_shuffle_epi8(v, _mm_add_epi8(iota, _mm_set1_epi8((char)at))));
+            w += width ? direct : 0;
+            at += direct;
+            if (at >= 16 || src[i + at] != '+' || !((nondigit & 0xFFFF) >> (at + 1)))
+                break; /* the window's end, a byte to stop at, or a run that ends beyond it */
+            if (!(next = sse4_short_run(val, at, nondigit, other, src + i, out, width, &w))) {
+                n = i + at; /* the scalar reference would stop there too */
+                break;
+            }
+            at = next;
+        }
+        i += at;
+        if (i >= n || at >= 16)
+            continue;
+        if (src[i] != '+')
+            break;
+        k = sse4_run(&s, src + i, n - i, width ? out + w * width : NULL, width, cap - w, &got);
+        if (k == 0 || k == SIZE_MAX) {
+            if (k == SIZE_MAX)
+                n = i; /* the scalar reference would stop there too */
+            break;
+        }
+        i += k;
+        w += got;
+    }
+    k = utfdfa__scalar_utf7_text(src + i, n - i, width ? out + w * width : NULL, width,
+                                 width ? cap - w : 0, &got);
+    *written = w + got;
+    return i + k;
+}
 
 #else
 typedef int utfdfa__no_sse4_utf7_here; /* ISO C wants a declaration in every unit */
