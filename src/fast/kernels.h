@@ -79,7 +79,9 @@ size_t utfdfa__utf7_direct(int imap, const uint8_t *src, size_t n, void *dst, un
  * ended by "-", which it takes, or by a direct character, which it reads as such) and whose units
  * are none a surrogate, decoded as utfdfa__utf7_direct and utfdfa__utf7_b64 write. Stops BEFORE
  * any other byte or run, or output that does not fit dst[0..cap) (a run goes whole or not at
- * all), so it ends in the start state with nothing held. Returns bytes read; *written units. */
+ * all), so it ends in the start state with nothing held. Returns bytes read; *written units.
+ * dst[*written..cap) may be overwritten with scratch values (its vector stores), never anything
+ * at or past dst[cap]. */
 size_t utfdfa__utf7_text(const uint8_t *src, size_t n, void *dst, unsigned width, size_t cap,
                          size_t *written);
 
