@@ -156,133 +156,121 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_direct(int imap, const uint8_t *src, size_t n
                                           width, m - i);
 }
 
-/* Whether byte t may end a run (kernels.h, utfdfa__utf7_text): its "-", or a direct character. */
-SSE4_INLINE int sse4_ends_run(uint8_t t)
-{
-    const uint8_t *direct = utf7_simd[0][UTF7_SIMD_DIRECT];
-    return t == '-' || (t < 0x80 && (direct[t & 15] >> (t >> 4) & 1));
-}
+/* One 16-byte window of UTF-7 text: its bytes, their digit values, and
+ * bits of the bytes that are not direct (bit 16 set too) and not digits
+ * (bits 16-31 set too). */
+struct sse4_window {
+    __m128i v, val;
+    uint32_t other, nondigit, dash; /* dash: bits of the "-"s */
+};
 
-/* The run at p[0] == '+' (rem bytes), 16 digits a step, the last step's
- * digits found by movemask and the bytes after them cleared: the bytes it
- * takes with its "-" (*got units), SIZE_MAX when it must not be taken, 0
- * when the scalar reference is to decide (near the end of input or
- * output). */
-SSE4_INLINE size_t sse4_run(const struct sse4_u7 *s, const uint8_t *p, size_t rem, uint8_t *out,
-                            unsigned width, size_t cap, size_t *got)
+/* The digits of a run from the window's byte at (`fresh`: the first of
+ * the run): their units at out (*w advanced) when the run ends inside the
+ * window. Returns where the next byte is; U7_GOES_ON when the run goes on
+ * past the window (having taken 16 digits, six units, when at is 0, else
+ * nothing); U7_REFUSED when the run is not to be taken. */
+#define U7_GOES_ON 32
+#define U7_REFUSED 33
+SSE4_INLINE unsigned sse4_digits(const struct sse4_window *x, unsigned at, int fresh,
+                                 uint8_t *out, unsigned width, size_t *w)
 {
     const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    size_t j = 1, w = 0;
-    for (;;) {
-        if (rem - j < 16 || (width && cap - w < 6))
-            return 0;
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
-        __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), s->nibble);
-        unsigned other = (unsigned)_mm_movemask_epi8(sse4_outside(s, v, hi, s->b64));
-        unsigned len = other ? (unsigned)__builtin_ctz(other) : 16, nu = 6 * len >> 4;
-        __m128i val = _mm_and_si128(sse4_b64_values(s, v, hi),
-                                    _mm_cmpgt_epi8(_mm_set1_epi8((char)len), iota));
-        __m128i u = sse4_b64_units(val);
-        unsigned lanes = (1u << 2 * nu) - 1; /* movemask bits of the complete units */
-        if ((unsigned)_mm_movemask_epi8(sse4_surrogates(u)) & lanes)
-            return SIZE_MAX;
-        if (width)
-            sse4_put_units(out + w * width, width, u);
-        w += width ? nu : 0;
-        j += len;
-        if (len == 16)
-            continue;
-        unsigned zero = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(u, _mm_setzero_si128()));
-        /* Fewer than 8 bits over (len % 8 is 0, 1, 3 or 6), all zero: the unit after them is 0. */
-        if ((6 * len & 15) >= 8 || (~zero & ~lanes & 0xFFFF) || !sse4_ends_run(p[j]) ||
-            (j == 1 && p[1] != '-'))
-            return SIZE_MAX;
-        if (j == 1) /* "+-" is "+" */
-            sse4_put_units(out, width, _mm_cvtsi32_si128('+'));
-        *got = w + (j == 1 && width);
-        return j + (p[j] == '-');
-    }
-}
-
-/* The run at v's byte at (its "+", v's digit values val, non-digit bits nondigit, non-direct
- * bits other) when it ends inside v: where the next byte is (0: the run is not to be taken), its
- * units at out (*w advanced). */
-SSE4_INLINE unsigned sse4_short_run(__m128i val, unsigned at, uint32_t nondigit, uint32_t other,
-                                    const uint8_t *p, uint8_t *out, unsigned width, size_t *w)
-{
-    const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    unsigned len = (unsigned)__builtin_ctz(nondigit >> (at + 1)), end = at + 1 + len;
+    unsigned len = (unsigned)__builtin_ctz(x->nondigit >> at), end = at + len;
     unsigned nu = 6 * len >> 4, lanes = (1u << 2 * nu) - 1; /* movemask bits of whole units */
-    val = _mm_and_si128(_mm_shuffle_epi8(val, _mm_add_epi8(iota, _mm_set1_epi8((char)(at + 1)))),
-                        _mm_cmpgt_epi8(_mm_set1_epi8((char)len), iota));
-    __m128i u = sse4_b64_units(val);
+    if (end == 16 && at != 0)
+        return U7_GOES_ON; /* the next window begins at this run's digit */
+    __m128i val = _mm_shuffle_epi8(x->val, _mm_add_epi8(iota, _mm_set1_epi8((char)at)));
+    __m128i u = sse4_b64_units(_mm_and_si128(val, _mm_cmpgt_epi8(_mm_set1_epi8((char)len), iota)));
     unsigned zero = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(u, _mm_setzero_si128()));
     /* Fewer than 8 bits over (len % 8 is 0, 1, 3 or 6), all zero: the unit after them is 0;
      * the run ends at its "-" or a direct character; "+" alone is "+-". */
-    if (((unsigned)_mm_movemask_epi8(sse4_surrogates(u)) & lanes) || (6 * len & 15) >= 8 ||
-        (~zero & ~lanes & 0xFFFF) || (other >> end & 1) || (len == 0 && p[end] != '-'))
-        return 0;
-    if (len == 0) { /* "+-" is "+" */
+    if (((unsigned)_mm_movemask_epi8(sse4_surrogates(u)) & lanes) ||
+        (end < 16 && ((6 * len & 15) >= 8 || (~zero & ~lanes & 0xFFFF) ||
+                      (x->other >> end & 1) || (fresh && len == 0 && !(x->dash >> end & 1)))))
+        return U7_REFUSED;
+    if (fresh && len == 0) { /* "+-" is "+" */
         u = _mm_cvtsi32_si128('+');
         nu = 1;
     }
     if (width)
         sse4_put_units(out + *w * width, width, u);
     *w += width ? nu : 0;
-    return end + (p[end] == '-');
+    return end < 16 ? end + (x->dash >> end & 1) : U7_GOES_ON;
 }
 
 /* 16 bytes a window: its direct characters and the runs that end in it
- * from one load, a longer run by sse4_run. */
+ * from one load; a run that goes on past it in windows that begin at its
+ * digits, 16 digits (six units) each. A run not taken whole goes back to
+ * its "+". */
 KERN_SSE4 size_t utfdfa__sse4_utf7_text(const uint8_t *src, size_t n, void *dst, unsigned width,
                                         size_t cap, size_t *written)
 {
     const struct sse4_u7 s = sse4_u7_tables(0);
     const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     uint8_t *out = dst;
-    size_t i = 0, w = 0, got = 0, k;
+    size_t i = 0, w = 0, got = 0, k, run_at = 0, run_w = 0;
+    int in_run = 0;
     while (n - i >= 16 && (!width || cap - w >= 32)) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
-        __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), s.nibble);
-        uint32_t other = (uint32_t)_mm_movemask_epi8(sse4_outside(&s, v, hi, s.direct)) | 0x10000;
-        if (other == 0x10000) { /* direct characters only */
-            sse4_put_bytes(width ? out + w * width : NULL, width, v);
+        struct sse4_window x;
+        x.v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+        __m128i hi = _mm_and_si128(_mm_srli_epi16(x.v, 4), s.nibble);
+        x.nondigit = (uint32_t)_mm_movemask_epi8(sse4_outside(&s, x.v, hi, s.b64)) | ~0xFFFFu;
+        x.val = sse4_b64_values(&s, x.v, hi);
+        if (in_run && x.nondigit == ~0xFFFFu) { /* 16 digits of a long run: six units */
+            __m128i u = sse4_b64_units(x.val);
+            if (_mm_movemask_epi8(sse4_surrogates(u)))
+                break; /* back to its "+" */
+            if (width)
+                sse4_put_units(out + w * width, width, u);
+            i += 16;
+            w += width ? 6 : 0;
+            continue;
+        }
+        x.other = (uint32_t)_mm_movemask_epi8(sse4_outside(&s, x.v, hi, s.direct)) | 0x10000;
+        if (x.other == 0x10000 && !in_run) { /* direct characters only */
+            sse4_put_bytes(width ? out + w * width : NULL, width, x.v);
             i += 16;
             w += width ? 16 : 0;
             continue;
         }
-        uint32_t nondigit = (uint32_t)_mm_movemask_epi8(sse4_outside(&s, v, hi, s.b64)) | ~0xFFFFu;
-        __m128i val = sse4_b64_values(&s, v, hi);
+        x.dash = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('-')));
+        uint32_t plus = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('+')));
         unsigned at = 0, next;
         for (;;) { /* at most 16 units written from here (a window's room is 32) */
-            unsigned direct = (unsigned)__builtin_ctz(other >> at);
-            if (width && direct)
-                sse4_put_bytes(out + w * width, width,
-                               _mm_shuffle_epi8(v, _mm_add_epi8(iota, _mm_set1_epi8((char)at))));
-            w += width ? direct : 0;
-            at += direct;
-            if (at >= 16 || src[i + at] != '+' || !((nondigit & 0xFFFF) >> (at + 1)))
-                break; /* the window's end, a byte to stop at, or a run that ends beyond it */
-            if (!(next = sse4_short_run(val, at, nondigit, other, src + i, out, width, &w))) {
-                n = i + at; /* the scalar reference would stop there too */
+            if (!in_run) {
+                unsigned direct = (unsigned)__builtin_ctz(x.other >> at);
+                if (width && direct)
+                    sse4_put_bytes(out + w * width, width,
+                                   _mm_shuffle_epi8(x.v, _mm_add_epi8(iota, _mm_set1_epi8((char)at))));
+                w += width ? direct : 0;
+                at += direct;
+                if (!(plus >> at & 1)) /* at 16: no bit */
+                    break; /* the window's end, or a byte to stop at */
+                run_at = i + at++;
+                run_w = w;
+            }
+            next = sse4_digits(&x, at, i + at == run_at + 1, out, width, &w);
+            if (next == U7_REFUSED) { /* the scalar reference stops at its "+" too */
+                i = n = run_at;
+                w = run_w;
+                goto done;
+            }
+            in_run = next == U7_GOES_ON;
+            if (in_run) {
+                at = at ? at : 16;
                 break;
             }
             at = next;
         }
         i += at;
-        if (i >= n || at >= 16)
-            continue;
-        if (src[i] != '+')
-            break;
-        k = sse4_run(&s, src + i, n - i, width ? out + w * width : NULL, width, cap - w, &got);
-        if (k == 0 || k == SIZE_MAX) {
-            if (k == SIZE_MAX)
-                n = i; /* the scalar reference would stop there too */
-            break;
-        }
-        i += k;
-        w += got;
+        if (!in_run && at < 16)
+            break; /* a byte to stop at */
     }
+    if (in_run) { /* back to the "+" of a run not taken whole */
+        i = run_at;
+        w = run_w;
+    }
+done:
     k = utfdfa__scalar_utf7_text(src + i, n - i, width ? out + w * width : NULL, width,
                                  width ? cap - w : 0, &got);
     *written = w + got;
