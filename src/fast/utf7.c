@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The UTF-7 kernels' scalar reference (kernels.h): one group of 8 base64
  * digits at a time through the grammar's digit table, the direct characters
- * by the SIMD kernels' set (utf7_simd, from the grammar's `direct` rule). The SIMD level
+ * by the SIMD kernels' set (utf7_simd, from the grammar's `direct` rule), and
+ * the text between (utfdfa__utf7_text: whole short runs). The SIMD level
  * (x86/utf7_sse4.c) finishes with these and hands them whatever is unusual. */
 #include "levels.h"
 #include "encodings.gen.h"
@@ -118,20 +119,6 @@ size_t utfdfa__scalar_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst
     return i;
 }
 
-size_t utfdfa__scalar_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
-                                  unsigned width, size_t cap)
-{
-    const uint8_t *direct = utf7_simd[imap != 0][UTF7_SIMD_DIRECT];
-    size_t i = 0, m = width ? kern_min(n, cap) : n;
-    for (; i < m && u7k_in(direct, src[i]); i++) {
-        if (width == 4)
-            kern_put_cp(dst, i, src[i]);
-        else if (width == 2)
-            memcpy((uint8_t *)dst + i * 2, &(uint16_t){src[i]}, 2);
-    }
-    return i;
-}
-
 /* Writes code point cp (below 0x10000) as unit w of dst (width 4 or 2; 0: nothing). */
 KERN_INLINE void u7k_put_unit(void *dst, unsigned width, size_t w, uint32_t cp)
 {
@@ -172,10 +159,10 @@ KERN_INLINE size_t u7k_run(const uint8_t *src, size_t n, void *dst, unsigned wid
     return j + (src[j] == '-');
 }
 
-size_t utfdfa__scalar_utf7_text(const uint8_t *src, size_t n, void *dst, unsigned width,
-                                size_t cap, size_t *written)
+size_t utfdfa__scalar_utf7_text(int imap, const uint8_t *src, size_t n, void *dst,
+                                unsigned width, size_t cap, size_t *written)
 {
-    const uint8_t *direct = utf7_simd[0][UTF7_SIMD_DIRECT];
+    const uint8_t *direct = utf7_simd[imap != 0][UTF7_SIMD_DIRECT];
     size_t i = 0, w = 0, got = 0, k;
     while (i < n) {
         if (u7k_in(direct, src[i])) {
@@ -185,7 +172,7 @@ size_t utfdfa__scalar_utf7_text(const uint8_t *src, size_t n, void *dst, unsigne
             w += width != 0;
             continue;
         }
-        if (src[i] != '+' ||
+        if (imap || src[i] != '+' ||
             !(k = u7k_run(src + i, n - i, width ? (uint8_t *)dst + w * width : NULL, width,
                           width ? cap - w : 0, &got)))
             break;

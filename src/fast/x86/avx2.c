@@ -298,8 +298,7 @@ const struct fast_kernels utfdfa__fast_avx2 = {
     "avx2", avx2_ascii_copy, avx2_utf16_to_cp, avx2_utf32_to_cp, avx2_cp_to_form,
     utfdfa__scalar_wide_transcode, 0, /* no fused kernel: none measured faster than the */
     /* decoder and encoder kernels in turn (the scalar one, for the tests) */
-    utfdfa__sse4_utf7_b64, utfdfa__sse4_utf7_direct, /* 32 bytes a step gained little */
-    utfdfa__sse4_utf7_text,
+    utfdfa__sse4_utf7_b64, utfdfa__sse4_utf7_text, /* 32 bytes a step gained little */
 };
 
 #else

@@ -139,23 +139,6 @@ SSE4_INLINE void sse4_put_bytes(uint8_t *d, unsigned width, __m128i v)
     }
 }
 
-KERN_SSE4 size_t utfdfa__sse4_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
-                                    unsigned width, size_t cap)
-{
-    const struct sse4_u7 s = sse4_u7_tables(imap);
-    uint8_t *out = dst;
-    size_t i = 0, m = width ? kern_min(n, cap) : n;
-    for (; m - i >= 16; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
-        __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), s.nibble);
-        if (_mm_movemask_epi8(sse4_outside(&s, v, hi, s.direct)))
-            break;
-        sse4_put_bytes(width ? out + i * width : NULL, width, v);
-    }
-    return i + utfdfa__scalar_utf7_direct(imap, src + i, m - i, width ? out + i * width : NULL,
-                                          width, m - i);
-}
-
 /* One 16-byte window of UTF-7 text: its bytes, their digit values, and
  * bits of the bytes that are not direct (bit 16 set too) and not digits
  * (bits 16-31 set too). */
@@ -202,10 +185,10 @@ SSE4_INLINE unsigned sse4_digits(const struct sse4_window *x, unsigned at, int f
  * from one load; a run that goes on past it in windows that begin at its
  * digits, 16 digits (six units) each. A run not taken whole goes back to
  * its "+". */
-KERN_SSE4 size_t utfdfa__sse4_utf7_text(const uint8_t *src, size_t n, void *dst, unsigned width,
-                                        size_t cap, size_t *written)
+KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, void *dst,
+                                        unsigned width, size_t cap, size_t *written)
 {
-    const struct sse4_u7 s = sse4_u7_tables(0);
+    const struct sse4_u7 s = sse4_u7_tables(imap);
     const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     uint8_t *out = dst;
     size_t i = 0, w = 0, got = 0, k, run_at = 0, run_w = 0;
@@ -234,7 +217,8 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(const uint8_t *src, size_t n, void *dst,
             continue;
         }
         x.dash = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('-')));
-        uint32_t plus = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('+')));
+        uint32_t plus = imap ? 0 /* no run taken: "&" is not direct */
+                             : (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('+')));
         unsigned at = 0, next;
         for (;;) { /* at most 16 units written from here (a window's room is 32) */
             if (!in_run) {
@@ -271,7 +255,7 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(const uint8_t *src, size_t n, void *dst,
         w = run_w;
     }
 done:
-    k = utfdfa__scalar_utf7_text(src + i, n - i, width ? out + w * width : NULL, width,
+    k = utfdfa__scalar_utf7_text(imap, src + i, n - i, width ? out + w * width : NULL, width,
                                  width ? cap - w : 0, &got);
     *written = w + got;
     return i + k;
