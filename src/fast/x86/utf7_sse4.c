@@ -125,8 +125,10 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, v
 }
 
 
-/* The 16 bytes of v as code points (width 4) or units (2) at d. */
-SSE4_INLINE void sse4_put_bytes(uint8_t *d, unsigned width, __m128i v)
+/* The 16 bytes of v as code points (width 4) or units (2) at d (one copy:
+ * its call costs less than its size). */
+__attribute__((noinline)) static KERN_SSE4 void sse4_put_bytes(uint8_t *d, unsigned width,
+                                                               __m128i v)
 {
     if (width == 4) {
         _mm_storeu_si128((__m128i *)(void *)d, _mm_cvtepu8_epi32(v));
@@ -197,18 +199,6 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, 
         struct sse4_window x;
         x.v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
         __m128i hi = _mm_and_si128(_mm_srli_epi16(x.v, 4), s.nibble);
-        x.nondigit = (uint32_t)_mm_movemask_epi8(sse4_outside(&s, x.v, hi, s.b64)) | ~0xFFFFu;
-        x.val = sse4_b64_values(&s, x.v, hi);
-        if (in_run && x.nondigit == ~0xFFFFu) { /* 16 digits of a long run: six units */
-            __m128i u = sse4_b64_units(x.val);
-            if (_mm_movemask_epi8(sse4_surrogates(u)))
-                break; /* back to its "+" */
-            if (width)
-                sse4_put_units(out + w * width, width, u);
-            i += 16;
-            w += width ? 6 : 0;
-            continue;
-        }
         x.other = (uint32_t)_mm_movemask_epi8(sse4_outside(&s, x.v, hi, s.direct)) | 0x10000;
         if (x.other == 0x10000 && !in_run) { /* direct characters only */
             sse4_put_bytes(width ? out + w * width : NULL, width, x.v);
@@ -216,9 +206,14 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, 
             w += width ? 16 : 0;
             continue;
         }
-        x.dash = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('-')));
-        uint32_t plus = imap ? 0 /* no run taken: "&" is not direct */
-                             : (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('+')));
+        x.nondigit = (uint32_t)_mm_movemask_epi8(sse4_outside(&s, x.v, hi, s.b64)) | ~0xFFFFu;
+        x.val = sse4_b64_values(&s, x.v, hi);
+        x.dash = 0;
+        uint32_t plus = 0; /* a window of a run's digits needs neither */
+        if (!imap && !(in_run && x.nondigit == ~0xFFFFu)) {
+            x.dash = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('-')));
+            plus = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('+')));
+        }
         unsigned at = 0, next;
         for (;;) { /* at most 16 units written from here (a window's room is 32) */
             if (!in_run) {
