@@ -152,12 +152,14 @@ static void test_b64(const char *level, int imap)
 {
     static uint8_t buf[MAXN + 64];
     uint16_t u[MAXN];
-    for (int t = 0; t < 300; t++) {
+    for (int t = 0; t < 400; t++) {
         size_t nu = next_random() % 76, len;
-        int mode = t % 4; /* 0: clean BMP, 1: pairs everywhere, 2: anything, 3: clean + a bad byte */
+        /* 0: clean BMP, 1: pairs everywhere, 2: anything, 3: clean + a bad byte, 4: pairs only
+         * (three a 16-digit step), now and then a BMP unit between */
+        int mode = t % 5;
         for (size_t k = 0; k < nu; k++) {
             u[k] = mode == 2 ? random_unit(imap) : (uint16_t)(0x100 + next_random() % 0xD000);
-            if (mode == 1 && k + 1 < nu && next_random() % 2) {
+            if ((mode == 1 || mode == 4) && k + 1 < nu && (mode == 4 ? next_random() % 16 : next_random() % 2)) {
                 u[k] = (uint16_t)(0xD800 + next_random() % 0x400);
                 u[++k] = (uint16_t)(0xDC00 + next_random() % 0x400);
             }

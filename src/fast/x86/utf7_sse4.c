@@ -63,21 +63,27 @@ SSE4_INLINE __m128i sse4_surrogates(__m128i u)
                            _mm_set1_epi16((short)0xD800));
 }
 
-/* 16 digits at p as six units in *units; 0 when a byte is not a digit, a
- * unit is a surrogate or (imap) a printing ASCII character. */
+/* 16 digits at p as six units in *units: 1, or 2 when they are three
+ * surrogate pairs (high, low, high, low, high, low: whole characters); 0
+ * when a byte is not a digit, a unit is another surrogate or (imap) a
+ * printing ASCII character. */
 SSE4_INLINE int sse4_b64_step(const struct sse4_u7 *s, int imap, const uint8_t *p, __m128i *units)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), s->nibble);
     __m128i bad = sse4_outside(s, v, hi, s->b64);
     __m128i u = sse4_b64_units(sse4_b64_values(s, v, hi));
-    __m128i sur = sse4_surrogates(u);
     if (imap) {
         __m128i x = _mm_sub_epi16(u, _mm_set1_epi16(0x20));
-        sur = _mm_or_si128(sur, _mm_cmpeq_epi16(_mm_min_epu16(x, _mm_set1_epi16(0x7E - 0x20)), x));
+        bad = _mm_or_si128(bad, _mm_cmpeq_epi16(_mm_min_epu16(x, _mm_set1_epi16(0x7E - 0x20)), x));
     }
     *units = u;
-    return _mm_testz_si128(_mm_or_si128(bad, sur), _mm_set1_epi8(-1));
+    __m128i top = _mm_and_si128(u, _mm_set1_epi16((short)0xFC00));
+    unsigned high = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(top, _mm_set1_epi16((short)0xD800)));
+    unsigned low = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(top, _mm_set1_epi16((short)0xDC00)));
+    if (!_mm_testz_si128(bad, bad))
+        return 0;
+    return (high | low) == 0 ? 1 : high == 0x333 && low == 0xCCC ? 2 : 0;
 }
 
 SSE4_INLINE void sse4_put_units(uint8_t *dst, unsigned width, __m128i u)
@@ -100,7 +106,20 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, v
     size_t i = 0, w = 0, got = 0, k;
     while (n - i >= 16 && (!width || cap - w >= 6)) {
         __m128i u;
-        if (sse4_b64_step(&s, imap, src + i, &u)) {
+        int kind = sse4_b64_step(&s, imap, src + i, &u);
+        if (kind == 2 && width == 4) { /* three pairs: (high - 0xD800) << 10 + low - 0xDC00 + 0x10000 */
+            __m128i ten = _mm_set1_epi32(0x3FF);
+            __m128i cp = _mm_add_epi32(_mm_add_epi32(_mm_slli_epi32(_mm_and_si128(u, ten), 10),
+                                                     _mm_and_si128(_mm_srli_epi32(u, 16), ten)),
+                                       _mm_set1_epi32(0x10000));
+            uint32_t third = (uint32_t)_mm_extract_epi32(cp, 2);
+            _mm_storel_epi64((__m128i *)(void *)(out + w * 4), cp);
+            memcpy(out + w * 4 + 8, &third, 4);
+            i += 16;
+            w += 3;
+            continue;
+        }
+        if (kind) {
             if (width) /* else dst is NULL: no arithmetic on it */
                 sse4_put_units(out + w * width, width, u);
             i += 16;
