@@ -104,45 +104,36 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, v
     const struct sse4_u7 s = sse4_u7_tables(imap);
     uint8_t *out = dst;
     size_t i = 0, w = 0, got = 0, k;
-    while (n - i >= 16 && (!width || cap - w >= 6)) {
+    for (;;) {
         __m128i u;
-        int kind = sse4_b64_step(&s, imap, src + i, &u);
-        if (kind == 2 && width == 4) { /* three pairs: (high - 0xD800) << 10 + low - 0xDC00 + 0x10000 */
-            __m128i ten = _mm_set1_epi32(0x3FF);
-            __m128i cp = _mm_add_epi32(_mm_add_epi32(_mm_slli_epi32(_mm_and_si128(u, ten), 10),
-                                                     _mm_and_si128(_mm_srli_epi32(u, 16), ten)),
-                                       _mm_set1_epi32(0x10000));
+        int kind = n - i >= 16 && (!width || cap - w >= 6) ? sse4_b64_step(&s, imap, src + i, &u) : 0;
+        if (kind == 2 && width == 4) {
+            /* Three pairs: (high - 0xD800) << 10 + low - 0xDC00 + 0x10000, from the signed
+             * products (high - 0x10000) * 0x400 + (low - 0x10000) of one multiply-add. */
+            __m128i cp = _mm_add_epi32(_mm_madd_epi16(u, _mm_set1_epi32(0x00010400)),
+                                       _mm_set1_epi32(0xA12400));
             uint32_t third = (uint32_t)_mm_extract_epi32(cp, 2);
             _mm_storel_epi64((__m128i *)(void *)(out + w * 4), cp);
             memcpy(out + w * 4 + 8, &third, 4);
             i += 16;
             w += 3;
-            continue;
-        }
-        if (kind) {
+        } else if (kind) {
             if (width) /* else dst is NULL: no arithmetic on it */
                 sse4_put_units(out + w * width, width, u);
             i += 16;
             w += width ? 6 : 0;
-            continue;
-        }
-        /* Pairs or what ends the kernel: group by group for a while (text
-         * of surrogate pairs has them in most steps). */
-        k = utfdfa__scalar_utf7_b64(imap, src + i, kern_min(n - i, 64),
-                                    width ? out + w * width : NULL, width, cap - w, &got);
-        i += k;
-        w += got;
-        if (k == 0) {
-            *written = w;
-            return i;
+        } else { /* pairs across steps, the input's end or what ends the kernel: group by group */
+            k = utfdfa__scalar_utf7_b64(imap, src + i, kern_min(n - i, 64),
+                                        width ? out + w * width : NULL, width, cap - w, &got);
+            i += k;
+            w += got;
+            if (k == 0)
+                break;
         }
     }
-    k = utfdfa__scalar_utf7_b64(imap, src + i, n - i, width ? out + w * width : NULL, width,
-                                cap - w, &got);
-    *written = w + got;
-    return i + k;
+    *written = w;
+    return i;
 }
-
 
 /* The 16 bytes of v as code points (width 4) or units (2) at d (one copy:
  * its call costs less than its size). */
