@@ -119,66 +119,70 @@ size_t utfdfa__scalar_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst
     return i;
 }
 
-/* Writes code point cp (below 0x10000) as unit w of dst (width 4 or 2; 0: nothing). */
-KERN_INLINE void u7k_put_unit(void *dst, unsigned width, size_t w, uint32_t cp)
+/* Writes code point cp (below 0x10000) as unit *w of dst (width 4 or 2;
+ * 0: nothing) when there is room. */
+KERN_INLINE int u7k_emit(void *dst, unsigned width, size_t cap, size_t *w, uint32_t cp)
 {
+    if (width && *w == cap)
+        return 0;
     if (width == 4)
-        kern_put_cp(dst, w, cp);
+        kern_put_cp(dst, *w, cp);
     else if (width == 2)
-        memcpy((uint8_t *)dst + w * 2, &(uint16_t){(uint16_t)cp}, 2);
+        memcpy((uint8_t *)dst + *w * 2, &(uint16_t){(uint16_t)cp}, 2);
+    *w += width != 0;
+    return 1;
 }
 
-/* The UTF-7 run at src[0] == '+', whole (kernels.h, utfdfa__utf7_text): the
- * bytes it takes with its "-", or 0. */
-KERN_INLINE size_t u7k_run(const uint8_t *src, size_t n, void *dst, unsigned width, size_t cap,
-                           size_t *written)
-{
-    const uint8_t *direct = utf7_simd[0][UTF7_SIMD_DIRECT];
-    size_t j = 1, w = 0;
-    uint32_t acc = 0;
-    unsigned bits = 0;
-    for (; j < n && utf7_digit[src[j]] != 0xFF; j++) {
-        acc = acc << 6 | utf7_digit[src[j]];
-        if ((bits += 6) < 16)
-            continue;
-        uint32_t unit = acc >> (bits -= 16);
-        acc &= (1u << bits) - 1;
-        if (u7k_high(unit) || u7k_low(unit) || (width && w == cap))
-            return 0;
-        u7k_put_unit(dst, width, w, unit);
-        w += width != 0;
-    }
-    if (j == n || (j == 1 && (src[1] != '-' || (width && cap == 0))))
-        return 0;
-    if (j == 1) /* "+-" is "+" */
-        u7k_put_unit(dst, width, w, '+');
-    *written = w + (j == 1 && width);
-    /* RFC 2152: fewer than 8 bits over, all zero; the run ends at "-" (taken) or a direct character */
-    if (bits >= 8 || acc != 0 || !(src[j] == '-' || u7k_in(direct, src[j])))
-        return 0;
-    return j + (src[j] == '-');
-}
-
+/* One byte at a time, one place that writes: a direct character, a unit of
+ * a run (taken only when the run ends well: RFC 2152, fewer than 8 bits
+ * over, all zero, then "-", which it takes, or a direct character) or the
+ * "+" of "+-". */
 size_t utfdfa__scalar_utf7_text(int imap, const uint8_t *src, size_t n, void *dst,
                                 unsigned width, size_t cap, size_t *written)
 {
     const uint8_t *direct = utf7_simd[imap != 0][UTF7_SIMD_DIRECT];
-    size_t i = 0, w = 0, got = 0, k;
-    while (i < n) {
-        if (u7k_in(direct, src[i])) {
-            if (width && w == cap)
+    size_t taken = 0, w = 0, run_at = 0, run_w = 0, j;
+    uint32_t acc = 0, cp;
+    unsigned bits = 0;
+    int in_run = 0;
+    for (j = 0; j < n; j++) {
+        cp = src[j];
+        if (in_run && utf7_digit[cp] != 0xFF) {
+            acc = acc << 6 | utf7_digit[cp];
+            if ((bits += 6) < 16)
+                continue;
+            cp = acc >> (bits -= 16);
+            acc &= (1u << bits) - 1;
+            if (u7k_high(cp) || u7k_low(cp))
                 break;
-            u7k_put_unit(dst, width, w, src[i++]);
-            w += width != 0;
+        } else if (in_run) { /* the run ends here */
+            if (bits >= 8 || acc != 0 || !u7k_in(direct, (uint8_t)cp) ||
+                (j == run_at + 1 && cp != '-'))
+                break;
+            in_run = 0;
+            if (j == run_at + 1) { /* "+-" is "+" */
+                cp = '+';
+            } else if (cp == '-') {
+                taken = j + 1;
+                continue;
+            } else {
+                taken = j; /* the run, then its direct character */
+            }
+        } else if (cp == '+' && !imap) {
+            in_run = 1;
+            run_at = j;
+            run_w = w;
+            acc = bits = 0;
             continue;
-        }
-        if (imap || src[i] != '+' ||
-            !(k = u7k_run(src + i, n - i, width ? (uint8_t *)dst + w * width : NULL, width,
-                          width ? cap - w : 0, &got)))
+        } else if (!u7k_in(direct, (uint8_t)cp)) {
             break;
-        i += k;
-        w += got;
+        }
+        if (!u7k_emit(dst, width, cap, &w, cp))
+            break;
+        taken = in_run ? taken : j + 1;
     }
+    if (in_run) /* a run not taken whole */
+        w = run_w;
     *written = w;
-    return i;
+    return in_run ? run_at : taken;
 }
