@@ -277,12 +277,13 @@ static struct u7_took u7_kernel(struct decoder *d, struct out *o, enum sink sink
     size_t w = 0, cap = width ? o->cap - o->len : 0;
     void *dst = width ? (uint8_t *)o->p + o->len * width : NULL;
     struct u7_took t = {0, state};
-    for (int j = 0; j < U7_AHEAD; j++) /* the next bytes are of the kernel's kind */
+    /* The next bytes are of the kernel's kind (UTF-7 text: anything, its short runs too). */
+    for (int j = 0; j < U7_AHEAD && (state != UTF7_ACCEPT || g->imap); j++)
         if (state == UTF7_ACCEPT ? g->trans[UTF7_ACCEPT + g->cls[p[j]]] != UTF7_ACCEPT
                                  : g->digit[p[j]] == 0xFF)
             return t;
     if (state == UTF7_ACCEPT) {
-        t.k = w = utfdfa__utf7_direct(g->imap, p, rem, dst, width, cap);
+        t.k = utfdfa__utf7_text(g->imap, p, rem, dst, width, cap, &w);
     } else {
         uint32_t group = g->trans[UTF7_ACCEPT + g->cls[g->imap ? '&' : '+']], cycle = group;
         for (int j = 0; j < 8; j++) /* any 8 digits lead there */

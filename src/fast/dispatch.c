@@ -167,8 +167,8 @@ size_t utfdfa__utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsig
     return kern_level()->utf7_b64(imap, src, n, dst, width, cap, written);
 }
 
-size_t utfdfa__utf7_direct(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
-                           size_t cap)
+size_t utfdfa__utf7_text(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                         size_t cap, size_t *written)
 {
-    return kern_level()->utf7_direct(imap, src, n, dst, width, cap);
+    return kern_level()->utf7_text(imap, src, n, dst, width, cap, written);
 }

@@ -69,11 +69,18 @@ int utfdfa__wide_fused(enum fast_form from, enum fast_form to);
 size_t utfdfa__utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
                         size_t cap, size_t *written);
 
-/* The longest prefix of src[0..n), at most cap bytes (width 0: any), of characters UTF-7 (imap:
- * modified UTF-7) sends directly, copied to dst as code points (width 4), units (2) or not (0).
- * Returns its length. */
-size_t utfdfa__utf7_direct(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
-                           size_t cap);
+/* UTF-7 (imap = 0) text from the start state with nothing held: direct characters, "+-" as "+", and whole
+ * base64 runs whose end is in src[0..n) and valid (RFC 2152: fewer than 8 bits over, all zero;
+ * ended by "-", which it takes, or by a direct character, which it reads as such) and whose units
+ * are none a surrogate, as code points (width 4: uint32_t at dst), UTF-16 units (width 2) or
+ * nothing (width 0, dst unused). Stops BEFORE
+ * any other byte or run, or output that does not fit dst[0..cap) (a run goes whole or not at
+ * all), so it ends in the start state with nothing held. Returns bytes read; *written units.
+ * dst[*written..cap) may be overwritten with scratch values (its vector stores), never anything
+ * at or past dst[cap]. IMAP's modified UTF-7 (imap = 1): its direct characters only (it stops
+ * at "&"). */
+size_t utfdfa__utf7_text(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                         size_t cap, size_t *written);
 
 /* For tests and benchmarks: use the kernels of `level` ("scalar", "sse2", "sse4", "avx2",
  * "avx512", "avx512vbmi" (src/fast/levels.h), or "auto"

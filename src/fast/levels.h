@@ -69,7 +69,7 @@ struct fast_kernels {
                              size_t, size_t *);
     uint32_t wide_pairs; /* bit KERN_PAIR(from, to): wide_transcode is a fused kernel there */
     size_t (*utf7_b64)(int, const uint8_t *, size_t, void *, unsigned, size_t, size_t *);
-    size_t (*utf7_direct)(int, const uint8_t *, size_t, void *, unsigned, size_t);
+    size_t (*utf7_text)(int, const uint8_t *, size_t, void *, unsigned, size_t, size_t *);
 };
 
 extern const struct fast_kernels utfdfa__fast_scalar;
@@ -81,8 +81,8 @@ extern const struct fast_kernels utfdfa__fast_avx512vbmi;
 /* The UTF-7 kernels of x86/utf7_sse4.c (every x86 level from SSE4 on). */
 size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
                              size_t cap, size_t *written);
-size_t utfdfa__sse4_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
-                                unsigned width, size_t cap);
+size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                              size_t cap, size_t *written);
 #endif
 
 /* The scalar kernels: the reference, and the tails of the SIMD levels. */
@@ -100,8 +100,8 @@ size_t utfdfa__scalar_wide_transcode(enum fast_form from, enum fast_form to, con
                                      size_t *written);
 size_t utfdfa__scalar_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst,
                                unsigned width, size_t cap, size_t *written);
-size_t utfdfa__scalar_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
-                                  unsigned width, size_t cap);
+size_t utfdfa__scalar_utf7_text(int imap, const uint8_t *src, size_t n, void *dst,
+                                unsigned width, size_t cap, size_t *written);
 
 /* Every (from, to) pair, for the switches that give each pair its own loop. */
 #define KERN_FORMS_TO(X, F) X(F, FORM_UTF8) X(F, FORM_UTF16LE) X(F, FORM_UTF16BE) \

@@ -238,5 +238,5 @@ size_t utfdfa__scalar_wide_transcode(enum fast_form from, enum fast_form to, con
 const struct fast_kernels utfdfa__fast_scalar = {
     "scalar", utfdfa__scalar_ascii_copy, utfdfa__scalar_utf16_to_cp, utfdfa__scalar_utf32_to_cp,
     utfdfa__scalar_cp_to_form, utfdfa__scalar_wide_transcode, 0, utfdfa__scalar_utf7_b64,
-    utfdfa__scalar_utf7_direct,
+    utfdfa__scalar_utf7_text,
 };

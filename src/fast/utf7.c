@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The UTF-7 kernels' scalar reference (kernels.h): one group of 8 base64
  * digits at a time through the grammar's digit table, the direct characters
- * by the SIMD kernels' set (utf7_simd, from the grammar's `direct` rule). The SIMD level
+ * by the SIMD kernels' set (utf7_simd, from the grammar's `direct` rule), and
+ * the text between (utfdfa__utf7_text: whole short runs). The SIMD level
  * (x86/utf7_sse4.c) finishes with these and hands them whatever is unusual. */
 #include "levels.h"
 #include "encodings.gen.h"
@@ -118,16 +119,70 @@ size_t utfdfa__scalar_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst
     return i;
 }
 
-size_t utfdfa__scalar_utf7_direct(int imap, const uint8_t *src, size_t n, void *dst,
-                                  unsigned width, size_t cap)
+/* Writes code point cp (below 0x10000) as unit *w of dst (width 4 or 2;
+ * 0: nothing) when there is room. */
+KERN_INLINE int u7k_emit(void *dst, unsigned width, size_t cap, size_t *w, uint32_t cp)
+{
+    if (width && *w == cap)
+        return 0;
+    if (width == 4)
+        kern_put_cp(dst, *w, cp);
+    else if (width == 2)
+        memcpy((uint8_t *)dst + *w * 2, &(uint16_t){(uint16_t)cp}, 2);
+    *w += width != 0;
+    return 1;
+}
+
+/* One byte at a time, one place that writes: a direct character, a unit of
+ * a run (taken only when the run ends well: RFC 2152, fewer than 8 bits
+ * over, all zero, then "-", which it takes, or a direct character) or the
+ * "+" of "+-". */
+size_t utfdfa__scalar_utf7_text(int imap, const uint8_t *src, size_t n, void *dst,
+                                unsigned width, size_t cap, size_t *written)
 {
     const uint8_t *direct = utf7_simd[imap != 0][UTF7_SIMD_DIRECT];
-    size_t i = 0, m = width ? kern_min(n, cap) : n;
-    for (; i < m && u7k_in(direct, src[i]); i++) {
-        if (width == 4)
-            kern_put_cp(dst, i, src[i]);
-        else if (width == 2)
-            memcpy((uint8_t *)dst + i * 2, &(uint16_t){src[i]}, 2);
+    size_t taken = 0, w = 0, run_at = 0, run_w = 0, j;
+    uint32_t acc = 0, cp;
+    unsigned bits = 0;
+    int in_run = 0;
+    for (j = 0; j < n; j++) {
+        cp = src[j];
+        if (in_run && utf7_digit[cp] != 0xFF) {
+            acc = acc << 6 | utf7_digit[cp];
+            if ((bits += 6) < 16)
+                continue;
+            cp = acc >> (bits -= 16);
+            acc &= (1u << bits) - 1;
+            if (u7k_high(cp) || u7k_low(cp))
+                break;
+        } else if (in_run) { /* the run ends here */
+            if (bits >= 8 || acc != 0 || !u7k_in(direct, (uint8_t)cp) ||
+                (j == run_at + 1 && cp != '-'))
+                break;
+            in_run = 0;
+            if (j == run_at + 1) { /* "+-" is "+" */
+                cp = '+';
+            } else if (cp == '-') {
+                taken = j + 1;
+                continue;
+            } else {
+                taken = j; /* the run, then its direct character */
+            }
+        } else if (cp == '+' && !imap) {
+            in_run = 1;
+            run_at = j;
+            run_w = w;
+            acc = bits = 0;
+            continue;
+        } else if (!u7k_in(direct, (uint8_t)cp)) {
+            break;
+        }
+        if (!u7k_emit(dst, width, cap, &w, cp))
+            break;
+        taken = in_run ? taken : j + 1;
     }
-    return i;
+    if (in_run) /* a run not taken whole */
+        w = run_w;
+    *written = w;
+    return in_run ? run_at : taken;
 }

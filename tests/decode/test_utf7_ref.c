@@ -6,6 +6,9 @@
  *   - every string of up to 5 bytes over 20 bytes that reach every class
  *     and digit residue of the UTF-7 table;
  *   - 200,000 random strings of up to 40 bytes (fixed seed);
+ *   - 30,000 texts of up to 64 bytes made like words of a script (direct
+ *     text, short runs of every length with any bits left over, every kind
+ *     of end), each also cut in two at every point (streaming);
  *   - the encoder on 20,000 random texts, with and without Set O direct.
  * Last line: "test_utf7_ref: N passed, M failed".
  */
@@ -27,19 +30,22 @@ enum { MAXLEN = 64, MAXERR = 64 };
 
 /* The library in strict mode resumed after each error, writing U+FFFD at
  * each: the same as replace mode, with the errors seen. */
-static size_t lib_decode(const uint8_t *s, size_t n, uint32_t *out, utfdfa_error *errs,
-                         size_t *nerr)
+static size_t lib_decode(const uint8_t *s, size_t n, size_t cut, uint32_t *out,
+                         utfdfa_error *errs, size_t *nerr)
 {
     utfdfa_decoder d;
     utfdfa_decoder_init(&d, UTFDFA_UTF7, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     size_t at = 0, o = 0;
     *nerr = 0;
-    for (;;) {
-        size_t src = n - at, dst = MAXLEN + 1 - o;
+    for (;;) { /* s[0..cut) first (not last), then the rest */
+        size_t end = at < cut ? cut : n, src = end - at, dst = MAXLEN + 1 - o;
         utfdfa_error e;
-        utfdfa_result r = utfdfa_decode_utf32(&d, s + at, &src, out + o, &dst, true, &e);
+        utfdfa_result r =
+            utfdfa_decode_utf32(&d, s + at, &src, out + o, &dst, end == n, &e);
         at += src;
         o += dst;
+        if (r == UTFDFA_INPUT_EMPTY && end != n && at == cut)
+            continue;
         if (r != UTFDFA_MALFORMED)
             return o;
         if (*nerr < MAXERR)
@@ -48,14 +54,14 @@ static size_t lib_decode(const uint8_t *s, size_t n, uint32_t *out, utfdfa_error
     }
 }
 
-static void compare(const uint8_t *s, size_t n)
+static void compare_cut(const uint8_t *s, size_t n, size_t cut)
 {
     uint32_t want[MAXLEN + 1], got[2 * MAXLEN + 2];
     struct ref7_error rerr[MAXERR];
     utfdfa_error lerr[MAXERR];
     size_t rn_err = 0, ln_err = 0;
     size_t rn = ref7_decode_replace(s, n, want, &rn_err, rerr, MAXERR);
-    size_t ln = lib_decode(s, n, got, lerr, &ln_err);
+    size_t ln = lib_decode(s, n, cut, got, lerr, &ln_err);
     bool ok = rn == ln && rn_err == ln_err && !memcmp(want, got, rn * sizeof want[0]);
     for (size_t k = 0; ok && k < rn_err && k < MAXERR; k++)
         ok = rerr[k].offset == lerr[k].offset && rerr[k].length == lerr[k].length &&
@@ -74,6 +80,11 @@ static void compare(const uint8_t *s, size_t n)
         return;
     }
     passed++;
+}
+
+static void compare(const uint8_t *s, size_t n)
+{
+    compare_cut(s, n, n);
 }
 
 static uint64_t rng = 0x2152;
@@ -123,6 +134,27 @@ int main(int argc, char **argv)
         for (size_t k = 0; k < n; k++)
             s[k] = runs[next_random() % (sizeof runs - 1)];
         compare(s, n);
+    }
+    /* Words: direct text and short runs ("+BDIENQQ-"), their digits random
+     * (any bits over, now and then a surrogate), ended by anything. */
+    static const uint8_t b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const uint8_t text[] = "  ab.,-?!\n";
+    static const uint8_t ends[] = "-- .,!~\\+\x80\n";
+    for (int t = 0; t < 30000; t++) {
+        size_t n = 0, cap = 16 + next_random() % (MAXLEN - 15);
+        while (n < cap) {
+            size_t len = next_random() % 20;
+            for (size_t k = next_random() % 4; k && n < cap; k--)
+                s[n++] = text[next_random() % (sizeof text - 1)];
+            if (n < cap)
+                s[n++] = '+';
+            for (size_t k = 0; k < len && n < cap; k++) /* "A"s and "Q"s leave zero bits */
+                s[n++] = next_random() % 3 ? b64[next_random() % 64] : "AQgw"[next_random() % 4];
+            if (n < cap)
+                s[n++] = ends[next_random() % (sizeof ends - 1)];
+        }
+        for (size_t cut = 0; cut <= n; cut++)
+            compare_cut(s, n, cut);
     }
     /* The encoder, byte for byte. */
     static uint32_t cp[100];

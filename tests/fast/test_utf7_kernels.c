@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* The UTF-7 kernels (src/fast/kernels.h: utfdfa__utf7_b64, utfdfa__utf7_direct)
+/* The UTF-7 kernels (src/fast/kernels.h: utfdfa__utf7_b64, utfdfa__utf7_text)
  * at every level this CPU runs, forced in turn, against an oracle written
  * here from RFC 2152 and RFC 3501 alone (its own alphabets and sets):
  * every length 0..200, every alignment 0..31, units that put surrogate
  * pairs across groups and inside them, lone surrogates, (IMAP) printing
  * ASCII units, a byte outside the alphabet at every position, every output
- * room, the three output widths; nothing past what is reported written. */
+ * room, the three output widths; nothing past what is reported written
+ * (utfdfa__utf7_text: nothing at or past the room). utfdfa__utf7_text by brute
+ * force: every run length 0..40 at every offset in a 16-byte window, every
+ * pattern of the bits left over, every terminator, every cut of the input. */
 #include "check.h"
 #include "fast/kernels.h"
 
@@ -149,12 +152,14 @@ static void test_b64(const char *level, int imap)
 {
     static uint8_t buf[MAXN + 64];
     uint16_t u[MAXN];
-    for (int t = 0; t < 300; t++) {
+    for (int t = 0; t < 400; t++) {
         size_t nu = next_random() % 76, len;
-        int mode = t % 4; /* 0: clean BMP, 1: pairs everywhere, 2: anything, 3: clean + a bad byte */
+        /* 0: clean BMP, 1: pairs everywhere, 2: anything, 3: clean + a bad byte, 4: pairs only
+         * (three a 16-digit step), now and then a BMP unit between */
+        int mode = t % 5;
         for (size_t k = 0; k < nu; k++) {
             u[k] = mode == 2 ? random_unit(imap) : (uint16_t)(0x100 + next_random() % 0xD000);
-            if (mode == 1 && k + 1 < nu && next_random() % 2) {
+            if ((mode == 1 || mode == 4) && k + 1 < nu && (mode == 4 ? next_random() % 16 : next_random() % 2)) {
                 u[k] = (uint16_t)(0xD800 + next_random() % 0x400);
                 u[++k] = (uint16_t)(0xDC00 + next_random() % 0x400);
             }
@@ -175,6 +180,8 @@ static void test_b64(const char *level, int imap)
     }
 }
 
+/* IMAP's text (direct characters only); UTF-7's, mostly direct, through compare_text. */
+static void compare_text(const char *level, const uint8_t *s, size_t n);
 static void test_direct(const char *level, int imap)
 {
     static uint8_t s[MAXN + 32], got[4 * MAXN], want[4 * MAXN];
@@ -187,6 +194,10 @@ static void test_direct(const char *level, int imap)
             while (next_random() % 64 && !direct_of(imap, b));
             s[align + k] = b;
         }
+        if (!imap) {
+            compare_text(level, s + align, n);
+            continue;
+        }
         for (unsigned width = 0; width <= 4; width += 2) {
             size_t cap = width ? next_random() % (n + 2) : SIZE_MAX, m = 0;
             memset(got, SENTINEL, sizeof got);
@@ -198,10 +209,127 @@ static void test_direct(const char *level, int imap)
                     memcpy(want + 2 * m, &(uint16_t){s[align + m]}, 2);
                 m++;
             }
-            size_t k = utfdfa__utf7_direct(imap, s + align, n, width ? got : NULL, width, cap);
-            CHECK(k == m && !memcmp(got, want, sizeof got),
+            size_t gw = 0, k = utfdfa__utf7_text(imap, s + align, n, width ? got : NULL, width,
+                                                 cap, &gw);
+            int past = 0; /* nothing at or past the room */
+            for (size_t b = width ? width * cap : 0; width && b < sizeof got; b++)
+                past |= got[b] != SENTINEL;
+            CHECK(k == m && gw == (width ? m : 0) && !memcmp(got, want, width * m) && !past,
                   "%s imap=%d direct n=%zu width=%u cap=%zu: %zu, want %zu", level, imap, n, width,
                   cap, k, m);
+        }
+    }
+}
+
+/* The contract of utfdfa__utf7_text (UTF-7 only), from RFC 2152 Rule 2. */
+static size_t oracle_text(const uint8_t *s, size_t n, uint8_t *dst, unsigned width, size_t cap,
+                          size_t *written)
+{
+    size_t i = 0, w = 0;
+    while (i < n) {
+        uint32_t units[64];
+        size_t nu = 0, j = i + 1;
+        if (direct_of(0, s[i]) || (s[i] == '+' && i + 1 < n && s[i + 1] == '-')) {
+            units[nu++] = s[i] == '+' ? '+' : s[i];
+            j = i + (s[i] == '+' ? 2 : 1);
+        } else {
+            uint64_t acc = 0;
+            unsigned bits = 0, bad = 0;
+            for (; j < n && digit_of(0, s[j]) >= 0; j++) {
+                acc = acc << 6 | (uint64_t)digit_of(0, s[j]);
+                if ((bits += 6) >= 16) {
+                    bits -= 16;
+                    units[nu] = (uint32_t)(acc >> bits) & 0xFFFF;
+                    bad |= units[nu] >= 0xD800 && units[nu] <= 0xDFFF;
+                    nu++;
+                    acc &= (1u << bits) - 1;
+                }
+            }
+            /* "+" and digits; fewer than 8 bits over, zero; then "-" (taken) or a direct one */
+            if (s[i] != '+' || j == i + 1 || j == n || bad || bits >= 8 || acc ||
+                !direct_of(0, s[j]))
+                break;
+            j += s[j] == '-';
+        }
+        if (width && cap - w < nu)
+            break;
+        for (size_t k = 0; k < nu && width; k++, w++)
+            memcpy(dst + width * w, width == 4 ? (const void *)&units[k] : &(uint16_t){(uint16_t)units[k]}, width);
+        i = j;
+    }
+    *written = w;
+    return i;
+}
+
+static void compare_text(const char *level, const uint8_t *s, size_t n)
+{
+    static uint8_t got[4 * MAXN + 64], want[4 * MAXN + 64];
+    for (unsigned width = 0; width <= 4; width += 2) {
+        size_t caps[] = {0, 1, 5, 16, 31, 33, 40, MAXN}, need = 0;
+        oracle_text(s, n, NULL, 0, 0, &need);
+        for (size_t c = 0; c < sizeof caps / sizeof caps[0] + 2; c++) {
+            size_t gw = 0, ww = 0, cap = !width ? SIZE_MAX
+                                       : c < sizeof caps / sizeof caps[0] ? caps[c]
+                                                                          : n - (c % 2) - need % 3;
+            cap = width && cap > MAXN ? MAXN : cap;
+            memset(got, SENTINEL, sizeof got);
+            size_t gk = utfdfa__utf7_text(0, s, n, width ? got : NULL, width, cap, &gw);
+            size_t wk = oracle_text(s, n, want, width, cap, &ww);
+            int past = 0; /* nothing at or past the room */
+            for (size_t b = width ? width * cap : 0; width && b < sizeof got; b++)
+                past |= got[b] != SENTINEL;
+            CHECK(gk == wk && gw == ww && !memcmp(got, want, width * ww) && !past,
+                  "%s text n=%zu width=%u cap=%zu: read %zu/%zu, wrote %zu/%zu%s", level, n, width,
+                  cap, gk, wk, gw, ww, past ? ", past the room" : "");
+            if (!width)
+                break;
+        }
+    }
+}
+
+/* A run of len digits whose units are random (BMP, or now and then a surrogate when
+ * `sur`), its leftover bits `over` (masked to what is left over). */
+static size_t make_run(uint8_t *p, size_t len, int sur, uint32_t over)
+{
+    uint64_t acc = 0;
+    unsigned bits = 0;
+    size_t k = 0;
+    for (size_t done = 0; done < 6 * len;) {
+        uint32_t u = sur && next_random() % 4 == 0 ? 0xD800 + next_random() % 0x800
+                                                   : 0x100 + next_random() % 0xD000;
+        size_t take = 6 * len - done < 16 ? 6 * len - done : 16;
+        if (take < 16) /* the bits over: the top `take` bits of `over` */
+            u = (over & ((1u << take) - 1)) << (16 - take);
+        acc = acc << take | (u >> (16 - take));
+        bits += (unsigned)take;
+        done += take;
+        for (; bits >= 6; bits -= 6)
+            p[k++] = (uint8_t)b64_utf7[acc >> (bits - 6) & 63];
+    }
+    return k;
+}
+
+static void test_text(const char *level)
+{
+    static const uint8_t ends[] = {'-', ' ', '.', '!', '\n', '~', '\\', '+', 0x80, 0, '&', '?'};
+    static uint8_t buf[MAXN + 64];
+    for (size_t len = 0; len <= 40; len++) {
+        unsigned over_bits = 6 * len % 16;
+        for (uint32_t over = 0; over < (1u << over_bits) && over < 64; over++) {
+            size_t at = (len * 7 + over) % 17, k = 0, e = over % sizeof ends;
+            for (; k < at; k++) /* direct text before, so the run starts anywhere in a window */
+                buf[k] = (uint8_t)"Ab, 1-x.?(!"[next_random() % 11];
+            buf[k++] = '+';
+            k += make_run(buf + k, len, over == 5, over);
+            buf[k++] = ends[e];
+            k += (size_t)snprintf((char *)buf + k, 40, " +BD4EOw- xy +AGEAYgBj. z+-") ;
+            for (size_t n = 0; n <= k; n++) /* every cut */
+                compare_text(level, buf, n);
+            if (len % 8 == 0 || len % 8 == 3 || len % 8 == 6 || (len % 8 == 1 && over == 0))
+                for (size_t t = 0; t < 256; t += 1 + 12 * (t % 5 != 0)) { /* terminators */
+                    buf[at + 1 + len] = (uint8_t)t;
+                    compare_text(level, buf, k);
+                }
         }
     }
 }
@@ -217,6 +345,7 @@ int main(void)
             test_b64(levels[l], imap);
             test_direct(levels[l], imap);
         }
+        test_text(levels[l]);
     }
     utfdfa__fast_force("auto");
     return check_summary("test_utf7_kernels");

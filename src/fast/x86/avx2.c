@@ -291,7 +291,7 @@ const struct fast_kernels utfdfa__fast_avx2 = {
     "avx2", avx2_ascii_copy, avx2_utf16_to_cp, avx2_utf32_to_cp, avx2_cp_to_form,
     utfdfa__sse4_wide_transcode, WIDE_PAIRS, /* 256-bit steps measured no faster: the */
     /* packing works in 128-bit halves either way (wide_sse4.c) */
-    utfdfa__sse4_utf7_b64, utfdfa__sse4_utf7_direct, /* 32 bytes a step gained little */
+    utfdfa__sse4_utf7_b64, utfdfa__sse4_utf7_text, /* 32 bytes a step gained little */
 };
 
 #else
