@@ -400,9 +400,9 @@ FAST_TARGET_VBMI size_t utfdfa__utf8_rep_vbmi(const uint8_t *src, size_t n, uint
                          utfdfa__utf8_dec_vbmi_32, vbmi_rep);
 }
 
-/* The scan is the AVX2 level's (the validators are another file's). */
+/* The scan is the level's lookup validator (lookup.c). */
 const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_vbmi = {
-    utfdfa__utf8_scan_b_avx2_l2, utfdfa__utf8_dec_vbmi_32, utfdfa__utf8_dec_vbmi_16,
+    utfdfa__utf8_scan_lookup_vbmi, utfdfa__utf8_dec_vbmi_32, utfdfa__utf8_dec_vbmi_16,
     utfdfa__utf8_rep_vbmi,
 };
 #else

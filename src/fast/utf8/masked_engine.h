@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* The slab decoders (slab.h) over the 128-bit transcoder (masked.h), once
+ * per level: a file defines MK_SUF (the level's name), MK_TARGET (its
+ * target attribute), MK_WIDE (1: 32-byte stores for ASCII blocks, AVX2),
+ * MK_SCAN (its validator, a utfdfa__scan_fn) and MK_REP (the replacing
+ * engine for the windows around errors), then includes this file, which
+ * defines utfdfa__utf8_dec_<SUF>_32, _16 and utfdfa__utf8_rep_<SUF>.
+ * Nothing here outlives the include but the functions (the amalgamation
+ * includes it once per level in one unit). */
+#define MK_CAT2(a, b) a##b
+#define MK_CAT(a, b) MK_CAT2(a, b)
+#define MK_(name) MK_CAT(MK_CAT(mk_, MK_SUF), MK_CAT(_, name))
+#define MK_API(pre, post) MK_CAT(MK_CAT(pre, MK_SUF), post)
+
+/* 64 ASCII bytes v[0..4) widened at dst. */
+FAST_INLINE MK_TARGET void MK_(widen64)(const __m128i *v, void *dst, bool u16)
+{
+    for (int k = 0; k < 4; k++) {
+#if MK_WIDE
+        if (u16) {
+            _mm256_storeu_si256((__m256i *)dst + k, _mm256_cvtepu8_epi16(v[k]));
+        } else {
+            __m256i *d = (__m256i *)dst + 2 * k;
+            _mm256_storeu_si256(d, _mm256_cvtepu8_epi32(v[k]));
+            _mm256_storeu_si256(d + 1, _mm256_cvtepu8_epi32(_mm_unpackhi_epi64(v[k], v[k])));
+        }
+#else
+        char *d = (char *)dst + k * (u16 ? 32 : 64);
+        mk_store16(d, _mm_cvtepu8_epi16(v[k]), u16);
+        mk_store16(d + (u16 ? 16 : 32), _mm_unpackhi_epi8(v[k], _mm_setzero_si128()), u16);
+#endif
+    }
+}
+
+/* The transcoder: src[0..n) is valid UTF-8, whole characters; units out.
+ * Blocks of 64 bytes (the byte after them read too, for the last end bit):
+ * all ASCII widened, else windows while a window's 12 bytes lie in the
+ * block; the next block starts where the windows stopped. The last bytes
+ * (fewer than a block and a window) one character at a time. */
+FAST_INLINE MK_TARGET size_t MK_(valid)(const uint8_t *src, size_t n, void *dst, bool u16)
+{
+    size_t i = 0, o = 0;
+    while (n - i >= 64 + 16) {
+        const uint8_t *p = src + i;
+        __m128i v[4] = {MK_LOAD(p), MK_LOAD(p + 16), MK_LOAD(p + 32), MK_LOAD(p + 48)};
+        __m128i any = _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]));
+        if (_mm_movemask_epi8(any) == 0) {
+            MK_(widen64)(v, u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o),
+                         u16);
+            i += 64;
+            o += 64;
+            continue;
+        }
+        uint64_t cont = (uint64_t)mk_cont(v[0]) | (uint64_t)mk_cont(v[1]) << 16 |
+                        (uint64_t)mk_cont(v[2]) << 32 | (uint64_t)mk_cont(v[3]) << 48;
+        uint64_t next = p[64] >= UTF8_SHUF_CONT_MIN && p[64] <= UTF8_SHUF_CONT_MAX;
+        uint64_t ends = ~(cont >> 1 | next << 63);
+        size_t pos = 0;
+        while (pos <= 64 - UTF8_SHUF_WINDOW)
+            pos += mk_window(p + pos, ends >> pos, dst, &o, u16);
+        i += pos;
+    }
+    char *d = u16 ? (char *)((uint16_t *)dst + o) : (char *)((uint32_t *)dst + o);
+    return o + mk_scalar(src + i, n - i, d, u16);
+}
+
+FAST_NOINLINE MK_TARGET static size_t MK_(valid32)(const uint8_t *src, size_t n, void *dst)
+{
+    return MK_(valid)(src, n, dst, false);
+}
+
+FAST_NOINLINE MK_TARGET static size_t MK_(valid16)(const uint8_t *src, size_t n, void *dst)
+{
+    return MK_(valid)(src, n, dst, true);
+}
+
+MK_TARGET size_t MK_API(utfdfa__utf8_dec_, _32)(const uint8_t *src, size_t n, uint32_t *state,
+    uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
+{
+    return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
+                            MK_(valid32), MK_SCAN);
+}
+
+MK_TARGET size_t MK_API(utfdfa__utf8_dec_, _16)(const uint8_t *src, size_t n, uint32_t *state,
+    uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
+{
+    return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
+                            MK_(valid16), MK_SCAN);
+}
+
+MK_TARGET size_t MK_API(utfdfa__utf8_rep_, )(const uint8_t *src, size_t n, uint32_t *state,
+    uint32_t *partial, uint32_t *dst, size_t cap, size_t *written, size_t *errors)
+{
+    return fast_slab_rep(src, n, state, partial, dst, cap, written, errors,
+                         MK_API(utfdfa__utf8_dec_, _32), MK_REP);
+}
+
+#undef MK_CAT2
+#undef MK_CAT
+#undef MK_
+#undef MK_API
