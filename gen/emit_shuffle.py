@@ -15,6 +15,10 @@ Three forms, tried in order (the first whose characters all fit):
   three characters of 1-max_len bytes, a 32-bit lane each.
 A lane holds its character's bytes last byte lowest (byte k of the lane: the
 character's k-th byte from its end), zero (shuffle index 0x80) above them.
+
+To UTF-16, four 32-bit lanes each hold one code unit (low half) or a
+surrogate pair (both halves); pairs[m] (bit k of m: lane k holds a pair)
+is the shuffle that packs their units in order, and its count of units.
 In valid text of characters of at most max_len (4) bytes, WINDOW (12) bytes
 always hold three whole characters, so some form applies; a mask valid text
 cannot give (a gap longer than max_len) maps to entry 0, only so that the
@@ -58,6 +62,19 @@ def _shuffle(lengths, lane):
     return row + [ZERO] * (LANES16 - len(row))
 
 
+def pairs():
+    """[m] = (shuffle, units) packing four 32-bit lanes' UTF-16 units, lane k
+    a pair when bit k of m is set (the form's fact: a code point above U+FFFF
+    takes two units)."""
+    out = []
+    for m in range(16):
+        row = []
+        for k in range(4):
+            row += [4 * k, 4 * k + 1] + ([4 * k + 2, 4 * k + 3] if m >> k & 1 else [])
+        out.append((row + [ZERO] * (LANES16 - len(row)), len(row) // 2))
+    return out
+
+
 def tables(max_len):
     """(entries, index): entries a list of (form, lengths, shuffle, consumed);
     index[mask] = (entry, consumed)."""
@@ -93,10 +110,22 @@ def _body(entries, index, p, cont):
            " * of 1-4 bytes, 32-bit lanes. */",
            f"#define {p.upper()}_SHUF_TWO_END {form_end[0]}",
            f"#define {p.upper()}_SHUF_THREE_END {form_end[1]}",
-           f"#define {p.upper()}_SHUF_ENTRIES {len(entries)}", "",
-           "struct utfdfa_shuffle_tables {",
+           f"#define {p.upper()}_SHUF_ENTRIES {len(entries)}",
+           "/* The windows of whole 3-byte and whole 4-byte characters (the mask, the",
+           " * entry): a script of them takes these without the index. */"]
+    for n in (3, 4):
+        count = WINDOW // n
+        lengths = (n,) * count
+        e = next(k for k, x in enumerate(entries) if x[1] == lengths)
+        mask = sum(1 << (n * (j + 1) - 1) for j in range(count))
+        assert index[mask][0] == e
+        out += [f"#define {p.upper()}_SHUF_ALL{n}_MASK 0x{mask:03X}",
+                f"#define {p.upper()}_SHUF_ALL{n} {e}"]
+    out += ["", "struct utfdfa_shuffle_tables {",
            f"    uint8_t index[{1 << WINDOW}][2];  /* [mask of the ends]: entry, bytes it spans */",
            f"    uint8_t shuffle[{len(entries)}][{LANES16}];  /* [entry]: pshufb indexes */",
+           f"    uint8_t pairs[16][{LANES16}];  /* [lanes that hold a pair]: pshufb indexes */",
+           "    uint8_t pair_units[16];  /* [lanes that hold a pair]: UTF-16 units */",
            "};", "",
            f"static const struct utfdfa_shuffle_tables {p.lower()}_shuffle_tables = {{",
            "    .index = {"]
@@ -107,7 +136,14 @@ def _body(entries, index, p, cont):
     for k, (f, lengths, sh, consumed) in enumerate(entries):
         row = ", ".join(f"0x{v:02X}" for v in sh)
         out.append(f"        {{{row}}}, /* {k:3}: {'-'.join(map(str, lengths))} */")
-    out += ["    },", "};"]
+    out += ["    },", "    .pairs = {"]
+    pk = pairs()
+    for m, (sh, units) in enumerate(pk):
+        row = ", ".join(f"0x{v:02X}" for v in sh)
+        out.append(f"        {{{row}}}, /* {m:2}: lanes {m:04b} pairs */")
+    out += ["    },",
+            "    .pair_units = {" + ", ".join(str(u) for _, u in pk) + "},",
+            "};"]
     return out
 
 

@@ -283,14 +283,14 @@ FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_32(const uint8_t *src, size_t n, u
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                            vbmi_valid32, vbmi_scan);
+                            vbmi_valid32, vbmi_scan, NULL);
 }
 
 FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_16(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
 {
     return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                            vbmi_valid16, vbmi_scan);
+                            vbmi_valid16, vbmi_scan, NULL);
 }
 
 /* Replacing, 64 bytes a block, from a character boundary: the plain DFA

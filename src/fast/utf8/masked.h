@@ -15,8 +15,8 @@
  *     bit 6 is set (a 3-byte first byte), | (b3 & 07) << 18.
  * UTF-8's form makes the masks exact: a continuation byte has bit 6 clear,
  * a 2-byte first byte bit 5, an ASCII byte bit 7. Whole 16-byte windows of
- * ASCII, of eight 2-byte characters, and 12-byte windows of four 3-byte
- * ones skip the table. */
+ * ASCII and of eight 2-byte characters skip the table; the 32-bit forms
+ * share one formula (no branch between them in mixed text). */
 #ifndef UTFDFA_FAST_UTF8_MASKED_H
 #define UTFDFA_FAST_UTF8_MASKED_H
 
@@ -55,18 +55,11 @@ MK_INLINE void mk_store16(void *dst, __m128i w, bool u16)
     }
 }
 
-/* Four code points < 0x10000 in 32-bit lanes to dst. */
-MK_INLINE void mk_store32_bmp(void *dst, __m128i c, bool u16)
-{
-    if (u16)
-        _mm_storel_epi64((__m128i *)dst, _mm_packus_epi32(c, c));
-    else
-        MK_STORE(dst, c);
-}
-
-/* Three or four code points of any plane in 32-bit lanes to dst (cnt of
- * them: 3 or 4); the units written. UTF-16: a pair where the value needs
- * one, each lane stored as 32 bits and the next one 1 or 2 units on. */
+/* Code points (of any plane) in the first cnt (3 or 4) 32-bit lanes of c
+ * to dst; the units written (no branch on the values: mixed text would
+ * mispredict it). UTF-16: each lane to one unit or a surrogate
+ * pair (high one in the low half), then packed by the generated shuffle of
+ * the lanes that hold pairs. */
 MK_INLINE size_t mk_store32(void *dst, __m128i c, unsigned cnt, bool u16)
 {
     if (!u16) {
@@ -75,22 +68,11 @@ MK_INLINE size_t mk_store32(void *dst, __m128i c, unsigned cnt, bool u16)
     }
     __m128i big = _mm_cmpgt_epi32(c, _mm_set1_epi32(0xFFFF));
     unsigned pairs = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(big));
-    if (FAST_LIKELY(pairs == 0)) {
-        mk_store32_bmp(dst, c, true);
-        return cnt;
-    }
     __m128i hi = _mm_add_epi32(_mm_srli_epi32(c, 10), _mm_set1_epi32(0xD7C0));
     __m128i lo = _mm_or_si128(_mm_and_si128(c, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0xDC00));
     __m128i w = _mm_blendv_epi8(c, _mm_or_si128(hi, _mm_slli_epi32(lo, 16)), big);
-    uint16_t *d = dst;
-    uint32_t lane[4];
-    MK_STORE(lane, w);
-    size_t o = 0;
-    for (unsigned k = 0; k < cnt; k++) {
-        memcpy(d + o, &lane[k], 4);
-        o += 1 + (pairs >> k & 1);
-    }
-    return o;
+    MK_STORE(dst, _mm_shuffle_epi8(w, MK_LOAD(utf8_shuffle_tables.pairs[pairs])));
+    return utf8_shuffle_tables.pair_units[pairs] - (4 - cnt);
 }
 
 /* One window at p (16 bytes readable; ends: bit k, byte k ends a
@@ -116,20 +98,22 @@ MK_INLINE size_t mk_window(const uint8_t *p, uint64_t ends, void *dst, size_t *p
         *po += 8;
         return 16;
     }
-    __m128i t;
+    /* Four 3-byte or three 4-byte characters (whole scripts are so): the
+     * bytes taken known without the table, off the chain of loads. */
     size_t took;
     unsigned e;
-    if (m12 == 0x924) { /* four 3-byte characters */
-        t = _mm_shuffle_epi8(in, _mm_setr_epi8(2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6, -1, 11, 10, 9,
-                                               -1));
-        e = UTF8_SHUF_TWO_END;
-        took = 12;
+    if (m12 == UTF8_SHUF_ALL3_MASK) {
+        e = UTF8_SHUF_ALL3;
+        took = UTF8_SHUF_WINDOW;
+    } else if (m12 == UTF8_SHUF_ALL4_MASK) {
+        e = UTF8_SHUF_ALL4;
+        took = UTF8_SHUF_WINDOW;
     } else {
         const uint8_t *ix = utf8_shuffle_tables.index[m12];
         e = ix[0];
         took = ix[1];
-        t = _mm_shuffle_epi8(in, MK_LOAD(utf8_shuffle_tables.shuffle[e]));
     }
+    __m128i t = _mm_shuffle_epi8(in, MK_LOAD(utf8_shuffle_tables.shuffle[e]));
     if (e < UTF8_SHUF_TWO_END) { /* six of 1-2 bytes */
         mk_store16(d, _mm_or_si128(_mm_and_si128(t, _mm_set1_epi16(0x7F)),
                                    _mm_srli_epi16(_mm_and_si128(t, _mm_set1_epi16(0x1F00)), 2)),
@@ -137,20 +121,19 @@ MK_INLINE size_t mk_window(const uint8_t *p, uint64_t ends, void *dst, size_t *p
         *po += 6;
         return took;
     }
-    __m128i c = _mm_or_si128(_mm_and_si128(t, _mm_set1_epi32(0x7F)),
-                             _mm_srli_epi32(_mm_and_si128(t, _mm_set1_epi32(0x3F00)), 2));
-    if (e < UTF8_SHUF_THREE_END) { /* four of 1-3 bytes */
-        c = _mm_or_si128(c, _mm_srli_epi32(_mm_and_si128(t, _mm_set1_epi32(0x0F0000)), 4));
-        mk_store32_bmp(d, c, u16);
-        *po += 4;
-        return took;
-    }
-    /* three of 1-4 bytes */
+    /* four of 1-3 bytes or three of 1-4 (the fourth lane 0): one formula */
     __m128i b2 = _mm_xor_si128(_mm_and_si128(t, _mm_set1_epi32(0x3F0000)),
                                _mm_srli_epi32(_mm_and_si128(t, _mm_set1_epi32(0x400000)), 1));
+    __m128i c = _mm_or_si128(_mm_and_si128(t, _mm_set1_epi32(0x7F)),
+                             _mm_srli_epi32(_mm_and_si128(t, _mm_set1_epi32(0x3F00)), 2));
     c = _mm_or_si128(c, _mm_srli_epi32(b2, 4));
     c = _mm_or_si128(c, _mm_srli_epi32(_mm_and_si128(t, _mm_set1_epi32(0x07000000)), 6));
-    *po += mk_store32(d, c, 3, u16);
+    if (u16 && e < UTF8_SHUF_THREE_END) { /* 1-3 bytes: below U+10000 */
+        _mm_storel_epi64((__m128i *)d, _mm_packus_epi32(c, c));
+        *po += 4;
+    } else {
+        *po += mk_store32(d, c, 4 - (e >= UTF8_SHUF_THREE_END), u16);
+    }
     return took;
 }
 

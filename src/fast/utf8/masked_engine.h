@@ -64,6 +64,32 @@ FAST_INLINE MK_TARGET size_t MK_(valid)(const uint8_t *src, size_t n, void *dst,
     return o + mk_scalar(src + i, n - i, d, u16);
 }
 
+/* The slabs' ASCII run: 64-byte blocks while all ASCII. */
+FAST_INLINE MK_TARGET size_t MK_(ascii)(const uint8_t *src, size_t n, void *dst, bool u16)
+{
+    size_t i = 0;
+    while (n - i >= 64) {
+        const uint8_t *p = src + i;
+        __m128i v[4] = {MK_LOAD(p), MK_LOAD(p + 16), MK_LOAD(p + 32), MK_LOAD(p + 48)};
+        __m128i any = _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]));
+        if (_mm_movemask_epi8(any) != 0)
+            break;
+        MK_(widen64)(v, u16 ? (void *)((uint16_t *)dst + i) : (void *)((uint32_t *)dst + i), u16);
+        i += 64;
+    }
+    return i;
+}
+
+FAST_NOINLINE MK_TARGET static size_t MK_(ascii32)(const uint8_t *src, size_t n, void *dst)
+{
+    return MK_(ascii)(src, n, dst, false);
+}
+
+FAST_NOINLINE MK_TARGET static size_t MK_(ascii16)(const uint8_t *src, size_t n, void *dst)
+{
+    return MK_(ascii)(src, n, dst, true);
+}
+
 FAST_NOINLINE MK_TARGET static size_t MK_(valid32)(const uint8_t *src, size_t n, void *dst)
 {
     return MK_(valid)(src, n, dst, false);
@@ -78,14 +104,14 @@ MK_TARGET size_t MK_API(utfdfa__utf8_dec_, _32)(const uint8_t *src, size_t n, ui
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                            MK_(valid32), MK_SCAN);
+                            MK_(valid32), MK_SCAN, MK_(ascii32));
 }
 
 MK_TARGET size_t MK_API(utfdfa__utf8_dec_, _16)(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
 {
     return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                            MK_(valid16), MK_SCAN);
+                            MK_(valid16), MK_SCAN, MK_(ascii16));
 }
 
 MK_TARGET size_t MK_API(utfdfa__utf8_rep_, )(const uint8_t *src, size_t n, uint32_t *state,
