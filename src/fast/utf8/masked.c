@@ -9,6 +9,7 @@
  * carries its target attribute (select.c calls them only at that level). */
 #include "utf8_fast.h"
 
+#include "ascii.h"
 #include "lookup.h"
 #include "masked.h"
 #include "slab.h"
