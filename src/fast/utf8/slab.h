@@ -72,7 +72,7 @@ FAST_INLINE size_t fast_slab_engine(const fast_tables *g, const uint8_t *src, si
     }
     for (;;) {
         if (ascii) {
-            size_t a = ascii(src + i, fast_min3(n - i, cap - o, SIZE_MAX),
+            size_t a = ascii(src + i, n - i < cap - o ? n - i : cap - o,
                              u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o));
             i += a;
             o += a;
