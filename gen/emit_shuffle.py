@@ -122,20 +122,24 @@ def _body(entries, index, p, cont):
         out += [f"#define {p.upper()}_SHUF_ALL{n}_MASK 0x{mask:03X}",
                 f"#define {p.upper()}_SHUF_ALL{n} {e}"]
     out += ["", "struct utfdfa_shuffle_tables {",
-           f"    uint8_t index[{1 << WINDOW}][2];  /* [mask of the ends]: entry, bytes it spans */",
+           f"    uint8_t index[{1 << WINDOW}];  /* [mask of the ends]: entry */",
            f"    uint8_t shuffle[{len(entries)}][{LANES16}];  /* [entry]: pshufb indexes */",
+           f"    uint8_t took[{len(entries)}];  /* [entry]: the bytes its characters span */",
            f"    uint8_t pairs[16][{LANES16}];  /* [lanes that hold a pair]: pshufb indexes */",
            "    uint8_t pair_units[16];  /* [lanes that hold a pair]: UTF-16 units */",
            "};", "",
            f"static const struct utfdfa_shuffle_tables {p.lower()}_shuffle_tables = {{",
            "    .index = {"]
-    for m in range(0, len(index), 8):
-        row = ", ".join(f"{{{e:3}, {c:2}}}" for e, c in index[m:m + 8])
+    for m in range(0, len(index), 16):
+        row = ", ".join(f"{e:3}" for e, _ in index[m:m + 16])
         out.append(f"        {row}, /* 0x{m:03X} */")
     out += ["    },", "    .shuffle = {"]
     for k, (f, lengths, sh, consumed) in enumerate(entries):
         row = ", ".join(f"0x{v:02X}" for v in sh)
         out.append(f"        {{{row}}}, /* {k:3}: {'-'.join(map(str, lengths))} */")
+    out += ["    },", "    .took = {"]
+    for k in range(0, len(entries), 16):
+        out.append("        " + ", ".join(f"{x[3]:2}" for x in entries[k:k + 16]) + f", /* {k} */")
     out += ["    },", "    .pairs = {"]
     pk = pairs()
     for m, (sh, units) in enumerate(pk):

@@ -36,6 +36,10 @@ _Static_assert(UTF8_SHUF_CONT_MIN == 0x80, "continuations are the bytes 80 to CO
 /* A byte >= MK_LONGER(j) starts a character of more than j bytes. */
 #define MK_LONGER(j) utf8_simd_tables.longer_min[(j) - 1]
 
+/* Runs of valid text from which masked_engine.h's transcoder works with
+ * two cursors. */
+enum { MK_SPLIT_MIN = 512 };
+
 /* The continuation bytes of v, as a bit mask. */
 MK_INLINE unsigned mk_cont(__m128i v)
 {
@@ -109,9 +113,8 @@ MK_INLINE size_t mk_window(const uint8_t *p, uint64_t ends, void *dst, size_t *p
         e = UTF8_SHUF_ALL4;
         took = UTF8_SHUF_WINDOW;
     } else {
-        const uint8_t *ix = utf8_shuffle_tables.index[m12];
-        e = ix[0];
-        took = ix[1];
+        e = utf8_shuffle_tables.index[m12];
+        took = utf8_shuffle_tables.took[e];
     }
     __m128i t = _mm_shuffle_epi8(in, MK_LOAD(utf8_shuffle_tables.shuffle[e]));
     if (e < UTF8_SHUF_TWO_END) { /* six of 1-2 bytes */
@@ -168,6 +171,52 @@ MK_INLINE size_t mk_scalar(const uint8_t *p, size_t n, void *dst, bool u16)
         }
     }
     return o;
+}
+
+/* The units of valid text src[0..n): its first bytes (not 10xxxxxx), and
+ * to UTF-16 its 4-byte ones again (a pair). */
+MK_INLINE size_t mk_units(const uint8_t *src, size_t n, bool u16)
+{
+    __m128i sum = _mm_setzero_si128(), one = _mm_set1_epi8(1);
+    size_t i = 0, k;
+    for (; n - i >= 16; i += 16) {
+        __m128i v = MK_LOAD(src + i);
+        __m128i x = _mm_andnot_si128(
+            _mm_cmplt_epi8(v, _mm_set1_epi8((char)(UTF8_SHUF_CONT_MAX + 1))), one);
+        if (u16) {
+            __m128i four = _mm_set1_epi8((char)MK_LONGER(3));
+            x = _mm_add_epi8(x, _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, four), v), one));
+        }
+        sum = _mm_add_epi64(sum, _mm_sad_epu8(x, _mm_setzero_si128()));
+    }
+    k = (size_t)_mm_cvtsi128_si64(sum) + (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
+    for (; i < n; i++)
+        k += !(src[i] >= UTF8_SHUF_CONT_MIN && src[i] <= UTF8_SHUF_CONT_MAX) +
+             (u16 && src[i] >= MK_LONGER(3));
+    return k;
+}
+
+FAST_UNUSED FAST_NOINLINE FAST_TARGET_SSE4 static size_t mk_units32(const uint8_t *src, size_t n)
+{
+    return mk_units(src, n, false);
+}
+
+FAST_UNUSED FAST_NOINLINE FAST_TARGET_SSE4 static size_t mk_units16(const uint8_t *src, size_t n)
+{
+    return mk_units(src, n, true);
+}
+
+/* Out of line, one copy for both levels (the tails are short). */
+FAST_UNUSED FAST_NOINLINE FAST_TARGET_SSE4 static size_t mk_scalar32(const uint8_t *p, size_t n,
+                                                                    void *dst)
+{
+    return mk_scalar(p, n, dst, false);
+}
+
+FAST_UNUSED FAST_NOINLINE FAST_TARGET_SSE4 static size_t mk_scalar16(const uint8_t *p, size_t n,
+                                                                    void *dst)
+{
+    return mk_scalar(p, n, dst, true);
 }
 #endif /* FAST_X86 */
 
