@@ -131,7 +131,12 @@ MK_INLINE size_t mk_window(const uint8_t *p, uint64_t ends, void *dst, size_t *p
                              _mm_srli_epi32(_mm_and_si128(t, _mm_set1_epi32(0x3F00)), 2));
     c = _mm_or_si128(c, _mm_srli_epi32(b2, 4));
     c = _mm_or_si128(c, _mm_srli_epi32(_mm_and_si128(t, _mm_set1_epi32(0x07000000)), 6));
-    if (u16 && e < UTF8_SHUF_THREE_END) { /* 1-3 bytes: below U+10000 */
+    if (u16 && e == UTF8_SHUF_ALL4) { /* three pairs: in order as they are */
+        __m128i hi = _mm_add_epi32(_mm_srli_epi32(c, 10), _mm_set1_epi32(0xD7C0));
+        __m128i lo = _mm_or_si128(_mm_and_si128(c, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0xDC00));
+        MK_STORE(d, _mm_or_si128(hi, _mm_slli_epi32(lo, 16)));
+        *po += 6;
+    } else if (u16 && e < UTF8_SHUF_THREE_END) { /* 1-3 bytes: below U+10000 */
         _mm_storel_epi64((__m128i *)d, _mm_packus_epi32(c, c));
         *po += 4;
     } else {
