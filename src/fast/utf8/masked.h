@@ -15,8 +15,10 @@
  *     bit 6 is set (a 3-byte first byte), | (b3 & 07) << 18.
  * UTF-8's form makes the masks exact: a continuation byte has bit 6 clear,
  * a 2-byte first byte bit 5, an ASCII byte bit 7. Whole 16-byte windows of
- * ASCII and of eight 2-byte characters skip the table; the 32-bit forms
- * share one formula (no branch between them in mixed text). */
+ * ASCII and of eight 2-byte characters skip the table, 12-byte windows of
+ * whole 3-byte or 4-byte characters its index; the 32-bit forms share one
+ * formula (no branch between them in mixed text). masked_engine.h drives
+ * the windows (two cursors over a run's halves). */
 #ifndef UTFDFA_FAST_UTF8_MASKED_H
 #define UTFDFA_FAST_UTF8_MASKED_H
 
