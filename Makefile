@@ -80,8 +80,8 @@ KERNEL_HEADERS = src/fast/kernels.h src/fast/levels.h src/fast/x86/x86.h src/fas
                  src/fast/x86/wide_sse4.h $(G)/wide_x86.gen.h
 # The UTF-8 fast paths (src/fast/utf8/): one file per ISA, select.c chooses at run time.
 UTF8_FAST_SRCS = src/fast/utf8/portable.c src/fast/utf8/bmi2.c src/fast/utf8/avx2.c \
-                 src/fast/utf8/avx512.c src/fast/utf8/lookup.c src/fast/utf8/select.c \
-                 src/fast/utf8/part.c
+                 src/fast/utf8/masked.c src/fast/utf8/avx512.c src/fast/utf8/lookup.c \
+                 src/fast/utf8/select.c src/fast/utf8/part.c
 UTF8_FAST_HDRS = $(wildcard src/fast/utf8/*.h)
 LIB_SRCS = $(wildcard src/api/*.c) src/decode/byte_order.c src/decode/utf8_part.c \
            $(UTF8_FAST_SRCS) $(KERNEL_SRCS)

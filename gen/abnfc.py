@@ -23,9 +23,10 @@ import abnf  # noqa: E402
 import compiler  # noqa: E402
 import emit  # noqa: E402
 import emit_fast  # noqa: E402
+import emit_shuffle  # noqa: E402
 import emit_simd  # noqa: E402
 
-EMITTERS = ("c", "c-fast", "c-simd", "re2c", "re2c-lexer", "dot", "mermaid", "json", "stats")
+EMITTERS = ("c", "c-fast", "c-simd", "c-shuffle", "re2c", "re2c-lexer", "dot", "mermaid", "json", "stats")
 
 
 def write_atomic(path, text):
@@ -145,6 +146,8 @@ def main(argv=None):
             text = emit_fast.emit_c_fast(comp, source, prefix)
         elif args.emit == "c-simd":
             text = emit_simd.emit_c_simd(comp, source, prefix)
+        elif args.emit == "c-shuffle":
+            text = emit_shuffle.emit_c_shuffle(comp, source, prefix)
         elif args.emit == "re2c":
             text = emit.emit_re2c_defs(comp, source, defs_prefix)
         elif args.emit == "re2c-lexer":

@@ -116,6 +116,20 @@ check-lookup: $(T)/test_lookup
 
 CHECKS += check-lookup
 
+# The 128-bit UTF-8 transcoder (src/fast/utf8/masked.h): its generated
+# shuffle tables against an enumeration in the test, its window step on
+# every sequence of character lengths that covers a window.
+.PHONY: check-masked
+$(T)/test_masked: tests/decode/test_masked.c $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_HDRS) \
+                  $(HEADERS) $(G)/utf8.shuffle.gen.h $(G)/utf8.simd.gen.h | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I $(G) -I tests/common -I src/fast/utf8 -I src/fast $< \
+	  $(TEST_COMMON) -o $@
+
+check-masked: $(T)/test_masked
+	$(T)/test_masked
+
+CHECKS += check-masked
+
 # The UTF-7 kernels at every level against an oracle of RFC 2152 / RFC 3501
 # written in the test (tests/fast/test_utf7_kernels.c); the UTF-7 suites at
 # every level.

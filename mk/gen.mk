@@ -26,6 +26,12 @@ generated: $(G)/wide_x86.gen.h
 $(G)/wide_x86.gen.h: gen/emit_wide.py $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(PYTHON) gen/emit_wide.py -o $@
 
+# The 128-bit UTF-8 transcoder's shuffle tables (gen/emit_shuffle.py).
+generated: $(G)/utf8.shuffle.gen.h
+
+$(G)/%.shuffle.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
+	$(ABNFC) $< --emit c-shuffle -o $@
+
 # The registry's outputs read the grammars its rows name.
 $(REGISTRY_HEADER): $(REGISTRY) $(ENCODING_GRAMMARS:%=grammar/%.abnf) $(GEN_DEPS) \
                       | $(G) $(B)/.tools-ok

@@ -4,7 +4,7 @@
 
 # ---------------------------------------------------------------- library
 LIB_HEADERS = $(wildcard src/*.h src/api/*.h src/decode/*.h src/encode/*.h) $(KERNEL_HEADERS) \
-              $(UTF8_FAST_HDRS) include/utfdfa.h $(HEADERS) $(G)/utf8.fast.gen.h $(G)/utf8.simd.gen.h \
+              $(UTF8_FAST_HDRS) include/utfdfa.h $(HEADERS) $(G)/utf8.fast.gen.h $(G)/utf8.simd.gen.h $(G)/utf8.shuffle.gen.h \
               $(REGISTRY_HEADER)
 
 $(B)/obj/%.o: src/%.c $(LIB_HEADERS)

@@ -369,14 +369,14 @@ FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_32(const uint8_t *src, size_t n, u
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                            vbmi_valid32, vbmi_scan);
+                            vbmi_valid32, vbmi_scan, NULL);
 }
 
 FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_16(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
 {
     return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                            vbmi_valid16, vbmi_scan);
+                            vbmi_valid16, vbmi_scan, NULL);
 }
 
 /* Replacing, 64 bytes a block, from a character boundary: the plain DFA
@@ -486,9 +486,9 @@ FAST_TARGET_VBMI size_t utfdfa__utf8_rep_vbmi(const uint8_t *src, size_t n, uint
                          utfdfa__utf8_dec_vbmi_32, vbmi_rep);
 }
 
-/* The scan is the AVX2 level's (the validators are another file's). */
+/* The scan is the level's lookup validator (lookup.c). */
 const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_vbmi = {
-    utfdfa__utf8_scan_b_avx2_l2, utfdfa__utf8_dec_vbmi_32, utfdfa__utf8_dec_vbmi_16,
+    utfdfa__utf8_scan_lookup_vbmi, utfdfa__utf8_dec_vbmi_32, utfdfa__utf8_dec_vbmi_16,
     utfdfa__utf8_rep_vbmi,
 };
 #else

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The variants for x86-64 with BMI2: the shift DFA's shift is shrx (one
+/* Variants for the tests and the benchmark only (no level of the library
+ * calls them: SSE4 and up decode by slabs, SSE2 with the portable set).
+ * The variants for x86-64 with BMI2: the shift DFA's shift is shrx (one
  * uop, variable count in any register, latency 1) instead of shr %cl (more
  * uops, the count forced through %cl, latency 2). Each function carries its
  * target attribute (select.c calls them only when the CPU has BMI2). */
@@ -12,6 +14,7 @@
 #include "variants.h"
 
 #if FAST_X86
+#ifdef UTFDFA_FAST_VARIANTS
 FAST_TARGET_BMI2 size_t utfdfa__utf8_scan_b_sse2_l2(const uint8_t *src, size_t n,
     uint32_t *state)
 {
@@ -32,23 +35,19 @@ FAST_TARGET_BMI2 size_t utfdfa__utf8_dec_b_l2_sse2_32(const uint8_t *src, size_t
                            FAST_ASCII_SSE2, true, 2, fast_dec_b_l2_sse2_lanes);
 }
 
-#if defined(UTFDFA_FAST_VARIANTS)
 FAST_TARGET_BMI2 size_t utfdfa__utf8_dec_b_l2_sse2_16(const uint8_t *src, size_t n,
     uint32_t *state, uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
 {
     return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
                            FAST_ASCII_SSE2, true, 2, fast_dec_b_l2_sse2_lanes);
 }
-#endif
 
-#if defined(UTFDFA_FAST_VARIANTS)
 FAST_TARGET_BMI2 size_t utfdfa__utf8_dec_b_free_sse2_32(const uint8_t *src, size_t n,
     uint32_t *state, uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
                            FAST_ASCII_SSE2, true, 1, NULL);
 }
-#endif
 
 FAST_TARGET_BMI2 size_t utfdfa__utf8_dec_b_free_sse2_16(const uint8_t *src, size_t n,
     uint32_t *state, uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
@@ -70,12 +69,6 @@ FAST_TARGET_BMI2 size_t utfdfa__utf8_rep_b_sse2(const uint8_t *src, size_t n, ui
                            FAST_ASCII_SSE2, fast_rep_b_sse2_run);
 }
 
-const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_bmi2 = {
-    utfdfa__utf8_scan_b_sse2_l2, utfdfa__utf8_dec_b_l2_sse2_32, utfdfa__utf8_dec_b_free_sse2_16,
-    utfdfa__utf8_rep_b_sse2,
-};
-
-#ifdef UTFDFA_FAST_VARIANTS
 FAST_TARGET_BMI2 size_t utfdfa__utf8_scan_b_dfa(const uint8_t *src, size_t n,
     uint32_t *state)
 {

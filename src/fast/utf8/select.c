@@ -11,7 +11,7 @@
 #include "../levels.h"
 
 /* The set for the level in use (utfdfa__fast_level: chosen once, or forced
- * by the tests). Below AVX2 the BMI2 set needs only BMI2 of the CPU. */
+ * by the tests). */
 static const struct utfdfa__utf8_fast_impl *fast_impl(void)
 {
     switch (utfdfa__fast_level()) {
@@ -19,9 +19,9 @@ static const struct utfdfa__utf8_fast_impl *fast_impl(void)
         return &utfdfa__utf8_fast_portable;
 #if FAST_X86
     case LEVEL_SSE2:
+        return &utfdfa__utf8_fast_portable;
     case LEVEL_SSE4:
-        return __builtin_cpu_supports("bmi2") ? &utfdfa__utf8_fast_bmi2
-                                              : &utfdfa__utf8_fast_portable;
+        return &utfdfa__utf8_fast_sse4;
     case LEVEL_AVX2:
     case LEVEL_AVX512:
         return &utfdfa__utf8_fast_avx2;
@@ -125,6 +125,10 @@ const struct utfdfa__fast_variant utfdfa__utf8_fast_variants[] = {
           utfdfa__utf8_dec_b_l2_avx2_16),
     V_DEC("bmi2:branchfree+ascii-avx2+3lanes", utfdfa__utf8_dec_b_l3_avx2_32,
           utfdfa__utf8_dec_b_l3_avx2_16),
+    V_DEC("sse4:slabs", utfdfa__utf8_dec_sse4_32, utfdfa__utf8_dec_sse4_16),
+    V_REP("sse4:slabs+replace", utfdfa__utf8_rep_sse4),
+    V_DEC("avx2:slabs", utfdfa__utf8_dec_avx2_32, utfdfa__utf8_dec_avx2_16),
+    V_REP("avx2:slabs+replace", utfdfa__utf8_rep_avx2),
     V_DEC("vbmi:slabs", utfdfa__utf8_dec_vbmi_32, utfdfa__utf8_dec_vbmi_16),
     V_REP("vbmi:slabs+replace", utfdfa__utf8_rep_vbmi),
 #endif

@@ -26,6 +26,10 @@ enum { REP_WIN_MIN = 64, REP_WIN_MAX = 4096 };
 /* A transcoder of valid UTF-8: src[0..n) is whole characters; it writes
  * their units at dst (u16: UTF-16, else UTF-32) and returns how many. */
 typedef size_t (*fast_valid_fn)(const uint8_t *src, size_t n, void *dst);
+/* An ASCII run (or NULL): from src[0..n), n at most the room, the leading
+ * blocks that are all ASCII widened at dst (u16 as above); how many bytes.
+ * Called at each slab's start, so that ASCII text is read once. */
+typedef size_t (*fast_ascii_fn)(const uint8_t *src, size_t n, void *dst);
 
 FAST_INLINE size_t fast_min3(size_t a, size_t b, size_t c)
 {
@@ -54,7 +58,7 @@ FAST_INLINE size_t fast_slab_cut(const fast_tables *g, const uint8_t *src, size_
 FAST_INLINE size_t fast_slab_engine(const fast_tables *g, const uint8_t *src, size_t n,
                                     uint32_t *state, uint32_t *partial, void *dst, size_t cap,
                                     size_t *written, const bool u16, fast_valid_fn valid,
-                                    utfdfa__scan_fn scan)
+                                    utfdfa__scan_fn scan, fast_ascii_fn ascii)
 {
     uint64_t s = fast_to_state(g, *state);
     uint32_t cp = *partial;
@@ -67,6 +71,12 @@ FAST_INLINE size_t fast_slab_engine(const fast_tables *g, const uint8_t *src, si
         i = j;
     }
     for (;;) {
+        if (ascii) {
+            size_t a = ascii(src + i, n - i < cap - o ? n - i : cap - o,
+                             u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o));
+            i += a;
+            o += a;
+        }
         size_t len = fast_min3(n - i, cap - o, SLAB_MAX);
         bool end = len == n - i; /* then the plain step finishes, not another slab */
         len = fast_slab_cut(g, src + i, len);

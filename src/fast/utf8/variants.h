@@ -30,7 +30,7 @@ struct utfdfa__utf8_fast_impl {
 
 extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_portable;
 #if FAST_X86
-extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_bmi2, utfdfa__utf8_fast_avx2,
+extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_sse4, utfdfa__utf8_fast_avx2,
     utfdfa__utf8_fast_vbmi;
 #endif
 
@@ -70,6 +70,11 @@ utfdfa__dec32_f utfdfa__utf8_dec_b_free_avx2_32, utfdfa__utf8_dec_b_l2_avx2_32,
 utfdfa__dec16_f utfdfa__utf8_dec_b_free_avx2_16, utfdfa__utf8_dec_b_l2_avx2_16,
     utfdfa__utf8_dec_b_l3_avx2_16;
 utfdfa__rep_f utfdfa__utf8_rep_b_avx2;
+
+/* masked.c: slabs, scanned then transcoded 12 bytes a window */
+utfdfa__dec32_f utfdfa__utf8_dec_sse4_32, utfdfa__utf8_dec_avx2_32;
+utfdfa__dec16_f utfdfa__utf8_dec_sse4_16, utfdfa__utf8_dec_avx2_16;
+utfdfa__rep_f utfdfa__utf8_rep_sse4, utfdfa__utf8_rep_avx2;
 
 /* avx512.c: slabs, scanned then transcoded with AVX-512 VBMI/VBMI2 */
 utfdfa__dec32_f utfdfa__utf8_dec_vbmi_32;

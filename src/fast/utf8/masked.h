@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/* The 128-bit transcoder of valid UTF-8 (SSSE3 and SSE4.1; the AVX2 level
+ * inlines the same steps, VEX-encoded), after the "end of character mask"
+ * method of Keiser and Lemire (as in simdutf's SSE kernels), written here
+ * from its description: a window of 12 bytes that starts at a character's
+ * first byte; the mask of the bytes that end a character (the next byte is
+ * not a continuation) fixes the first characters' lengths; the generated
+ * tables (utf8.shuffle.gen.h, gen/emit_shuffle.py) give the shuffle that
+ * gathers each character's bytes into a lane, last byte lowest, and the
+ * bytes those characters span; the payload bits are then combined with
+ * masks and shifts, the same for every lane:
+ *   16-bit lanes (1-2 bytes): b0 & 7F | (b1 & 1F) << 6
+ *   32-bit lanes (1-3 bytes): b0 & 7F | (b1 & 3F) << 6 | (b2 & 0F) << 12
+ *   32-bit lanes (1-4 bytes): as above, byte 2 & 3F less its bit 5 when its
+ *     bit 6 is set (a 3-byte first byte), | (b3 & 07) << 18.
+ * UTF-8's form makes the masks exact: a continuation byte has bit 6 clear,
+ * a 2-byte first byte bit 5, an ASCII byte bit 7. Whole 16-byte windows of
+ * ASCII and of eight 2-byte characters skip the table, 12-byte windows of
+ * whole 3-byte or 4-byte characters its index; the 32-bit forms share one
+ * formula (no branch between them in mixed text). masked_engine.h drives
+ * the windows (two cursors over a run's halves). */
+#ifndef UTFDFA_FAST_UTF8_MASKED_H
+#define UTFDFA_FAST_UTF8_MASKED_H
+
+#include "lookup_sse4.h"
+
+#include "utf8.shuffle.gen.h"
+
+#if FAST_X86
+_Static_assert(UTF8_SHUF_DERIVED && UTF8_SIMD_MAX_LEN == 4 && UTF8_SHUF_WINDOW == 12,
+               "the transcoder's forms are UTF-8's: 12-byte windows, characters of 1-4 bytes");
+_Static_assert(UTF8_SHUF_CONT_MIN == 0x80, "continuations are the bytes 80 to CONT_MAX: one "
+               "signed comparison");
+
+#define MK_INLINE FAST_INLINE FAST_TARGET_SSE4
+#define MK_LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define MK_STORE(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+/* A byte >= MK_LONGER(j) starts a character of more than j bytes. */
+#define MK_LONGER(j) utf8_simd_tables.longer_min[(j) - 1]
+
+/* Runs of valid text from which masked_engine.h's transcoder works with
+ * two cursors. */
+enum { MK_SPLIT_MIN = 512 };
+
+/* The continuation bytes of v, as a bit mask. */
+MK_INLINE unsigned mk_cont(__m128i v)
+{
+    return (unsigned)_mm_movemask_epi8(
+        _mm_cmplt_epi8(v, _mm_set1_epi8((char)(UTF8_SHUF_CONT_MAX + 1))));
+}
+
+/* Eight 16-bit code units (or values < 0x10000) to dst: as they are, or
+ * widened to 32 bits. */
+MK_INLINE void mk_store16(void *dst, __m128i w, bool u16)
+{
+    if (u16) {
+        MK_STORE(dst, w);
+    } else {
+        MK_STORE(dst, _mm_cvtepu16_epi32(w));
+        MK_STORE((uint32_t *)dst + 4, _mm_unpackhi_epi16(w, _mm_setzero_si128()));
+    }
+}
+
+/* Code points (of any plane) in the first cnt (3 or 4) 32-bit lanes of c
+ * to dst; the units written (no branch on the values: mixed text would
+ * mispredict it). UTF-16: each lane to one unit or a surrogate
+ * pair (high one in the low half), then packed by the generated shuffle of
+ * the lanes that hold pairs. */
+MK_INLINE size_t mk_store32(void *dst, __m128i c, unsigned cnt, bool u16)
+{
+    if (!u16) {
+        MK_STORE(dst, c);
+        return cnt;
+    }
+    __m128i big = _mm_cmpgt_epi32(c, _mm_set1_epi32(0xFFFF));
+    unsigned pairs = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(big));
+    __m128i hi = _mm_add_epi32(_mm_srli_epi32(c, 10), _mm_set1_epi32(0xD7C0));
+    __m128i lo = _mm_or_si128(_mm_and_si128(c, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0xDC00));
+    __m128i w = _mm_blendv_epi8(c, _mm_or_si128(hi, _mm_slli_epi32(lo, 16)), big);
+    MK_STORE(dst, _mm_shuffle_epi8(w, MK_LOAD(utf8_shuffle_tables.pairs[pairs])));
+    return utf8_shuffle_tables.pair_units[pairs] - (4 - cnt);
+}
+
+/* One window at p (16 bytes readable; ends: bit k, byte k ends a
+ * character, for k = 0..15 at least): its first characters to dst, *po
+ * advanced by their units; the bytes they span. */
+MK_INLINE size_t mk_window(const uint8_t *p, uint64_t ends, void *dst, size_t *po, bool u16)
+{
+    __m128i in = MK_LOAD(p);
+    void *d = u16 ? (void *)((uint16_t *)dst + *po) : (void *)((uint32_t *)dst + *po);
+    unsigned m16 = (unsigned)ends & 0xFFFF, m12 = m16 & 0xFFF;
+    if (m16 == 0xFFFF) { /* sixteen ASCII bytes */
+        mk_store16(d, _mm_cvtepu8_epi16(in), u16);
+        mk_store16((char *)d + (u16 ? 16 : 32), _mm_unpackhi_epi8(in, _mm_setzero_si128()), u16);
+        *po += 16;
+        return 16;
+    }
+    if (m16 == 0xAAAA) { /* eight 2-byte characters */
+        __m128i t = _mm_shuffle_epi8(in, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13,
+                                                       12, 15, 14));
+        mk_store16(d, _mm_or_si128(_mm_and_si128(t, _mm_set1_epi16(0x7F)),
+                                   _mm_srli_epi16(_mm_and_si128(t, _mm_set1_epi16(0x1F00)), 2)),
+                   u16);
+        *po += 8;
+        return 16;
+    }
+    /* Four 3-byte or three 4-byte characters (whole scripts are so): the
+     * bytes taken known without the table, off the chain of loads. */
+    size_t took;
+    unsigned e;
+    if (m12 == UTF8_SHUF_ALL3_MASK) {
+        e = UTF8_SHUF_ALL3;
+        took = UTF8_SHUF_WINDOW;
+    } else if (m12 == UTF8_SHUF_ALL4_MASK) {
+        e = UTF8_SHUF_ALL4;
+        took = UTF8_SHUF_WINDOW;
+    } else {
+        e = utf8_shuffle_tables.index[m12];
+        took = utf8_shuffle_tables.took[e];
+    }
+    __m128i t = _mm_shuffle_epi8(in, MK_LOAD(utf8_shuffle_tables.shuffle[e]));
+    if (e < UTF8_SHUF_TWO_END) { /* six of 1-2 bytes */
+        mk_store16(d, _mm_or_si128(_mm_and_si128(t, _mm_set1_epi16(0x7F)),
+                                   _mm_srli_epi16(_mm_and_si128(t, _mm_set1_epi16(0x1F00)), 2)),
+                   u16);
+        *po += 6;
+        return took;
+    }
+    /* four of 1-3 bytes or three of 1-4 (the fourth lane 0): one formula */
+    __m128i b2 = _mm_xor_si128(_mm_and_si128(t, _mm_set1_epi32(0x3F0000)),
+                               _mm_srli_epi32(_mm_and_si128(t, _mm_set1_epi32(0x400000)), 1));
+    __m128i c = _mm_or_si128(_mm_and_si128(t, _mm_set1_epi32(0x7F)),
+                             _mm_srli_epi32(_mm_and_si128(t, _mm_set1_epi32(0x3F00)), 2));
+    c = _mm_or_si128(c, _mm_srli_epi32(b2, 4));
+    c = _mm_or_si128(c, _mm_srli_epi32(_mm_and_si128(t, _mm_set1_epi32(0x07000000)), 6));
+    if (u16 && e == UTF8_SHUF_ALL4) { /* three pairs: in order as they are */
+        __m128i hi = _mm_add_epi32(_mm_srli_epi32(c, 10), _mm_set1_epi32(0xD7C0));
+        __m128i lo = _mm_or_si128(_mm_and_si128(c, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0xDC00));
+        MK_STORE(d, _mm_or_si128(hi, _mm_slli_epi32(lo, 16)));
+        *po += 6;
+    } else if (u16 && e < UTF8_SHUF_THREE_END) { /* 1-3 bytes: below U+10000 */
+        _mm_storel_epi64((__m128i *)d, _mm_packus_epi32(c, c));
+        *po += 4;
+    } else {
+        *po += mk_store32(d, c, 4 - (e >= UTF8_SHUF_THREE_END), u16);
+    }
+    return took;
+}
+
+/* Valid UTF-8 at p (whole characters, n bytes) one character at a time:
+ * the tail the windows leave. */
+MK_INLINE size_t mk_scalar(const uint8_t *p, size_t n, void *dst, bool u16)
+{
+    size_t i = 0, o = 0;
+    while (i < n) {
+        uint32_t b = p[i], c;
+        if (b < MK_LONGER(1)) {
+            c = b;
+            i += 1;
+        } else if (b < MK_LONGER(2)) {
+            c = (b & 0x1F) << 6 | (p[i + 1] & 0x3Fu);
+            i += 2;
+        } else if (b < MK_LONGER(3)) {
+            c = (b & 0x0F) << 12 | (p[i + 1] & 0x3Fu) << 6 | (p[i + 2] & 0x3Fu);
+            i += 3;
+        } else {
+            c = (b & 0x07) << 18 | (p[i + 1] & 0x3Fu) << 12 | (p[i + 2] & 0x3Fu) << 6 |
+                (p[i + 3] & 0x3Fu);
+            i += 4;
+        }
+        if (!u16) {
+            ((uint32_t *)dst)[o++] = c;
+        } else if (c < 0x10000) {
+            ((uint16_t *)dst)[o++] = (uint16_t)c;
+        } else {
+            ((uint16_t *)dst)[o++] = (uint16_t)((c >> 10) + 0xD7C0);
+            ((uint16_t *)dst)[o++] = (uint16_t)(0xDC00 | (c & 0x3FF));
+        }
+    }
+    return o;
+}
+
+/* The units of valid text src[0..n): its first bytes (not 10xxxxxx), and
+ * to UTF-16 its 4-byte ones again (a pair). */
+MK_INLINE size_t mk_units(const uint8_t *src, size_t n, bool u16)
+{
+    __m128i sum = _mm_setzero_si128(), one = _mm_set1_epi8(1);
+    size_t i = 0, k;
+    for (; n - i >= 16; i += 16) {
+        __m128i v = MK_LOAD(src + i);
+        __m128i x = _mm_andnot_si128(
+            _mm_cmplt_epi8(v, _mm_set1_epi8((char)(UTF8_SHUF_CONT_MAX + 1))), one);
+        if (u16) {
+            __m128i four = _mm_set1_epi8((char)MK_LONGER(3));
+            x = _mm_add_epi8(x, _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, four), v), one));
+        }
+        sum = _mm_add_epi64(sum, _mm_sad_epu8(x, _mm_setzero_si128()));
+    }
+    k = (size_t)_mm_cvtsi128_si64(sum) + (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
+    for (; i < n; i++)
+        k += !(src[i] >= UTF8_SHUF_CONT_MIN && src[i] <= UTF8_SHUF_CONT_MAX) +
+             (u16 && src[i] >= MK_LONGER(3));
+    return k;
+}
+
+FAST_UNUSED FAST_NOINLINE FAST_TARGET_SSE4 static size_t mk_units32(const uint8_t *src, size_t n)
+{
+    return mk_units(src, n, false);
+}
+
+FAST_UNUSED FAST_NOINLINE FAST_TARGET_SSE4 static size_t mk_units16(const uint8_t *src, size_t n)
+{
+    return mk_units(src, n, true);
+}
+
+/* Out of line, one copy for both levels (the tails are short). */
+FAST_UNUSED FAST_NOINLINE FAST_TARGET_SSE4 static size_t mk_scalar32(const uint8_t *p, size_t n,
+                                                                    void *dst)
+{
+    return mk_scalar(p, n, dst, false);
+}
+
+FAST_UNUSED FAST_NOINLINE FAST_TARGET_SSE4 static size_t mk_scalar16(const uint8_t *p, size_t n,
+                                                                    void *dst)
+{
+    return mk_scalar(p, n, dst, true);
+}
+#endif /* FAST_X86 */
+
+#endif /* UTFDFA_FAST_UTF8_MASKED_H */
