@@ -88,14 +88,7 @@ KERN_INLINE size_t sse2_ascii_loop(enum fast_form from, enum fast_form to, const
     size_t n = kern_min(src_len / uf, dst_len / ut), i = 0;
     if (n == 0 || kern_load_unit(from, src) > 0x7F)
         return 0; /* quickly: the caller's slow path is next */
-    __m128i b0, b1;
-    for (; n - i >= 32; i += 32) {
-        if (!sse2_load_ascii16(from, src + i * uf, &b0) ||
-            !sse2_load_ascii16(from, src + (i + 16) * uf, &b1))
-            break;
-        sse2_store_ascii16(to, dst + i * ut, b0);
-        sse2_store_ascii16(to, dst + (i + 16) * ut, b1);
-    }
+    __m128i b0;
     for (; n - i >= 16; i += 16) {
         if (!sse2_load_ascii16(from, src + i * uf, &b0))
             break;
