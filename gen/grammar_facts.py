@@ -279,7 +279,11 @@ class Facts:
         from b, in which every byte UTF-8 takes stem takes too, each reaches
         the end of a unit exactly when the other does, and neither goes on
         past it. Values agree because both grammars compute them alike
-        (@value payload leading-ones, checked by the caller)."""
+        (@value payload leading-ones and nothing else: no offsets, no
+        reserved unit; checked by the caller). What the runtime adds beyond
+        the units is the C side's to guard: surrogate pairing (the part is
+        taken only with nothing held) and Corrected UTF-8's magic number
+        (its values differ, so it has no part)."""
         u = automaton.language_dfa(self.comp[UTF8].grammar, self.comp[UTF8].unit)
         g = automaton.language_dfa(self.comp[stem].grammar, self.comp[stem].unit)
 

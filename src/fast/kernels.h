@@ -7,7 +7,8 @@
  * path must take over. No pointer is assumed aligned; nothing outside the
  * given ranges is read or written, and dst past what is reported written is
  * left as it was (the SSE4 fused kernels store scratch there and put the
- * bytes back: src/fast/x86/wide_sse4.h). */
+ * bytes back: src/fast/x86/wide_sse4.h), except where a kernel says it
+ * leaves scratch values there (utfdfa__utf7_text). */
 #ifndef UTFDFA_FAST_KERNELS_H
 #define UTFDFA_FAST_KERNELS_H
 

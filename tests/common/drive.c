@@ -21,7 +21,10 @@ size_t sink_min_room(const struct sink *s)
 {
     if (s->kind != SINK_BYTES)
         return s->kind == SINK_U32 ? 2 : 3;
-    if (s->to == UTFDFA_UTF7 || s->to == UTFDFA_UTF8_RFC2279 || s->to == UTFDFA_CORRECTED_UTF8)
+    /* Room for 9 where a character takes up to 6 bytes beside the BOM's 3
+     * (CESU-8 and modified UTF-8: a pair of 3-byte units). */
+    if (s->to == UTFDFA_UTF7 || s->to == UTFDFA_UTF8_RFC2279 || s->to == UTFDFA_CORRECTED_UTF8 ||
+        s->to == UTFDFA_CESU8 || s->to == UTFDFA_MUTF8)
         return 9;
     return 8;
 }

@@ -12,7 +12,8 @@
  *     decode_utf32 strict and replacing against the references; every sink
  *     (check, UTF-32, UTF-16, utfdfa_transcode into the UTF-8 family, UTF-16LE,
  *     UTF-32LE) against the references' encoders where every value can be
- *     written, and in chunks with little room against the one-call result.
+ *     written, and in chunks with little room against the one-call result,
+ *     also with the BOM stripped or added (texts that begin with one too).
  * Last line: "test_utf8_part: N passed, M failed". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,8 @@ static void put_token(enum utfdfa_encoding enc, uint8_t *s, size_t *n)
 static size_t random_text(enum utfdfa_encoding enc, uint8_t *s, size_t max)
 {
     size_t n = 0, want = 1 + rnd((uint32_t)max - 8);
+    if (rnd(4) == 0) /* a byte order mark first: the BOM modes act on it */
+        n += put_layout(0xFEFF, s);
     while (n < want)
         put_token(enc, s, &n);
     return n;
@@ -156,10 +159,34 @@ static const struct sink sinks[] = {
 };
 
 static struct drive drive_for(enum utfdfa_encoding from, const struct sink *sk,
-                              enum utfdfa_error_mode mode)
+                              enum utfdfa_error_mode mode, enum utfdfa_bom bom)
 {
-    struct config c = {from, sk->to, sk->kind, mode, UTFDFA_BOM_KEEP};
+    struct config c = {from, sk->to, sk->kind, mode, bom};
     return drive_of(&c);
+}
+
+/* The BOM modes the fast paths wait for (they start once the stream's
+ * first character is decided): whole and in chunks, the same. */
+static bool bom_modes_agree(enum utfdfa_encoding from, const struct sink *sk, const uint8_t *s,
+                            size_t n)
+{
+    bool same = true;
+    for (int bom = UTFDFA_BOM_STRIP; bom <= UTFDFA_BOM_ADD; bom++) {
+        if (bom == UTFDFA_BOM_KEEP)
+            continue;
+        struct drive dv = drive_for(from, sk, UTFDFA_STRICT, (enum utfdfa_bom)bom);
+        struct outcome whole, pieces;
+        dv.outcap = n * 8 + 16;
+        drive_run(&dv, s, n, &whole);
+        dv.chunk = 1 + rnd(100);
+        dv.outcap = sink_min_room(sk) + rnd(40);
+        dv.grow = true;
+        drive_run(&dv, s, n, &pieces);
+        same = same && outcome_same(&whole, &pieces);
+        outcome_free(&whole);
+        outcome_free(&pieces);
+    }
+    return same;
 }
 
 /* One text: strict decode_utf32 against the reference; every sink and
@@ -177,7 +204,8 @@ static bool one_text(enum utfdfa_encoding from, const uint8_t *s, size_t n, cons
         return false;
     for (size_t k = 0; k < sizeof sinks / sizeof sinks[0]; k++) {
         for (int mode = UTFDFA_STRICT; mode <= UTFDFA_REPLACE; mode++) {
-            struct drive dv = drive_for(from, &sinks[k], (enum utfdfa_error_mode)mode);
+            struct drive dv = drive_for(from, &sinks[k], (enum utfdfa_error_mode)mode,
+                                        UTFDFA_BOM_KEEP);
             struct outcome whole, pieces;
             dv.outcap = n * 8 + 16;
             drive_run(&dv, s, n, &whole);
@@ -203,6 +231,11 @@ static bool one_text(enum utfdfa_encoding from, const uint8_t *s, size_t n, cons
             }
             outcome_free(&whole);
             outcome_free(&pieces);
+        }
+        if (!bom_modes_agree(from, &sinks[k], s, n) && ok) {
+            fail("%s at level %s into %s: a BOM mode's chunks differ from one call",
+                 utfdfa_encoding_name(from), level, sink_name(&sinks[k]));
+            ok = false;
         }
     }
     return ok;

@@ -84,12 +84,12 @@ FAST_INLINE MK_TARGET void MK_(step)(const uint8_t *src, struct MK_(cur) *c, voi
     c->pos += mk_window(src + c->at + c->pos, c->ends >> c->pos, dst, &c->o, u16);
 }
 
-/* Runs from which the transcoder splits in two halves (at a character's
- * first byte), each with a cursor of its own, stepped in turns: a window's
- * bytes come from a table load that the next window waits for, so one
- * cursor is bound by that latency; two overlap. The second half's units
- * start where the first's end (counted ahead). From MK_SPLIT_MIN bytes. */
-/* The transcoder: src[0..n) is valid UTF-8, whole characters; units out. */
+/* The transcoder: src[0..n) is valid UTF-8, whole characters; units out.
+ * Runs from MK_SPLIT_MIN bytes split in two halves (at a character's first
+ * byte), each with a cursor of its own, stepped in turns: a window's bytes
+ * come from a table load that the next window waits for, so one cursor is
+ * bound by that latency; two overlap. The second half's units start where
+ * the first's end (counted ahead). */
 FAST_INLINE MK_TARGET size_t MK_(valid)(const uint8_t *src, size_t n, void *dst, bool u16)
 {
     size_t half = n;
