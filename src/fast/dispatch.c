@@ -111,19 +111,33 @@ static const struct fast_kernels *kern_level(void)
     return kern_tables[utfdfa__fast_level()];
 }
 
-int utfdfa__fast_force(const char *level)
+/* The level named `level` when this build and CPU have it, else -1. */
+static int kern_named(const char *level)
 {
-    if (strcmp(level, "auto") == 0) {
-        kern_store(1 + (int)kern_detect());
-        return 1;
-    }
     for (int l = 0; l < FAST_LEVELS; l++)
         if (strcmp(level, kern_names[l]) == 0 && kern_tables[l] &&
-            kern_supported((enum fast_level)l)) {
-            kern_store(1 + l);
-            return 1;
-        }
-    return 0;
+            kern_supported((enum fast_level)l))
+            return l;
+    return -1;
+}
+
+const char *utfdfa__fast_level_name(void)
+{
+    return kern_names[utfdfa__fast_level()];
+}
+
+int utfdfa__fast_has(const char *level)
+{
+    return kern_named(level) >= 0;
+}
+
+int utfdfa__fast_force(const char *level)
+{
+    int l = strcmp(level, "auto") == 0 ? (int)kern_detect() : kern_named(level);
+    if (l < 0)
+        return 0;
+    kern_store(1 + l);
+    return 1;
 }
 
 size_t utfdfa__ascii_copy(enum fast_form from, enum fast_form to, const uint8_t *src,

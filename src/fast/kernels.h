@@ -89,4 +89,11 @@ size_t utfdfa__utf7_text(int imap, const uint8_t *src, size_t n, void *dst, unsi
  * CPU has no such level. Not meant to race with calls to the kernels. */
 int utfdfa__fast_force(const char *level);
 
+/* For tests and benchmarks: whether this build and this CPU have the kernel level named as
+ * utfdfa__fast_force takes it (never "auto"). */
+int utfdfa__fast_has(const char *level);
+
+/* The name of the kernel level in use (choosing it if none is yet). */
+const char *utfdfa__fast_level_name(void);
+
 #endif

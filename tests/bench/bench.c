@@ -54,7 +54,8 @@
 #include "utf8_fast.h"
 #include "utfdfa.h"
 
-int utfdfa__fast_force(const char *level); /* src/fast/kernels.h */
+int utfdfa__fast_force(const char *level);    /* src/fast/kernels.h */
+const char *utfdfa__fast_level_name(void); /* likewise */
 
 #ifndef BENCH_FLAGS
 #define BENCH_FLAGS "(unknown)"
@@ -723,6 +724,8 @@ static void register_engines(void)
     const struct utfdfa__fast_variant *def = &utfdfa__utf8_fast_variants[0];
     for (const struct utfdfa__fast_variant *v = utfdfa__utf8_fast_variants; v->name; v++) {
         size_t k = (size_t)(v - utfdfa__utf8_fast_variants);
+        if (!utfdfa__fast_variant_runs(v->name))
+            continue; /* this CPU lacks its ISA */
         snprintf(name_pool[k], sizeof name_pool[k], "utfdfa-fast-%s", v->name);
         if (v->scan)
             add(name_pool[k], OP_VALIDATE, OUT_VERDICT, ROLE_FAST, fast_validate, v);
@@ -1178,6 +1181,8 @@ static void print_machine(void)
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     printf("## utfdfa benchmark\n\n");
     printf("- date: %s\n- CPU: %s (%ld online CPUs)\n", date, model, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("- kernel level: %s%s\n", utfdfa__fast_level_name(),
+           getenv("BENCH_LEVEL") && *getenv("BENCH_LEVEL") ? " (BENCH_LEVEL)" : " (the best this CPU has)");
     printf("- compiler: gcc %s\n- flags: %s\n", __VERSION__, BENCH_FLAGS);
     printf("- method: thread CPU time, engines interleaved in rounds, %s of %d samples of "
            "about %.0f ms each; every result checked against tests/ref first\n",

@@ -182,6 +182,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(src, data + 2 + split, len);
     size_t cap = data[1] < 0xF0 ? (size_t)data[1] * (len + 1) / 0xEF : len + (data[1] & 15);
     for (const struct utfdfa__fast_variant *v = utfdfa__utf8_fast_variants; v->name; v++) {
+        if (!utfdfa__fast_variant_runs(v->name))
+            continue;
         if (v->scan)
             one(v, K_SCAN, src, len, st, cp, 0);
         if (v->dec32)

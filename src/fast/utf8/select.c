@@ -137,4 +137,15 @@ const struct utfdfa__fast_variant utfdfa__utf8_fast_variants[] = {
 #undef V_SCAN
 #undef V_DEC
 #undef V_REP
+
+int utfdfa__fast_variant_runs(const char *name)
+{
+    static const struct {
+        const char *prefix, *level;
+    } needs[] = {{"sse4:", "sse4"}, {"bmi2:", "avx2"}, {"avx2:", "avx2"}, {"vbmi:", "avx512vbmi"}};
+    for (size_t i = 0; i < sizeof needs / sizeof *needs; i++)
+        if (strncmp(name, needs[i].prefix, strlen(needs[i].prefix)) == 0)
+            return utfdfa__fast_has(needs[i].level);
+    return 1; /* portable: plain C, and SSE2 on x86-64 (its baseline) */
+}
 #endif

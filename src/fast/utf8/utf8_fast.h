@@ -100,6 +100,8 @@ struct utfdfa__fast_variant {
 };
 /* Terminated by an entry whose name is NULL. */
 extern const struct utfdfa__fast_variant utfdfa__utf8_fast_variants[];
+/* Whether this CPU runs the variant named `name` (its prefix names the ISA it needs). */
+int utfdfa__fast_variant_runs(const char *name);
 #endif
 
 #endif /* UTFDFA_UTF8_FAST_H */
