@@ -28,44 +28,97 @@ static const char *const kern_names[FAST_LEVELS] = {
     "scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi",
 };
 
-/* Whether this CPU has every feature of `level`. */
-static int kern_supported(enum fast_level level)
-{
 #if KERN_X86
-    switch (level) {
-    case LEVEL_AVX512VBMI:
-        if (!__builtin_cpu_supports("avx512vbmi") || !__builtin_cpu_supports("avx512vbmi2") ||
-            !__builtin_cpu_supports("popcnt"))
-            return 0;
-        /* fall through */
-    case LEVEL_AVX512:
-        if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
-            !__builtin_cpu_supports("avx512vl"))
-            return 0;
-        /* fall through */
-    case LEVEL_AVX2:
-        if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi") ||
-            !__builtin_cpu_supports("bmi2"))
-            return 0;
-        /* fall through */
-    case LEVEL_SSE4:
-        if (!__builtin_cpu_supports("ssse3") || !__builtin_cpu_supports("sse4.1"))
-            return 0;
-        /* fall through */
-    default:
-        return 1;
-    }
-#else
-    return level == LEVEL_SCALAR;
-#endif
+#include <cpuid.h>
+
+/* The CPU's features that the levels need, from cpuid, and whether the
+ * operating system saves the registers they use (xgetbv's XCR0): a few
+ * bit tests here instead of libgcc's __builtin_cpu_supports, whose tables
+ * of every feature cost the library about 5 KB of code. */
+static const unsigned CPUID1_SSSE3 = 1u << 9; /* ecx of leaf 1 */
+static const unsigned CPUID1_SSE41 = 1u << 19;
+static const unsigned CPUID1_POPCNT = 1u << 23;
+static const unsigned CPUID1_OSXSAVE = 1u << 27;
+static const unsigned CPUID1_AVX = 1u << 28;
+static const unsigned CPUID7_BMI1 = 1u << 3; /* ebx of leaf 7 */
+static const unsigned CPUID7_AVX2 = 1u << 5;
+static const unsigned CPUID7_BMI2 = 1u << 8;
+static const unsigned CPUID7_AVX512F = 1u << 16;
+static const unsigned CPUID7_AVX512BW = 1u << 30;
+static const unsigned CPUID7_AVX512VL = 1u << 31;
+static const unsigned CPUID7C_VBMI = 1u << 1; /* ecx of leaf 7 */
+static const unsigned CPUID7C_VBMI2 = 1u << 6;
+static const unsigned XCR0_AVX = 0x6; /* XMM and YMM state */
+static const unsigned XCR0_AVX512 = 0xE0; /* opmask, ZMM_Hi256, Hi16_ZMM state */
+
+static unsigned kern_xcr0(void)
+{
+    unsigned lo, hi;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return lo;
 }
 
+/* The best level this CPU has. */
 static enum fast_level kern_detect(void)
 {
-    int level = FAST_LEVELS - 1;
-    while (level > 0 && !kern_supported((enum fast_level)level))
-        level--;
-    return (enum fast_level)level;
+    unsigned a, b, c1, d, b7 = 0, c7 = 0;
+    if (!__get_cpuid(1, &a, &b, &c1, &d))
+        return LEVEL_SSE2;
+    if (__get_cpuid_max(0, NULL) >= 7)
+        __cpuid_count(7, 0, a, b7, c7, d);
+    unsigned xcr0 = c1 & CPUID1_OSXSAVE ? kern_xcr0() : 0;
+    const unsigned sse4 = CPUID1_SSSE3 | CPUID1_SSE41, avx = CPUID1_AVX | CPUID1_OSXSAVE;
+    const unsigned avx2 = CPUID7_AVX2 | CPUID7_BMI1 | CPUID7_BMI2;
+    const unsigned avx512 = CPUID7_AVX512F | CPUID7_AVX512BW | CPUID7_AVX512VL;
+    const unsigned vbmi = CPUID7C_VBMI | CPUID7C_VBMI2;
+    if ((c1 & sse4) != sse4)
+        return LEVEL_SSE2;
+    if ((c1 & avx) != avx || (xcr0 & XCR0_AVX) != XCR0_AVX || (b7 & avx2) != avx2)
+        return LEVEL_SSE4;
+    if ((b7 & avx512) != avx512 || (xcr0 & XCR0_AVX512) != XCR0_AVX512)
+        return LEVEL_AVX2;
+    if ((c7 & vbmi) != vbmi || !(c1 & CPUID1_POPCNT))
+        return LEVEL_AVX512;
+    return LEVEL_AVX512VBMI;
+}
+#else
+static enum fast_level kern_detect(void)
+{
+    return LEVEL_SCALAR;
+}
+#endif
+
+/* kern_detect's level plus one, 0 until asked (cpuid traps to the
+ * hypervisor in a VM: asked once). Threads that race store the same. */
+#if KERN_ATOMIC
+static atomic_int kern_best_seen;
+#define KERN_BEST_LOAD() atomic_load_explicit(&kern_best_seen, memory_order_relaxed)
+#define KERN_BEST_STORE(v) atomic_store_explicit(&kern_best_seen, (v), memory_order_relaxed)
+#else
+static int kern_best_seen;
+#define KERN_BEST_LOAD() kern_best_seen
+#define KERN_BEST_STORE(v) (kern_best_seen = (v))
+#endif
+
+static enum fast_level kern_best(void)
+{
+    int v = KERN_BEST_LOAD();
+    if (v == 0) {
+        v = 1 + (int)kern_detect();
+        KERN_BEST_STORE(v);
+    }
+    return (enum fast_level)(v - 1);
+}
+
+/* Whether this CPU has every feature of `level` (the levels are a ladder). */
+static int kern_supported(enum fast_level level)
+{
+    return level <= kern_best();
+}
+
+int utfdfa__fast_cpu_has(enum fast_level level)
+{
+    return kern_supported(level);
 }
 
 /* The level plus one; 0 until the first use. */
@@ -100,7 +153,7 @@ enum fast_level utfdfa__fast_level(void)
 {
     int v = kern_load();
     if (v == 0) {
-        v = 1 + (int)kern_detect();
+        v = 1 + (int)kern_best();
         kern_store(v);
     }
     return (enum fast_level)(v - 1);
@@ -133,7 +186,7 @@ int utfdfa__fast_has(const char *level)
 
 int utfdfa__fast_force(const char *level)
 {
-    int l = strcmp(level, "auto") == 0 ? (int)kern_detect() : kern_named(level);
+    int l = strcmp(level, "auto") == 0 ? (int)kern_best() : kern_named(level);
     if (l < 0)
         return 0;
     kern_store(1 + l);

@@ -40,6 +40,9 @@ enum fast_level {
  * utfdfa__fast_force set. */
 enum fast_level utfdfa__fast_level(void);
 
+/* Whether this CPU has every feature of `level` (from cpuid, asked once). */
+int utfdfa__fast_cpu_has(enum fast_level level);
+
 /* The level in use when one is chosen, else FAST_LEVELS: read without a
  * call, for the calls that cannot spend one (the variable is the level
  * plus one, 0 before the first use). */

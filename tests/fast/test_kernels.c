@@ -16,6 +16,7 @@
 #include "fast/levels.h"
 #include "check.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -465,9 +466,38 @@ static void speed(void)
     free(out);
 }
 
+/* The levels the library finds with cpuid and xgetbv (dispatch.c) are the
+ * ones GCC's own CPU checks (libgcc, which also asks the OS) give. */
+static void test_detection(const char *const *all, size_t n)
+{
+#if KERN_X86
+    bool want[] = {
+        true,
+        true,
+        __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1"),
+        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+            __builtin_cpu_supports("bmi2"),
+        __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512vl"),
+        __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2") &&
+            __builtin_cpu_supports("popcnt"),
+    };
+    _Static_assert(sizeof want / sizeof want[0] == FAST_LEVELS, "a row for every level");
+    bool below = true; /* each level includes the ones below it */
+    for (size_t k = 0; k < n; k++) {
+        below = below && want[k];
+        CHECK(utfdfa__fast_has(all[k]) == below, "level %s: cpuid says %d, GCC's checks %d",
+              all[k], utfdfa__fast_has(all[k]), below);
+    }
+#else
+    (void)all, (void)n;
+#endif
+}
+
 int main(int argc, char **argv)
 {
     static const char *const all[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
+    test_detection(all, sizeof all / sizeof all[0]);
     quick = getenv("TEST_KERNELS_QUICK") != NULL;
     _Static_assert(sizeof all / sizeof all[0] <= MAX_LEVELS, "room for every level");
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)

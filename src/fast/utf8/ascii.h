@@ -7,6 +7,8 @@
 
 #include "common.h"
 
+#include "../levels.h"
+
 #if FAST_X86
 /* Called only from functions whose target has AVX2; unused elsewhere. */
 #define FAST_AVX2_HELPER FAST_UNUSED __attribute__((target("avx2")))
@@ -106,10 +108,10 @@ FAST_AVX2_HELPER static size_t fast_ascii_prefix_avx2(const uint8_t *p, size_t n
     return i;
 }
 
-/* The CPU check is a load and a bit test (libgcc fills __cpu_model). */
+/* The CPU check: the level ladder's, asked once (src/fast/dispatch.c). */
 FAST_INLINE bool fast_have_avx2(void)
 {
-    return __builtin_cpu_supports("avx2");
+    return utfdfa__fast_cpu_has(LEVEL_AVX2);
 }
 #endif /* FAST_X86 */
 
