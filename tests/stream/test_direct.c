@@ -2,12 +2,16 @@
 /* utfdfa_decode_utf32's direct UTF-8 entry (src/api/decoder.c: a UTF-8
  * decoder that keeps its BOM, whatever the error mode, goes straight to
  * the fast path's step, utfdfa__utf8_stream32, with a one-block path of its
- * own for chunks of at most 64 bytes at the VBMI level): at every kernel
- * level the CPU has, text with characters of every length, errors and a
- * character cut by the end is decoded in chunks of every size 1..130 with
- * every output room 1..70 (and room to spare), strict and replacing, and
+ * own for chunks of at most 64 bytes at the VBMI level, and at the AVX2
+ * and AVX-512 levels when the room exceeds the chunk by AVX2_SLACK units,
+ * the scratch its windows may write): at every kernel level the CPU has,
+ * text with characters of every length, errors and a character cut by the
+ * end is decoded in chunks of every size 1..130 with every output room
+ * 1..70, the chunk's size plus AVX2_SLACK - 1 and plus AVX2_SLACK (the
+ * least the AVX2 path takes) and room to spare, strict and replacing, and
  * must give what one call gives at the scalar level: the same code points,
- * result, error (offset, length, kind), stream offset and replaced flag.
+ * result, error (offset, length, kind), stream offset and replaced flag;
+ * and no call may write at or past the room it was given.
  * UTFDFA_QUICK=1 (the sanitized build) takes fewer rooms. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,10 @@
 int utfdfa__fast_force(const char *level);
 
 enum { MAX_IN = 400, MAX_OUT = 512 };
+/* src/fast/utf8/variants.h's SMALL_AVX2_SLACK. */
+enum { AVX2_SLACK = 16 };
+/* What the units past a call's room hold, and must still hold after it. */
+#define CANARY 0xC0FFEEu
 
 struct outcome {
     utfdfa_result r;
@@ -65,7 +73,16 @@ static bool drive(const uint8_t *src, size_t n, enum utfdfa_error_mode mode, siz
         size_t len = n - pos < chunk ? n - pos : chunk;
         size_t m = MAX_OUT - o->len < room ? MAX_OUT - o->len : room;
         bool last = pos + len == n;
+        size_t room_end = o->len + m;
+        for (size_t k = room_end; k < MAX_OUT; k++)
+            o->out[k] = CANARY;
         o->r = utfdfa_decode_utf32(&d, src + pos, &len, o->out + o->len, &m, last, &o->err);
+        for (size_t k = room_end; k < MAX_OUT; k++)
+            if (o->out[k] != CANARY) {
+                fail("chunks of %zu, room %zu: a call at byte %zu wrote %zu units past its room",
+                     chunk, room, pos, k - room_end + 1);
+                return false;
+            }
         pos += len;
         o->len += m;
         if (o->r == UTFDFA_MALFORMED || (o->r == UTFDFA_INPUT_EMPTY && last && pos == n))
@@ -104,8 +121,11 @@ static void run_level(const char *level, const uint8_t *src, size_t n, const cha
     size_t nrooms = quick ? sizeof quick_rooms / sizeof quick_rooms[0] : 70;
     for (int mode = UTFDFA_STRICT; mode <= UTFDFA_REPLACE; mode++)
         for (size_t chunk = 1; chunk <= 130; chunk++)
-            for (size_t k = 0; k <= nrooms; k++) {
-                size_t room = k == nrooms ? MAX_OUT : quick ? quick_rooms[k] : k + 1;
+            for (size_t k = 0; k <= nrooms + 2; k++) {
+                /* the rooms, the two at the AVX2 path's edge, room to spare */
+                size_t room = k < nrooms ? (quick ? quick_rooms[k] : k + 1)
+                              : k < nrooms + 2 ? chunk + AVX2_SLACK - 1 + (k - nrooms)
+                                               : MAX_OUT;
                 if (!drive(src, n, (enum utfdfa_error_mode)mode, chunk, room, &got)) {
                     fail("%s, level %s, mode %d, chunks of %zu, room %zu: no progress or "
                          "an unknown result", what, level, mode, chunk, room);
@@ -123,10 +143,13 @@ int main(void)
     uint8_t text[MAX_IN], src[MAX_IN];
     size_t tn = make_text(text);
     /* The text; with a continuation byte missing; with a surrogate; with a
-     * byte that never starts one; cut inside its last character. */
-    for (int variant = 0; variant < 5; variant++) {
+     * byte that never starts one; cut inside its last character; with a
+     * character of four or three bytes cut short by a letter. */
+    for (int variant = 0; variant < 7; variant++) {
         static const char *const names[] = {"valid text", "a lead without its continuation",
-                                            "a surrogate", "a byte 0xFF", "a cut last character"};
+                                            "a surrogate", "a byte 0xFF", "a cut last character",
+                                            "three bytes of four, then a letter",
+                                            "two bytes of three, then a letter"};
         size_t n = tn;
         memcpy(src, text, tn);
         if (variant == 1) {
@@ -144,6 +167,13 @@ int main(void)
             src[150] = 0xFF;
         if (variant == 4)
             src[n++] = 0xE4, src[n++] = 0xB8;
+        /* A character cut short after 3 or 2 bytes: the error's length is
+         * the bytes a chunk's end may have left pending. */
+        for (size_t k = n / 3; variant >= 5 && k < n; k++)
+            if (src[k] == (variant == 5 ? 0xF0 : 0xE4)) {
+                src[k + (variant == 5 ? 3 : 2)] = 'x';
+                break;
+            }
         struct outcome want[2];
         if (!utfdfa__fast_force("scalar"))
             return fail("the scalar level cannot be forced"), check_summary("test_direct");

@@ -13,6 +13,7 @@
 #include "lookup.h"
 #include "masked.h"
 #include "slab.h"
+#include "small_avx2.h"
 #include "variants.h"
 
 #if FAST_X86

@@ -56,14 +56,21 @@ size_t utfdfa__utf8_decode32(const uint8_t *src, size_t n, uint32_t *state, uint
 }
 
 /* The public calls' direct entry (utf8_fast.h): the VBMI level's path for
- * a short chunk (the level read without a call; before it is chosen, the
- * general path's first call chooses it), else nothing. */
+ * a short chunk, or the AVX2 one's (small_avx2.h: the AVX-512 level without
+ * VBMI too, which decodes with the AVX2 set) when the room leaves it its
+ * scratch (the level read without a call; before it is chosen, the general
+ * path's first call chooses it), else nothing. */
 size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
                              uint32_t *dst, size_t cap, size_t *written)
 {
 #if FAST_X86
-    if (n <= 64 && cap >= n && fast_level_chosen() == LEVEL_AVX512VBMI)
-        return utfdfa__utf8_small_vbmi_32(src, n, c, dst, cap, written);
+    if (n <= 64 && cap >= n) {
+        enum fast_level level = fast_level_chosen();
+        if (level == LEVEL_AVX512VBMI)
+            return utfdfa__utf8_small_vbmi_32(src, n, c, dst, cap, written);
+        if ((level == LEVEL_AVX2 || level == LEVEL_AVX512) && cap - n >= SMALL_AVX2_SLACK)
+            return utfdfa__utf8_small_avx2_32(src, n, c, dst, cap, written);
+    }
 #endif
     (void)c, (void)written;
     return 0;

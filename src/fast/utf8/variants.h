@@ -71,10 +71,16 @@ utfdfa__dec16_f utfdfa__utf8_dec_b_free_avx2_16, utfdfa__utf8_dec_b_l2_avx2_16,
     utfdfa__utf8_dec_b_l3_avx2_16;
 utfdfa__rep_f utfdfa__utf8_rep_b_avx2;
 
-/* masked.c: slabs, scanned then transcoded 12 bytes a window */
+/* masked.c: slabs, scanned then transcoded 12 bytes a window; the AVX2
+ * level's short chunks (small_avx2.h) */
 utfdfa__dec32_f utfdfa__utf8_dec_sse4_32, utfdfa__utf8_dec_avx2_32;
 utfdfa__dec16_f utfdfa__utf8_dec_sse4_16, utfdfa__utf8_dec_avx2_16;
 utfdfa__rep_f utfdfa__utf8_rep_sse4, utfdfa__utf8_rep_avx2;
+/* The room past n it may write as scratch (a window stores at most 16
+ * units at a character before the chunk's end); with less, not called. */
+enum { SMALL_AVX2_SLACK = 16 };
+size_t utfdfa__utf8_small_avx2_32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
+                                 uint32_t *dst, size_t cap, size_t *written);
 
 /* avx512.c: slabs, scanned then transcoded with AVX-512 VBMI/VBMI2 */
 utfdfa__dec32_f utfdfa__utf8_dec_vbmi_32;

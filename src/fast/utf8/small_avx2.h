@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/* The AVX2 level's direct entry for a short chunk (utf8_fast.h's
+ * utfdfa__utf8_stream32; select.c calls it at the AVX2 and AVX-512 levels
+ * for n <= 64 with room for n + SMALL_AVX2_SLACK units, variants.h): the
+ * VBMI level's steps (avx512.c) with the AVX2 level's parts. A character
+ * in progress is finished by the plain step; the rest, at most 64 bytes,
+ * is copied once into a block padded with the lookup validator's pad (0),
+ * checked from ACCEPT by the AVX2 lookup validator (lookup_avx2.h), the
+ * character the end cuts left out by the commit rule (lookup.h), the
+ * others transcoded by the 128-bit transcoder's windows (masked.h's
+ * mk_window) over the block, and the cut character's bytes stepped into
+ * the cursor. At an error in the block it stops before the block: the
+ * caller's general path finds the error.
+ *
+ * Included once, by masked.c: the windows' tables (utf8.shuffle.gen.h)
+ * are static, and one unit keeps one copy of them. The library's size is
+ * budgeted: the code is written to stay small (one copy of the check and
+ * of the plain step). */
+#ifndef UTFDFA_FAST_UTF8_SMALL_AVX2_H
+#define UTFDFA_FAST_UTF8_SMALL_AVX2_H
+
+#include "decode.h"
+#include "lookup_avx2.h"
+#include "masked.h"
+#include "variants.h"
+
+#if FAST_X86
+_Static_assert(UTF8_SHUF_CONT_MAX == 0xBF && UTF8_SIMD_MAX_LEN == 4,
+               "continuations are 80-BF: one signed comparison below C0");
+
+#define SM_INLINE FAST_INLINE FAST_TARGET_AVX2BMI
+#define SM_STORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
+
+/* The bytes 80-BF of v, as a bit mask. */
+SM_INLINE uint64_t sm_cont(__m256i v)
+{
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8((char)0xC0), v));
+}
+
+/* The plain step from i to the end of one character (stored at dst[*po]:
+ * the room is there), or to n, or to a rejecting byte (before it): where
+ * it stopped. */
+FAST_INLINE size_t sm_step(const fast_tables *g, const uint8_t *src, size_t i, size_t n,
+                           uint64_t *ps, uint32_t *pcp, uint32_t *dst, size_t *po)
+{
+    uint64_t s = *ps;
+    uint32_t cp = *pcp;
+    while (i < n) {
+        uint64_t next = fast_next(g, s, src[i]);
+        if (fast_is_reject(g, next))
+            break;
+        s = next;
+        cp = cp << 6 | fast_payload(g, src[i++]);
+        if (fast_is_accept(g, s)) {
+            dst[(*po)++] = cp;
+            cp = 0;
+            break;
+        }
+    }
+    *ps = s;
+    *pcp = cp;
+    return i;
+}
+
+/* The block p[0..rem) (rem <= 64) from ACCEPT: its whole characters to
+ * dst (units out at *po; scratch up to 16 units past the last), the bytes
+ * they span (the cut character left); SIZE_MAX (nothing written) at an
+ * error in the block. */
+SM_INLINE size_t sm_block(const uint8_t *p, size_t rem, uint32_t *dst, size_t *po)
+{
+    const lk_tables *t = &utf8_simd_tables;
+    size_t o = *po;
+    uint8_t buf[96];
+    SM_STORE(buf + 32, _mm256_setzero_si256());
+    SM_STORE(buf + 64, _mm256_setzero_si256());
+    SM_STORE(buf, _mm256_setzero_si256());
+    memcpy(buf, p, rem);
+    __m256i v0 = LK_AVX2_LOAD(buf), v1 = LK_AVX2_LOAD(buf + 32);
+    /* A byte ends a character when the next one is no continuation. From
+     * whole on (the cut character, then pad), every byte counts as one of
+     * a byte: a window's end mask stays one the tables know (a 12-byte
+     * window never ends in more than 3 bytes of no end), and the units of
+     * those bytes, scratch past the chunk's own, one a byte. */
+    size_t whole = rem;
+    uint64_t ends = ~(uint64_t)0;
+    if (_mm256_movemask_epi8(_mm256_or_si256(v0, v1))) { /* not all ASCII */
+        struct lk_avx2_ctx lc;
+        lk_avx2_init(&lc, t, UTF8_SIMD_CUR_LOW);
+        uint64_t bad = 0;
+        __m256i prev = lc.pad, cur = v0;
+        for (unsigned h = 0;; h = 32) { /* a loop, not two copies: small */
+            bad |= lk_avx2_nonzero(lk_avx2_check(&lc, t, UTF8_SIMD_CUR_LOW, prev, cur)) << h;
+            if (h || rem <= 32)
+                break;
+            prev = v0;
+            cur = v1;
+        }
+        if (_bzhi_u64(bad, (unsigned)rem)) /* (past rem: the pad's, after a cut character) */
+            return SIZE_MAX;
+        whole -= lk_tail_len(t, p, 0, rem);
+        ends = ~(sm_cont(v0) >> 1 | sm_cont(v1) << 31);
+        ends |= ~_bzhi_u64(~(uint64_t)0, (unsigned)whole);
+    }
+    /* The windows (16 bytes read, the block's 64 and the pad after them). */
+    size_t pos = 0;
+    while (pos < whole)
+        pos += mk_window(buf + pos, ends >> pos | ~(~(uint64_t)0 >> pos), dst, &o, false);
+    *po = o - (pos - whole);
+    return whole;
+}
+
+FAST_TARGET_AVX2BMI size_t utfdfa__utf8_small_avx2_32(const uint8_t *src, size_t n,
+    struct utfdfa__utf8_cursor *c, uint32_t *dst, size_t cap, size_t *written)
+{
+    const fast_tables *g = fast_utf8();
+    uint64_t s = (uint64_t)c->state * g->shift_width; /* shift rows (variants.h) */
+    uint32_t cp = c->partial;
+    size_t i = 0, o = 0;
+    (void)cap; /* the caller leaves n + SMALL_AVX2_SLACK units of room */
+    /* Twice at most: the character in progress (none in ACCEPT), then the
+     * block and the character the end cuts (one step for both: small). */
+    for (bool block = fast_is_accept(g, s);; block = true) {
+        if (block) {
+            c->pending = 0;
+            size_t k = sm_block(src + i, n - i, dst, &o);
+            if (k == SIZE_MAX)
+                break;
+            i += k;
+        }
+        size_t j = sm_step(g, src, i, n, &s, &cp, dst, &o);
+        if (!block) {
+            i = j;
+            if (fast_is_accept(g, s))
+                continue;
+            c->pending += (uint32_t)i;
+        } else if (j < n) { /* a first byte no character has: the general path's */
+            s = fast_to_state(g, 0);
+            cp = 0;
+        } else { /* its bytes in the state (none completes it) */
+            c->pending = (uint32_t)(n - i);
+            i = n;
+        }
+        break;
+    }
+    c->state = (uint32_t)((s & 63) / g->shift_width);
+    c->partial = cp;
+    *written = o;
+    return i;
+}
+#endif /* FAST_X86 */
+
+#endif /* UTFDFA_FAST_UTF8_SMALL_AVX2_H */
