@@ -170,16 +170,16 @@ FAST_INLINE FAST_TARGET_AVX2 void mk_pair(const uint8_t *px, unsigned mx, void *
         MK_LOAD(utf8_shuffle_tables.shuffle[ey]), 1);
     __m256i t = _mm256_shuffle_epi8(in, sh);
     __m256i wide = _mm256_slli_epi16(sh, 1); /* bit 7 of each byte: the 32-bit forms */
-    __m256i r16 = _mm256_or_si256(_mm256_and_si256(t, _mm256_set1_epi16(0x7F)),
-                                  _mm256_srli_epi16(_mm256_and_si256(t, _mm256_set1_epi16(0x1F00)),
-                                                    2));
-    __m256i b2 = _mm256_xor_si256(_mm256_and_si256(t, _mm256_set1_epi32(0x3F0000)),
-                                  _mm256_srli_epi32(_mm256_and_si256(t, _mm256_set1_epi32(0x400000)),
-                                                    1));
-    __m256i c = _mm256_or_si256(_mm256_and_si256(t, _mm256_set1_epi32(0x7F)),
-                                _mm256_srli_epi32(_mm256_and_si256(t, _mm256_set1_epi32(0x3F00)), 2));
-    c = _mm256_or_si256(c, _mm256_srli_epi32(b2, 4));
-    c = _mm256_or_si256(c, _mm256_srli_epi32(_mm256_and_si256(t, _mm256_set1_epi32(0x07000000)), 6));
+    /* The same formulas as mk_window's, the fields added by multiplies:
+     * bytes masked (byte 2 less its bit 5 when its bit 6 is set), then
+     * pairs of bytes b + 64 * b', and in 32-bit lanes pairs of those
+     * w + 4096 * w' (no field overlaps another). */
+    __m256i six = _mm256_set1_epi16(0x4001);
+    __m256i r16 = _mm256_maddubs_epi16(_mm256_and_si256(t, _mm256_set1_epi16(0x1F7F)), six);
+    __m256i m = _mm256_xor_si256(_mm256_and_si256(t, _mm256_set1_epi32(0x073F3F7F)),
+                                 _mm256_srli_epi32(_mm256_and_si256(t, _mm256_set1_epi32(0x400000)),
+                                                   1));
+    __m256i c = _mm256_madd_epi16(_mm256_maddubs_epi16(m, six), _mm256_set1_epi32(0x10000001));
     if (!u16) {
         __m256i lo = _mm256_blendv_epi8(_mm256_unpacklo_epi16(r16, _mm256_setzero_si256()), c, wide);
         __m256i hi = _mm256_unpackhi_epi16(r16, _mm256_setzero_si256());
