@@ -51,8 +51,8 @@ FAST_INLINE MK_TARGET uint64_t MK_(bits)(const uint8_t *map, size_t q)
 
 /* The bitmap of src[0..n) (n at most SLAB_MAX) at map (SLAB_MAX / 8 + 16
  * bytes, zero past its bits); the split (n when the run is not split), in
- * *first the units of the text before it, in *fours whether the run has
- * 4-byte characters. */
+ * *first the units of the text before it, in *fours (to UTF-16) whether
+ * the run has 4-byte characters. */
 FAST_NOINLINE MK_TARGET static size_t MK_(map)(const uint8_t *src, size_t n, uint8_t *map,
                                               size_t *first, bool *fours, bool u16)
 {
@@ -63,29 +63,37 @@ FAST_NOINLINE MK_TARGET static size_t MK_(map)(const uint8_t *src, size_t n, uin
             half++;
     }
     /* per byte lane: continuations and 4-byte first bytes in the whole
-     * blocks before the split (at most 64 blocks: no overflow); 4-byte
-     * first bytes in all */
-    __m256i cont = _mm256_setzero_si256(), four = cont, any = cont;
-    for (; i + 32 <= n; i += 32) {
+     * blocks before the split (at most 64 blocks: no overflow); the
+     * largest byte in all */
+    __m256i cont = _mm256_setzero_si256(), four = cont, top = cont;
+    const __m256i cmax = _mm256_set1_epi8((char)(UTF8_SHUF_CONT_MAX + 1));
+    const __m256i f0 = _mm256_set1_epi8((char)MK_LONGER(3));
+    size_t whole = (half < n ? half : n) / 32 * 32;
+    for (; i < whole; i += 32) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
-        __m256i c = _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(UTF8_SHUF_CONT_MAX + 1)), v);
+        __m256i c = _mm256_cmpgt_epi8(cmax, v);
         uint32_t st = ~(uint32_t)_mm256_movemask_epi8(c);
         memcpy(map + i / 8, &st, 4);
-        __m256i f = _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8((char)MK_LONGER(3))), v);
-        any = _mm256_or_si256(any, f);
-        if (i + 32 <= half) {
-            cont = _mm256_sub_epi8(cont, c);
-            four = _mm256_sub_epi8(four, f);
+        cont = _mm256_sub_epi8(cont, c);
+        if (u16) {
+            four = _mm256_sub_epi8(four, _mm256_cmpeq_epi8(_mm256_max_epu8(v, f0), v));
+            top = _mm256_max_epu8(top, v);
         }
     }
-    size_t whole = half < i ? half / 32 * 32 : i;
+    for (; i + 32 <= n; i += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+        uint32_t st = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(cmax, v));
+        memcpy(map + i / 8, &st, 4);
+        if (u16)
+            top = _mm256_max_epu8(top, v);
+    }
     __m256i sc = _mm256_sad_epu8(cont, _mm256_setzero_si256());
     __m256i sf = _mm256_sad_epu8(four, _mm256_setzero_si256());
     __m256i t = _mm256_add_epi64(_mm256_sub_epi64(u16 ? sf : _mm256_setzero_si256(), sc),
                                  _mm256_set_epi64x(0, 0, 0, (long long)whole));
     __m128i h = _mm_add_epi64(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
     k = (size_t)_mm_cvtsi128_si64(_mm_add_epi64(h, _mm_unpackhi_epi64(h, h)));
-    *fours = !_mm256_testz_si256(any, any);
+    *fours = u16 && _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(top, f0), top)) != 0;
     memset(map + i / 8, 0, SLAB_MAX / 8 + 16 - i / 8);
     for (size_t j = whole; j < half; j++)
         k += !(src[j] >= UTF8_SHUF_CONT_MIN && src[j] <= UTF8_SHUF_CONT_MAX) +
@@ -93,7 +101,7 @@ FAST_NOINLINE MK_TARGET static size_t MK_(map)(const uint8_t *src, size_t n, uin
     for (; i < n; i++) {
         map[i / 8] |= (uint8_t)(!(src[i] >= UTF8_SHUF_CONT_MIN && src[i] <= UTF8_SHUF_CONT_MAX)
                                 << (i & 7));
-        *fours |= src[i] >= MK_LONGER(3);
+        *fours |= u16 && src[i] >= MK_LONGER(3);
     }
     map[n / 8] |= (uint8_t)(1u << (n & 7));
     *first = k;
