@@ -63,8 +63,9 @@ FAST_NOINLINE MK_TARGET static size_t MK_(map)(const uint8_t *src, size_t n, uin
             half++;
     }
     /* per byte lane: continuations and 4-byte first bytes in the whole
-     * blocks before the split (at most 64 blocks: no overflow); the
-     * largest byte in all */
+     * blocks before the split (fewer than 256: no overflow); the largest
+     * byte in all */
+    _Static_assert(SLAB_MAX / 2 / 32 < 256, "the per-lane counts fit a byte");
     __m256i cont = _mm256_setzero_si256(), four = cont, top = cont;
     const __m256i cmax = _mm256_set1_epi8((char)(UTF8_SHUF_CONT_MAX + 1));
     const __m256i f0 = _mm256_set1_epi8((char)MK_LONGER(3));
