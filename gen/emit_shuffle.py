@@ -15,6 +15,12 @@ Three forms, tried in order (the first whose characters all fit):
   three characters of 1-max_len bytes, a 32-bit lane each.
 A lane holds its character's bytes last byte lowest (byte k of the lane: the
 character's k-th byte from its end), zero (shuffle index 0x80) above them.
+The rows of the 32-bit forms have bit 6 (MARK) set in all 16 bytes: pshufb
+reads only bits 7 and 0-3, and a 256-bit step that runs two windows of
+either form at once takes its per-lane choice of formula from that bit
+(shifted to bit 7, a vpblendvb mask). units[entry]: its characters (units
+to UTF-32) in bits 0-3, its units to UTF-16 (4-byte characters count two)
+in bits 4-7.
 
 To UTF-16, four 32-bit lanes each hold one code unit (low half) or a
 surrogate pair (both halves); pairs[m] (bit k of m: lane k holds a pair)
@@ -42,6 +48,7 @@ WINDOW = 12
 LANES16 = 16                                   # bytes in a vector
 FORMS = ((6, 2, 2), (4, 3, 4), (3, 4, 4))       # (characters, longest, lane bytes)
 ZERO = 0x80                                    # a shuffle index that gives 0
+MARK = 0x40                                    # pshufb ignores it: the 32-bit forms' rows
 
 
 def _lengths(mask):
@@ -85,7 +92,8 @@ def tables(max_len):
     for f, (count, longest, lane) in enumerate(FORMS):
         for lengths in itertools.product(range(1, longest + 1), repeat=count):
             where[(f, lengths)] = len(entries)
-            entries.append((f, lengths, _shuffle(lengths, lane), sum(lengths)))
+            row = [b | (MARK if lane == 4 else 0) for b in _shuffle(lengths, lane)]
+            entries.append((f, lengths, row, sum(lengths)))
     index = []
     for mask in range(1 << WINDOW):
         ls, e = _lengths(mask), 0
@@ -111,6 +119,8 @@ def _body(entries, index, p, cont):
            f"#define {p.upper()}_SHUF_TWO_END {form_end[0]}",
            f"#define {p.upper()}_SHUF_THREE_END {form_end[1]}",
            f"#define {p.upper()}_SHUF_ENTRIES {len(entries)}",
+           "/* Set in every byte of the 32-bit forms' shuffles (pshufb ignores it). */",
+           f"#define {p.upper()}_SHUF_MARK 0x{MARK:02X}",
            "/* The windows of whole 3-byte and whole 4-byte characters (the mask, the",
            " * entry): a script of them takes these without the index. */"]
     for n in (3, 4):
@@ -125,6 +135,7 @@ def _body(entries, index, p, cont):
            f"    uint8_t index[{1 << WINDOW}];  /* [mask of the ends]: entry */",
            f"    uint8_t shuffle[{len(entries)}][{LANES16}];  /* [entry]: pshufb indexes */",
            f"    uint8_t took[{len(entries)}];  /* [entry]: the bytes its characters span */",
+           f"    uint8_t units[{len(entries)}];  /* [entry]: UTF-32 units | UTF-16 units << 4 */",
            f"    uint8_t pairs[16][{LANES16}];  /* [lanes that hold a pair]: pshufb indexes */",
            "    uint8_t pair_units[16];  /* [lanes that hold a pair]: UTF-16 units */",
            "};", "",
@@ -140,6 +151,11 @@ def _body(entries, index, p, cont):
     out += ["    },", "    .took = {"]
     for k in range(0, len(entries), 16):
         out.append("        " + ", ".join(f"{x[3]:2}" for x in entries[k:k + 16]) + f", /* {k} */")
+    out += ["    },", "    .units = {"]
+    for k in range(0, len(entries), 16):
+        out.append("        " + ", ".join(
+            f"0x{len(x[1]) | (len(x[1]) + sum(n == 4 for n in x[1])) << 4:02X}"
+            for x in entries[k:k + 16]) + f", /* {k} */")
     out += ["    },", "    .pairs = {"]
     pk = pairs()
     for m, (sh, units) in enumerate(pk):

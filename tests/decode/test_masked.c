@@ -11,7 +11,9 @@
  *     four 3-byte and three 4-byte windows), with code points at each
  *     length's edges (and surrogate neighbours) and random ones: the bytes
  *     it takes must be whole characters, its units those of a UTF-32 or
- *     UTF-16 encoder written here, and it writes no more than 16 units.
+ *     UTF-16 encoder written here, and it writes no more than 16 units;
+ *   - the AVX2 step of two windows (mk_pair) the same way, the window in
+ *     either lane beside another of a different form (8 units at most).
  * A CPU without SSE4.1 (AVX2) skips that part with a note. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +84,14 @@ static void test_tables(void)
         for (int c = 0; c < FORM_COUNT[form]; c++)
             sum += len[c];
         expect_shuffle(len, FORM_COUNT[form], FORM_LANE[form], row);
+        int fours = 0; /* the 32-bit forms' rows carry the mark in every byte */
+        for (int k = 0; k < 16; k++)
+            row[k] |= FORM_LANE[form] == 4 ? UTF8_SHUF_MARK : 0;
+        for (int c = 0; c < FORM_COUNT[form]; c++)
+            fours += len[c] == 4;
+        CHECK(e < UTF8_SHUF_ENTRIES &&
+                  t->units[e] == (FORM_COUNT[form] | (FORM_COUNT[form] + fours) << 4),
+              "mask %03X: entry %u's units", m, e);
         CHECK((int)e >= first[form] && (int)e < end[form], "mask %03X: entry %u not of form %d",
               m, e, form);
         CHECK(e < UTF8_SHUF_ENTRIES && t->took[e] == sum, "mask %03X: takes %u bytes, not %d", m,
@@ -164,6 +174,78 @@ __attribute__((target("avx2,bmi2"))) static size_t window_avx2(const uint8_t *p,
     return u16 ? mk_window(p, ends, dst, po, true) : mk_window(p, ends, dst, po, false);
 }
 
+/* mk_pair, both lanes: the window under test in each lane in turn, beside
+ * OTHER (characters of 4, 1, 2, 3, 4, 3, 2, 1, 4 bytes: its own entry,
+ * form and pairs), whose units are checked here; the window's lane's
+ * results must agree between the two calls. */
+static const uint32_t OTHER[9] = {0x1F600, 0x41, 0x3B1, 0x4E2D, 0x10FFFF, 0xFFFD, 0x7FF, 0x7F,
+                                  0x10000};
+
+__attribute__((target("avx2,bmi2"))) static size_t window_pair(const uint8_t *p, uint64_t ends,
+                                                             void *dst, size_t *po, bool u16)
+{
+    uint8_t q[48];
+    uint32_t want[16];
+    size_t qn = 0, w = 0, wt = 0;
+    memset(q, 0, sizeof q);
+    for (int c = 0; c < 9; c++) {
+        size_t l = enc8(OTHER[c], q + qn);
+        qn += l;
+        if (c < 3) { /* its first three: a 4-byte one in the first four, the three-form */
+            wt += l;
+            if (!u16 || OTHER[c] < 0x10000) {
+                want[w++] = OTHER[c];
+            } else {
+                want[w++] = (OTHER[c] - 0x10000) >> 10 | 0xD800;
+                want[w++] = ((OTHER[c] - 0x10000) & 0x3FF) | 0xDC00;
+            }
+        }
+    }
+    unsigned qm = 0;
+    for (int k = 0; k < 16; k++)
+        qm |= (unsigned)!(q[k + 1] >= 0x80 && q[k + 1] <= 0xBF) << k;
+    uint32_t a[2][16], b[2][16];
+    size_t oa[2] = {0, 0}, ob[2] = {0, 0}, ta[2], tb[2];
+    memset(a, 0xA5, sizeof a);
+    memset(b, 0xA5, sizeof b);
+    if (u16) {
+        mk_pair(p, (unsigned)ends, a[0], &oa[0], &ta[0], q, qm, b[0], &ob[0], &tb[0], true, false);
+        mk_pair(q, qm, b[1], &ob[1], &tb[1], p, (unsigned)ends, a[1], &oa[1], &ta[1], true, false);
+    } else {
+        mk_pair(p, (unsigned)ends, a[0], &oa[0], &ta[0], q, qm, b[0], &ob[0], &tb[0], false, false);
+        mk_pair(q, qm, b[1], &ob[1], &tb[1], p, (unsigned)ends, a[1], &oa[1], &ta[1], false, false);
+    }
+    size_t us = u16 ? 2 : 4, clean = 1;
+    for (int k = 0; k < 2; k++) {
+        int same = tb[k] == wt && ob[k] == w;
+        for (size_t j = 0; same && j < w; j++)
+            same = (u16 ? ((uint16_t *)b[k])[j] : b[k][j]) == want[j];
+        CHECK(same,
+              "avx2 pair: the other window in lane %d", 1 - k);
+        for (size_t j = 8 * us; j < sizeof b[k]; j++)
+            clean &= ((uint8_t *)a[k])[j] == 0xA5 && ((uint8_t *)b[k])[j] == 0xA5;
+    }
+    CHECK(clean, "avx2 pair: stored past 8 units");
+    CHECK(ta[0] == ta[1] && oa[0] == oa[1] && memcmp(a[0], a[1], oa[0] * us) == 0,
+          "avx2 pair: the lanes disagree");
+    int bmp = 1; /* no 4-byte character taken: the same units without pairs */
+    for (size_t k = 0; k < ta[0]; k++)
+        bmp &= p[k] < 0xF0;
+    if (u16 && bmp) {
+        uint16_t c[2][16];
+        size_t oc[2] = {0, 0}, tc[2];
+        memset(c, 0xA5, sizeof c);
+        mk_pair(p, (unsigned)ends, c[0], &oc[0], &tc[0], p, (unsigned)ends, c[1], &oc[1], &tc[1],
+                true, true);
+        CHECK(tc[0] == ta[0] && tc[1] == ta[0] && oc[0] == oa[0] && oc[1] == oa[0] &&
+                  memcmp(c[0], a[0], oa[0] * 2) == 0 && memcmp(c[1], a[0], oa[0] * 2) == 0,
+              "avx2 pair: without pairs");
+    }
+    memcpy((char *)dst + *po * us, a[0], oa[0] * us);
+    *po += oa[0];
+    return ta[0];
+}
+
 /* One window: the lengths len[0..n) (at least 17 bytes), code points by mode. */
 static void check_window(window_fn fn, const char *isa, const int *len, int n, int mode)
 {
@@ -242,8 +324,10 @@ int main(void)
         test_windows(window_sse4, "sse4");
     else
         printf("test_masked: note: no SSE4.1 here, window step not run\n");
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"))
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2")) {
         test_windows(window_avx2, "avx2");
+        test_windows(window_pair, "avx2 pair");
+    }
     else
         printf("test_masked: note: no AVX2 here, window step (VEX) not run\n");
     return check_summary("test_masked");

@@ -147,6 +147,74 @@ MK_INLINE size_t mk_window(const uint8_t *p, uint64_t ends, void *dst, size_t *p
     return took;
 }
 
+/* Two windows at once (the AVX2 level; the two cursors of masked_engine.h
+ * are independent): window x at px in the low 128-bit lane, y at py in the
+ * high one, each at a character's first byte with 16 bytes readable and
+ * ends as mk_window's. One shuffle and both formulas for both lanes, no
+ * branch on the form: each lane takes the 32-bit result where its shuffle
+ * row carries UTF8_SHUF_MARK, else the 16-bit one. Each writes 8 units
+ * (32 bytes to UTF-32, 16 to UTF-16) at its dst, whatever it counts:
+ * room for them, and no other window's units there yet, is the caller's.
+ * *tx, *ty: the bytes taken; the units counted are added to *ox, *oy.
+ * bmp: to UTF-16, the windows hold no 4-byte character (no pairs). */
+FAST_INLINE FAST_TARGET_AVX2 void mk_pair(const uint8_t *px, unsigned mx, void *dx,
+                                          size_t *ox, size_t *tx, const uint8_t *py,
+                                          unsigned my, void *dy, size_t *oy, size_t *ty,
+                                          bool u16, bool bmp)
+{
+    unsigned ex = utf8_shuffle_tables.index[mx & 0xFFF];
+    unsigned ey = utf8_shuffle_tables.index[my & 0xFFF];
+    __m256i in = _mm256_inserti128_si256(_mm256_castsi128_si256(MK_LOAD(px)), MK_LOAD(py), 1);
+    __m256i sh = _mm256_inserti128_si256(
+        _mm256_castsi128_si256(MK_LOAD(utf8_shuffle_tables.shuffle[ex])),
+        MK_LOAD(utf8_shuffle_tables.shuffle[ey]), 1);
+    __m256i t = _mm256_shuffle_epi8(in, sh);
+    __m256i wide = _mm256_slli_epi16(sh, 1); /* bit 7 of each byte: the 32-bit forms */
+    /* The same formulas as mk_window's, the fields added by multiplies:
+     * bytes masked (byte 2 less its bit 5 when its bit 6 is set), then
+     * pairs of bytes b + 64 * b', and in 32-bit lanes pairs of those
+     * w + 4096 * w' (no field overlaps another). */
+    __m256i six = _mm256_set1_epi16(0x4001);
+    __m256i r16 = _mm256_maddubs_epi16(_mm256_and_si256(t, _mm256_set1_epi16(0x1F7F)), six);
+    __m256i m = _mm256_xor_si256(_mm256_and_si256(t, _mm256_set1_epi32(0x073F3F7F)),
+                                 _mm256_srli_epi32(_mm256_and_si256(t, _mm256_set1_epi32(0x400000)),
+                                                   1));
+    __m256i c = _mm256_madd_epi16(_mm256_maddubs_epi16(m, six), _mm256_set1_epi32(0x10000001));
+    if (!u16) {
+        __m256i lo = _mm256_blendv_epi8(_mm256_unpacklo_epi16(r16, _mm256_setzero_si256()), c, wide);
+        __m256i hi = _mm256_unpackhi_epi16(r16, _mm256_setzero_si256());
+        MK_STORE(dx, _mm256_castsi256_si128(lo));
+        MK_STORE((uint32_t *)dx + 4, _mm256_castsi256_si128(hi));
+        MK_STORE(dy, _mm256_extracti128_si256(lo, 1));
+        MK_STORE((uint32_t *)dy + 4, _mm256_extracti128_si256(hi, 1));
+        *ox += utf8_shuffle_tables.units[ex] & 15u;
+        *oy += utf8_shuffle_tables.units[ey] & 15u;
+    } else if (bmp) {
+        __m256i v = _mm256_blendv_epi8(r16, _mm256_packus_epi32(c, c), wide);
+        MK_STORE(dx, _mm256_castsi256_si128(v));
+        MK_STORE(dy, _mm256_extracti128_si256(v, 1));
+        *ox += utf8_shuffle_tables.units[ex] >> 4;
+        *oy += utf8_shuffle_tables.units[ey] >> 4;
+    } else {
+        __m256i big = _mm256_cmpgt_epi32(c, _mm256_set1_epi32(0xFFFF));
+        unsigned pairs = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(big));
+        __m256i hs = _mm256_add_epi32(_mm256_srli_epi32(c, 10), _mm256_set1_epi32(0xD7C0));
+        __m256i ls = _mm256_or_si256(_mm256_and_si256(c, _mm256_set1_epi32(0x3FF)),
+                                     _mm256_set1_epi32(0xDC00));
+        __m256i w = _mm256_blendv_epi8(c, _mm256_or_si256(hs, _mm256_slli_epi32(ls, 16)), big);
+        __m256i pk = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(MK_LOAD(utf8_shuffle_tables.pairs[pairs & 15])),
+            MK_LOAD(utf8_shuffle_tables.pairs[pairs >> 4]), 1);
+        __m256i v = _mm256_blendv_epi8(r16, _mm256_shuffle_epi8(w, pk), wide);
+        MK_STORE(dx, _mm256_castsi256_si128(v));
+        MK_STORE(dy, _mm256_extracti128_si256(v, 1));
+        *ox += utf8_shuffle_tables.units[ex] >> 4;
+        *oy += utf8_shuffle_tables.units[ey] >> 4;
+    }
+    *tx = utf8_shuffle_tables.took[ex];
+    *ty = utf8_shuffle_tables.took[ey];
+}
+
 /* Valid UTF-8 at p (whole characters, n bytes) one character at a time:
  * the tail the windows leave. */
 MK_INLINE size_t mk_scalar(const uint8_t *p, size_t n, void *dst, bool u16)

@@ -32,6 +32,165 @@ FAST_INLINE MK_TARGET void MK_(widen64)(const __m128i *v, void *dst, bool u16)
     }
 }
 
+#if MK_WIDE
+/* The AVX2 transcoder: the same two halves, both windows in one step
+ * (mk_pair), and no blocks: a first pass writes the bitmap of the bytes
+ * that start a character (bit i: byte i; bit n set), from which a window
+ * at q takes bits q+1..q+12, its mask of ends. The next window's mask is
+ * the bits from this one's (a load whose address was known a step before)
+ * shifted by the bytes taken: off the chain of table loads. Windows while
+ * 16 bytes are readable, and for the first half while 32 are left in it
+ * (mk_pair writes 8 units: 8 characters at least, so never over the
+ * second half's units); each half's tail one character at a time. */
+FAST_INLINE MK_TARGET uint64_t MK_(bits)(const uint8_t *map, size_t q)
+{
+    uint64_t w;
+    memcpy(&w, map + (q >> 3), 8);
+    return w >> (q & 7);
+}
+
+/* The bitmap of src[0..n) (n at most SLAB_MAX) at map (SLAB_MAX / 8 + 16
+ * bytes, zero past its bits); the split (n when the run is not split), in
+ * *first the units of the text before it, in *fours (to UTF-16) whether
+ * the run has 4-byte characters. */
+FAST_NOINLINE MK_TARGET static size_t MK_(map)(const uint8_t *src, size_t n, uint8_t *map,
+                                              size_t *first, bool *fours, bool u16)
+{
+    size_t half = n, i = 0, k = 0;
+    if (n >= MK_SPLIT_MIN) { /* masked.h */
+        half = n / 2;
+        while (src[half] >= UTF8_SHUF_CONT_MIN && src[half] <= UTF8_SHUF_CONT_MAX)
+            half++;
+    }
+    /* per byte lane: continuations and 4-byte first bytes in the whole
+     * blocks before the split (fewer than 256: no overflow); the largest
+     * byte in all */
+    _Static_assert(SLAB_MAX / 2 / 32 < 256, "the per-lane counts fit a byte");
+    __m256i cont = _mm256_setzero_si256(), four = cont, top = cont;
+    const __m256i cmax = _mm256_set1_epi8((char)(UTF8_SHUF_CONT_MAX + 1));
+    const __m256i f0 = _mm256_set1_epi8((char)MK_LONGER(3));
+    size_t whole = (half < n ? half : n) / 32 * 32;
+    for (; i < whole; i += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+        __m256i c = _mm256_cmpgt_epi8(cmax, v);
+        uint32_t st = ~(uint32_t)_mm256_movemask_epi8(c);
+        memcpy(map + i / 8, &st, 4);
+        cont = _mm256_sub_epi8(cont, c);
+        if (u16) {
+            four = _mm256_sub_epi8(four, _mm256_cmpeq_epi8(_mm256_max_epu8(v, f0), v));
+            top = _mm256_max_epu8(top, v);
+        }
+    }
+    for (; i + 32 <= n; i += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+        uint32_t st = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(cmax, v));
+        memcpy(map + i / 8, &st, 4);
+        if (u16)
+            top = _mm256_max_epu8(top, v);
+    }
+    __m256i sc = _mm256_sad_epu8(cont, _mm256_setzero_si256());
+    __m256i sf = _mm256_sad_epu8(four, _mm256_setzero_si256());
+    __m256i t = _mm256_add_epi64(_mm256_sub_epi64(u16 ? sf : _mm256_setzero_si256(), sc),
+                                 _mm256_set_epi64x(0, 0, 0, (long long)whole));
+    __m128i h = _mm_add_epi64(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+    k = (size_t)_mm_cvtsi128_si64(_mm_add_epi64(h, _mm_unpackhi_epi64(h, h)));
+    *fours = u16 && _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(top, f0), top)) != 0;
+    memset(map + i / 8, 0, SLAB_MAX / 8 + 16 - i / 8);
+    for (size_t j = whole; j < half; j++)
+        k += !(src[j] >= UTF8_SHUF_CONT_MIN && src[j] <= UTF8_SHUF_CONT_MAX) +
+             (u16 && src[j] >= MK_LONGER(3));
+    for (; i < n; i++) {
+        map[i / 8] |= (uint8_t)(!(src[i] >= UTF8_SHUF_CONT_MIN && src[i] <= UTF8_SHUF_CONT_MAX)
+                                << (i & 7));
+        *fours |= u16 && src[i] >= MK_LONGER(3);
+    }
+    map[n / 8] |= (uint8_t)(1u << (n & 7));
+    *first = k;
+    return half;
+}
+
+/* The windows of both cursors (in *x, *y with their units *ox, *oy) while
+ * each is below its limit: both in one step, then the one left in both
+ * lanes (the same units twice, at the same place). */
+FAST_INLINE MK_TARGET void MK_(walk)(const uint8_t *src, const uint8_t *map, char *d,
+                                     size_t *px, size_t *pox, size_t lx, size_t *py,
+                                     size_t *poy, size_t ly, bool u16, bool bmp)
+{
+    size_t us = u16 ? 2 : 4, x = *px, ox = *pox, y = *py, oy = *poy, tx, ty, sv = 0, sov = 0;
+    int gone = -1; /* the cursor whose windows are done: its position and units saved */
+    if (y >= ly) { /* none, or no split */
+        sv = y, sov = oy, gone = 1;
+        y = x, oy = ox, ly = lx;
+    }
+    uint64_t bx = MK_(bits)(map, x + 1), by = MK_(bits)(map, y + 1);
+    for (;;) {
+        while (x < lx && y < ly) {
+            mk_pair(src + x, (unsigned)bx, d + ox * us, &ox, &tx, src + y, (unsigned)by,
+                    d + oy * us, &oy, &ty, u16, bmp);
+            /* this window's bits (a load whose address was known a step
+             * ago) shifted: the next one's */
+            bx = MK_(bits)(map, x + 1) >> tx;
+            by = MK_(bits)(map, y + 1) >> ty;
+            x += tx;
+            y += ty;
+        }
+        if (gone >= 0 || (x >= lx && y >= ly))
+            break;
+        if (x >= lx) {
+            gone = 0, sv = x, sov = ox;
+            x = y, ox = oy, bx = by, lx = ly;
+        } else {
+            gone = 1, sv = y, sov = oy;
+            y = x, oy = ox, by = bx, ly = lx;
+        }
+    }
+    if (gone == 0)
+        x = sv, ox = sov;
+    else if (gone == 1)
+        y = sv, oy = sov;
+    *px = x, *pox = ox, *py = y, *poy = oy;
+}
+
+FAST_INLINE MK_TARGET size_t MK_(run)(const uint8_t *src, size_t n, void *dst, bool u16)
+{
+    uint8_t map[SLAB_MAX / 8 + 16];
+    size_t oy;
+    bool fours;
+    size_t half = MK_(map)(src, n, map, &oy, &fours, u16);
+    size_t us = u16 ? 2 : 4;
+    char *d = (char *)dst;
+    /* windows at x < lx, y < ly */
+    size_t x = 0, ox = 0, lx = half == n ? (n >= 16 ? n - 15 : 0) : (half >= 32 ? half - 31 : 0);
+    size_t y = half, ly = half == n ? 0 : n - 15;
+    if (u16 && !fours)
+        MK_(walk)(src, map, d, &x, &ox, lx, &y, &oy, ly, true, true);
+    else
+        MK_(walk)(src, map, d, &x, &ox, lx, &y, &oy, ly, u16, false);
+    size_t o = ox + (u16 ? mk_scalar16 : mk_scalar32)(src + x, half - x, d + ox * us);
+    if (half == n)
+        return o;
+    return oy + (u16 ? mk_scalar16 : mk_scalar32)(src + y, n - y, d + oy * us);
+}
+
+/* Runs of at most a slab (the slab engine's) at once; longer ones cut at a
+ * character's first byte. */
+FAST_INLINE MK_TARGET size_t MK_(valid)(const uint8_t *src, size_t n, void *dst, bool u16)
+{
+    size_t o = 0;
+    while (n > SLAB_MAX) {
+        size_t k = SLAB_MAX;
+        while (src[k] >= UTF8_SHUF_CONT_MIN && src[k] <= UTF8_SHUF_CONT_MAX)
+            k--;
+        o += MK_(run)(src, k, u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o),
+                      u16);
+        src += k;
+        n -= k;
+    }
+    return o + MK_(run)(src, n, u16 ? (void *)((uint16_t *)dst + o)
+                                    : (void *)((uint32_t *)dst + o), u16);
+}
+
+#else
 /* A cursor of the transcoder over valid text [p, end): blocks of 64 bytes
  * at p (the byte after them read too, for the last end bit), windows at
  * p + pos while a window's 12 bytes lie in the block; o: its units so far
@@ -118,6 +277,8 @@ FAST_INLINE MK_TARGET size_t MK_(valid)(const uint8_t *src, size_t n, void *dst,
     d = u16 ? (char *)((uint16_t *)dst + y.o) : (char *)((uint32_t *)dst + y.o);
     return y.o + (u16 ? mk_scalar16 : mk_scalar32)(src + y.at, y.end - y.at, d);
 }
+
+#endif /* MK_WIDE */
 
 /* The slabs' ASCII run: ascii.h's widening (stores before the test, to
  * the first byte that is not ASCII), 32 or 16 bytes a step. */

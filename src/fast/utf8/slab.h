@@ -16,7 +16,7 @@
 #include "decode.h"
 #include "replace.h"
 
-enum { SLAB_MAX = 4096 };
+enum { SLAB_MAX = 8192 };
 /* The replacing decoder's windows around errors: REP_WIN_MIN bytes after a
  * lone error, doubled up to REP_WIN_MAX while they keep finding several. */
 enum { REP_WIN_MIN = 64, REP_WIN_MAX = 4096 };
