@@ -7,6 +7,9 @@
 #include "wide_sse4.h"
 
 #if KERN_X86
+#define WIDE_TABLES_HERE /* the one copy of the tables */
+#include "wide_x86.gen.h"
+#undef WIDE_TABLES_HERE
 
 /* The 4-byte forms of 4 code points above U+FFFF, in memory order. */
 SSE4_INLINE __m128i wide_utf8_four(__m128i c)
@@ -20,9 +23,9 @@ SSE4_INLINE __m128i wide_utf8_four(__m128i c)
 
 /* UTF-8 of 8 units in two 16-bit lane vectors: a holds each unit's first
  * two bytes (of a surrogate: two of its pair's four), b the third of a
- * 3-byte form. groups: for units 0-3 in bits 0-7, 4-7 in bits 8-15, which
- * are ASCII (bits 0-3) and which of at most 2 bytes or surrogates (4-7):
- * wide_utf8_group's index. */
+ * 3-byte form. groups: for units 0-3 in bits 0-7, 4-7 in bits 8-15, two
+ * bits a unit: whether ASCII (bit 2k), whether of at most 2 bytes or a
+ * surrogate (bit 2k + 1): wide_utf8_group's index. */
 struct wide_utf8_8 {
     __m128i a, b;
     unsigned groups;
@@ -120,8 +123,8 @@ SSE4_INLINE void sse4_utf8_lanes(__m128i v, __m128i prev, int pairs, struct wide
         a = _mm_blendv_epi8(_mm_blendv_epi8(a, high, sse4_high(v)), low, sse4_low(v));
         le2 = _mm_or_si128(le2, _mm_cmpeq_epi16(top5, X_SET16(0xD800)));
     }
-    const __m128i by_group = _mm_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15);
-    u->groups = (unsigned)_mm_movemask_epi8(_mm_shuffle_epi8(_mm_packs_epi16(one, le2), by_group));
+    /* low bytes: one; high bytes: le2 (one implies le2) */
+    u->groups = (unsigned)_mm_movemask_epi8(_mm_and_si128(le2, _mm_or_si128(one, X_SET16(0xFF00))));
     u->a = a;
     u->b = sse4_utf8_last(v);
 }
