@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The fused kernels (utfdfa__wide_transcode) of the SSE4 and AVX2 levels
- * into UTF-8: UTF-16 (16 units a step, surrogate pairs checked and joined
- * in the vector) and UTF-32 (16 code points a step), either byte order (a
- * pshufb swaps bytes); between UTF-16 and UTF-32, units_sse4.c. How the
- * output is packed and stored: wide_sse4.h. */
+/* The fused kernels (utfdfa__wide_transcode) of the SSE4 level into UTF-8:
+ * UTF-16 (16 units a step, surrogate pairs checked and joined in the
+ * vector) and UTF-32 (16 code points a step), either byte order (a pshufb
+ * swaps bytes); between UTF-16 and UTF-32, units_sse4.c. The AVX2 level
+ * has its own (wide_avx2.c), which hands these the steps with pairs or
+ * code points above U+FFFF. How the output is packed and stored:
+ * wide_sse4.h. */
 #include "wide_sse4.h"
 
 #if KERN_X86
@@ -192,7 +194,7 @@ SSE4_INLINE size_t sse4_step_utf8(__m128i v0, __m128i v1, uint8_t *dst, size_t *
     return 32;
 }
 
-KERN_SSE4 static size_t sse4_utf16_to_utf8(int be, const uint8_t *src, size_t src_len,
+KERN_SSE4 size_t utfdfa__sse4_utf16_to_utf8(int be, const uint8_t *src, size_t src_len,
                                            uint8_t *dst, size_t dst_len, size_t *written)
 {
     size_t i = 0, w = 0, wrote, r;
@@ -238,8 +240,9 @@ SSE4_INLINE __m128i sse4_utf8_of4(__m128i c, size_t *len)
     return _mm_shuffle_epi8(bytes, ctrl);
 }
 
-/* UTF-32 into UTF-8: 16 code points a step. */
-KERN_SSE4 static size_t sse4_utf32_to_utf8(int be, const uint8_t *src, size_t src_len,
+/* UTF-32 into UTF-8: 16 code points a step (also the AVX2 kernel's, for
+ * code points above U+FFFF: wide_avx2.c). */
+KERN_SSE4 size_t utfdfa__sse4_utf32_to_utf8(int be, const uint8_t *src, size_t src_len,
                                            uint8_t *dst, size_t dst_len, size_t *written)
 {
     size_t i = 0, w = 0, l0, l1, l2, l3;
@@ -299,8 +302,8 @@ size_t utfdfa__sse4_wide_transcode(enum fast_form from, enum fast_form to, const
     if (!(WIDE_PAIRS >> KERN_PAIR(from, to) & 1))
         i = w = 0; /* not a pair of this level: the scalar kernel */
     else if (to == FORM_UTF8)
-        i = (from <= FORM_UTF16BE ? sse4_utf16_to_utf8 : sse4_utf32_to_utf8)(be, src, src_len, dst,
-                                                                               dst_len, &w);
+        i = (from <= FORM_UTF16BE ? utfdfa__sse4_utf16_to_utf8 : utfdfa__sse4_utf32_to_utf8)(
+            be, src, src_len, dst, dst_len, &w);
     else if (from <= FORM_UTF16BE)
         i = (to <= FORM_UTF16BE ? utfdfa__sse4_utf16_to_utf16 : utfdfa__sse4_utf16_to_utf32)(be, be_out, src, src_len,
                                                                               dst, dst_len, &w);
