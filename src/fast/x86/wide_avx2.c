@@ -176,9 +176,11 @@ AVX2_INLINE int wavx_bmp(__m256i c0, __m256i c1, __m256i *v)
 
 /* UTF-16 (wide = 0) or UTF-32 (wide = 1) of order be into UTF-8: 16 units
  * or code points of the BMP a step. The rest (pairs, code points above
- * U+FFFF, a bad unit) goes to the SSE4 kernel, WIDE_CHUNK bytes a call,
- * which stops at a bad unit and keeps its own scratch. */
-#define WIDE_CHUNK 256
+ * U+FFFF, a bad unit) goes to the SSE4 kernel, which stops at a bad unit
+ * and keeps its own scratch: 64 bytes a call, twice as many each call
+ * after a call up to WIDE_CHUNK_MAX (emoji text runs there, a call's cost
+ * spread thin), 64 again after a step here. */
+#define WIDE_CHUNK_MAX 4096
 KERN_AVX2 static size_t wavx_to_utf8(int wide, int be, const uint8_t *src, size_t src_len,
                                      uint8_t *dst, size_t dst_len, size_t *written)
 {
@@ -186,7 +188,7 @@ KERN_AVX2 static size_t wavx_to_utf8(int wide, int be, const uint8_t *src, size_
                                                  3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12)
                               : _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
                                                  1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
-    size_t i = 0, w = 0, wrote = 0, step = (size_t)32 << wide;
+    size_t i = 0, w = 0, wrote = 0, step = (size_t)32 << wide, chunk = 64;
     __m128i saved = _mm_setzero_si128();
     int dirty = 0;
     struct wavx_k k;
@@ -204,17 +206,19 @@ KERN_AVX2 static size_t wavx_to_utf8(int wide, int be, const uint8_t *src, size_
             i += step;
             w += wrote;
             dirty = 1;
+            chunk = 64;
             continue;
         }
         if (dirty)
             X_STORE(dst + w, saved);
         dirty = 0;
         size_t r = (wide ? utfdfa__sse4_utf32_to_utf8 : utfdfa__sse4_utf16_to_utf8)(
-            be, src + i, kern_min(src_len - i, WIDE_CHUNK), dst + w, dst_len - w, &wrote);
+            be, src + i, kern_min(src_len - i, chunk), dst + w, dst_len - w, &wrote);
         if (r == 0)
             break;
         i += r;
         w += wrote;
+        chunk = kern_min(2 * chunk, WIDE_CHUNK_MAX);
     }
     if (dirty)
         X_STORE(dst + w, saved);
