@@ -4,8 +4,9 @@
  * this machine runs (forced in turn) and the scalar level's table called
  * directly, against an oracle written here from the encoding forms'
  * definitions (one unit at a time, no shared code). Lengths 0..300 code
- * points of seven profiles (ASCII, up to U+07FF, the BMP, everything, ASCII
- * with a few others, supplementary only, 3-byte forms only), every source and destination
+ * points of eight profiles (ASCII, up to U+07FF, the BMP, everything, ASCII
+ * with a few others, supplementary only, 3-byte forms only, the BMP with a
+ * few supplementary ones: the AVX2 kernel's hand-overs to the SSE4 one), every source and destination
  * alignment mod 32 at every length, every destination size for the short
  * lengths and the sizes around the SIMD steps' needs for the long ones;
  * at every position a lone high or low surrogate, a high before a high, a
@@ -168,8 +169,9 @@ static uint32_t rnd(uint32_t n)
 
 /* A scalar value: profile 0 ASCII, 1 up to U+07FF, 2 the BMP, 3 anything,
  * 4 ASCII with an occasional other, 5 supplementary only, 6 3-byte forms
- * only (the SIMD steps' paths for one shape of character). */
-#define PROFILES 7
+ * only (the SIMD steps' paths for one shape of character), 7 the BMP with
+ * an occasional supplementary one. */
+#define PROFILES 8
 static uint32_t random_cp(int profile)
 {
     uint32_t c;
@@ -180,6 +182,7 @@ static uint32_t random_cp(int profile)
     case 3: c = rnd(3) == 0 ? 0x10000 + rnd(0x100000) : random_cp((int)rnd(3)); break;
     case 4: return rnd(8) ? rnd(0x80) : random_cp(3);
     case 5: return 0x10000 + rnd(0x100000);
+    case 7: return rnd(24) ? random_cp(2) : 0x10000 + rnd(0x100000);
     default: c = 0x800 + rnd(0xF800); break;
     }
     return c >= 0xD800 && c < 0xE000 ? c - 0x1000 : c;

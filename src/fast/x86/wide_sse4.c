@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* The fused kernels (utfdfa__wide_transcode) of the SSE4 and AVX2 levels
- * into UTF-8: UTF-16 (16 units a step, surrogate pairs checked and joined
- * in the vector) and UTF-32 (16 code points a step), either byte order (a
- * pshufb swaps bytes); between UTF-16 and UTF-32, units_sse4.c. How the
- * output is packed and stored: wide_sse4.h. */
+/* The fused kernels (utfdfa__wide_transcode) of the SSE4 level into UTF-8:
+ * UTF-16 (16 units a step, surrogate pairs checked and joined in the
+ * vector) and UTF-32 (16 code points a step), either byte order (a pshufb
+ * swaps bytes); between UTF-16 and UTF-32, units_sse4.c. The AVX2 level
+ * has its own (wide_avx2.c), which hands these the steps with pairs or
+ * code points above U+FFFF. How the output is packed and stored:
+ * wide_sse4.h. */
 #include "wide_sse4.h"
 
 #if KERN_X86
+#define WIDE_TABLES_HERE /* the one copy of the tables */
+#include "wide_x86.gen.h"
+#undef WIDE_TABLES_HERE
 
 /* The 4-byte forms of 4 code points above U+FFFF, in memory order. */
 SSE4_INLINE __m128i wide_utf8_four(__m128i c)
@@ -20,9 +25,9 @@ SSE4_INLINE __m128i wide_utf8_four(__m128i c)
 
 /* UTF-8 of 8 units in two 16-bit lane vectors: a holds each unit's first
  * two bytes (of a surrogate: two of its pair's four), b the third of a
- * 3-byte form. groups: for units 0-3 in bits 0-7, 4-7 in bits 8-15, which
- * are ASCII (bits 0-3) and which of at most 2 bytes or surrogates (4-7):
- * wide_utf8_group's index. */
+ * 3-byte form. groups: for units 0-3 in bits 0-7, 4-7 in bits 8-15, two
+ * bits a unit: whether ASCII (bit 2k), whether of at most 2 bytes or a
+ * surrogate (bit 2k + 1): wide_utf8_group's index. */
 struct wide_utf8_8 {
     __m128i a, b;
     unsigned groups;
@@ -120,8 +125,8 @@ SSE4_INLINE void sse4_utf8_lanes(__m128i v, __m128i prev, int pairs, struct wide
         a = _mm_blendv_epi8(_mm_blendv_epi8(a, high, sse4_high(v)), low, sse4_low(v));
         le2 = _mm_or_si128(le2, _mm_cmpeq_epi16(top5, X_SET16(0xD800)));
     }
-    const __m128i by_group = _mm_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15);
-    u->groups = (unsigned)_mm_movemask_epi8(_mm_shuffle_epi8(_mm_packs_epi16(one, le2), by_group));
+    /* low bytes: one; high bytes: le2 (one implies le2) */
+    u->groups = (unsigned)_mm_movemask_epi8(_mm_and_si128(le2, _mm_or_si128(one, X_SET16(0xFF00))));
     u->a = a;
     u->b = sse4_utf8_last(v);
 }
@@ -189,7 +194,7 @@ SSE4_INLINE size_t sse4_step_utf8(__m128i v0, __m128i v1, uint8_t *dst, size_t *
     return 32;
 }
 
-KERN_SSE4 static size_t sse4_utf16_to_utf8(int be, const uint8_t *src, size_t src_len,
+KERN_SSE4 size_t utfdfa__sse4_utf16_to_utf8(int be, const uint8_t *src, size_t src_len,
                                            uint8_t *dst, size_t dst_len, size_t *written)
 {
     size_t i = 0, w = 0, wrote, r;
@@ -235,8 +240,9 @@ SSE4_INLINE __m128i sse4_utf8_of4(__m128i c, size_t *len)
     return _mm_shuffle_epi8(bytes, ctrl);
 }
 
-/* UTF-32 into UTF-8: 16 code points a step. */
-KERN_SSE4 static size_t sse4_utf32_to_utf8(int be, const uint8_t *src, size_t src_len,
+/* UTF-32 into UTF-8: 16 code points a step (also the AVX2 kernel's, for
+ * code points above U+FFFF: wide_avx2.c). */
+KERN_SSE4 size_t utfdfa__sse4_utf32_to_utf8(int be, const uint8_t *src, size_t src_len,
                                            uint8_t *dst, size_t dst_len, size_t *written)
 {
     size_t i = 0, w = 0, l0, l1, l2, l3;
@@ -296,8 +302,8 @@ size_t utfdfa__sse4_wide_transcode(enum fast_form from, enum fast_form to, const
     if (!(WIDE_PAIRS >> KERN_PAIR(from, to) & 1))
         i = w = 0; /* not a pair of this level: the scalar kernel */
     else if (to == FORM_UTF8)
-        i = (from <= FORM_UTF16BE ? sse4_utf16_to_utf8 : sse4_utf32_to_utf8)(be, src, src_len, dst,
-                                                                               dst_len, &w);
+        i = (from <= FORM_UTF16BE ? utfdfa__sse4_utf16_to_utf8 : utfdfa__sse4_utf32_to_utf8)(
+            be, src, src_len, dst, dst_len, &w);
     else if (from <= FORM_UTF16BE)
         i = (to <= FORM_UTF16BE ? utfdfa__sse4_utf16_to_utf16 : utfdfa__sse4_utf16_to_utf32)(be, be_out, src, src_len,
                                                                               dst, dst_len, &w);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* What the SSE4 fused kernels (wide_sse4.c: into UTF-8; units_sse4.c:
- * between UTF-16 and UTF-32) share, at the SSE4 and AVX2 levels (256-bit
- * steps at the AVX2 level measured no faster: the packing works in 128-bit
- * halves either way).
+ * between UTF-16 and UTF-32) share, at the SSE4 and AVX2 levels, with the
+ * AVX2 level's into UTF-8 (wide_avx2.c: its own 256-bit steps, which on Zen
+ * 3 measured faster, where Zen 4 had found them no faster).
  *
  * Where the output's length varies, each lane holds its character's bytes
  * and pshufb packs them with a control looked up from the lanes' lengths
@@ -104,6 +104,14 @@ size_t utfdfa__sse4_utf16_to_utf16(int be_in, int be_out, const uint8_t *src, si
                                    uint8_t *dst, size_t dst_len, size_t *written);
 size_t utfdfa__sse4_utf16_to_utf32(int be_in, int be_out, const uint8_t *src, size_t src_len,
                                    uint8_t *dst, size_t dst_len, size_t *written);
+/* wide_sse4.c: UTF-16, UTF-32 of order be into UTF-8 (the contract of
+ * utfdfa__wide_transcode, less the scalar kernel's tail: they stop where
+ * their steps stop); also the AVX2 kernel's for pairs and code points
+ * above U+FFFF (wide_avx2.c). */
+size_t utfdfa__sse4_utf16_to_utf8(int be, const uint8_t *src, size_t src_len, uint8_t *dst,
+                                  size_t dst_len, size_t *written);
+size_t utfdfa__sse4_utf32_to_utf8(int be, const uint8_t *src, size_t src_len, uint8_t *dst,
+                                  size_t dst_len, size_t *written);
 size_t utfdfa__sse4_utf32_to_utf16(int be_in, int be_out, const uint8_t *src, size_t src_len,
                                    uint8_t *dst, size_t dst_len, size_t *written);
 

@@ -40,6 +40,12 @@ size_t utfdfa__sse4_wide_transcode(enum fast_form from, enum fast_form to, const
                                    size_t src_len, uint8_t *dst, size_t dst_len,
                                    size_t *written);
 
+/* wide_avx2.c: the AVX2 level's (into UTF-8 its own, between the unit
+ * forms wide_sse4.c's). */
+size_t utfdfa__avx2_wide_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
+                                   size_t src_len, uint8_t *dst, size_t dst_len,
+                                   size_t *written);
+
 #define WIDE_PAIR(f, t) (1u << KERN_PAIR(f, t))
 #define WIDE_TO_ORDERS(f, t) (WIDE_PAIR(f, t##LE) | WIDE_PAIR(f, t##BE))
 #define WIDE_FROM_ORDERS(f, t) (WIDE_PAIR(f##LE, t) | WIDE_PAIR(f##BE, t))
