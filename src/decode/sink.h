@@ -62,7 +62,7 @@ ALWAYS_INLINE void put(struct out *o, enum sink sink, unsigned to, uint32_t cp)
         break;
     default:
         if (is_utf7(to)) {
-            o->len += u7_put(&o->w, cp, (uint8_t *)o->p + o->len);
+            o->len += utfdfa__u7_put(&o->w, cp, (uint8_t *)o->p + o->len);
             break;
         }
         put_bytes((uint8_t *)o->p + o->len, to, cp);
@@ -116,9 +116,9 @@ ALWAYS_INLINE size_t units_after(const struct out *o, enum sink sink, unsigned t
         struct u7w w = o->w;
         uint8_t scratch[8];
         if (sig)
-            need += u7_put(&w, BOM, scratch);
+            need += utfdfa__u7_put(&w, BOM, scratch);
         for (size_t k = 0; k < n; k++)
-            need += u7_put(&w, cps[k], scratch);
+            need += utfdfa__u7_put(&w, cps[k], scratch);
         return need;
     }
     if (sig)
@@ -308,7 +308,7 @@ ALWAYS_INLINE bool end_output(struct out *o, enum sink sink, unsigned to, bool o
         struct u7w w = o->w;
         uint8_t scratch[8];
         if (owe_bom)
-            u7_put(&w, BOM, scratch);
+            utfdfa__u7_put(&w, BOM, scratch);
         need += u7_close_len(&w, U7_END);
     }
     if (!room(o, sink, need))

@@ -79,44 +79,9 @@ static inline size_t u7_len(const struct u7w *w, uint32_t cp)
     return !(w->shift & U7_OPEN) + bits / 6;
 }
 
-static inline size_t u7_put(struct u7w *w, uint32_t cp, uint8_t *p)
-{
-    size_t k = 0;
-    if (u7_direct(cp, w->set_o, w->imap)) {
-        k = u7_close(w, cp, p);
-        p[k++] = (uint8_t)cp;
-        return k;
-    }
-    if (cp == u7_shift_char(w) && (w->imap || !(w->shift & U7_OPEN))) {
-        k = u7_close(w, cp, p);
-        p[k++] = u7_shift_char(w);
-        p[k++] = '-';
-        return k;
-    }
-    if (!(w->shift & U7_OPEN))
-        p[k++] = u7_shift_char(w);
-    uint32_t units[2] = {cp, 0};
-    size_t nunits = 1;
-    if (cp >= 0x10000) {
-        units[0] = 0xD800 | (cp - 0x10000) >> 10;
-        units[1] = 0xDC00 | (cp & 0x3FF);
-        nunits = 2;
-    }
-    uint32_t acc = w->bits;
-    unsigned nb = w->shift >> 1;
-    for (size_t u = 0; u < nunits; u++) {
-        acc = acc << 16 | units[u];
-        nb += 16;
-        while (nb >= 6) {
-            nb -= 6;
-            p[k++] = u7_digit_byte(w, acc >> nb & 63);
-        }
-        acc &= (1u << nb) - 1;
-    }
-    w->shift = U7_OPEN | nb << 1;
-    w->bits = acc;
-    return k;
-}
+/* Writes cp's bytes at p (room for u7_len's count); returns it. One copy
+ * in the library (utf7_writer.c): the encoder and the decoders' sinks call it. */
+size_t utfdfa__u7_put(struct u7w *w, uint32_t cp, uint8_t *p);
 
 /* A writer from the state kept in caller-owned memory (the encoder's
  * fields, the decoder's writer byte). Only 0, 2 or 4 bits are ever left
