@@ -106,9 +106,9 @@ AVX2_INLINE size_t wavx_short(__m256i v, __m256i one, uint8_t *dst, __m128i *sav
     __m128i lo = _mm256_castsi256_si128(p), hi = _mm256_extracti128_si256(p, 1);
     *saved = X_LOAD(dst + n);
     _mm_storel_epi64((__m128i *)(void *)dst, lo);
-    _mm_storeh_pd((double *)(void *)(dst + n0), _mm_castsi128_pd(lo));
+    _mm_storel_epi64((__m128i *)(void *)(dst + n0), _mm_unpackhi_epi64(lo, lo));
     _mm_storel_epi64((__m128i *)(void *)(dst + n1), hi);
-    _mm_storeh_pd((double *)(void *)(dst + n2), _mm_castsi128_pd(hi));
+    _mm_storel_epi64((__m128i *)(void *)(dst + n2), _mm_unpackhi_epi64(hi, hi));
     return n;
 }
 

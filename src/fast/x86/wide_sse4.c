@@ -92,7 +92,7 @@ SSE4_INLINE __m128i sse4_utf8_short8(__m128i v, size_t len[2])
 SSE4_INLINE void sse4_put_halves(uint8_t *dst, __m128i bytes, size_t first)
 {
     _mm_storel_epi64((__m128i *)(void *)dst, bytes);
-    _mm_storeh_pd((double *)(void *)(dst + first), _mm_castsi128_pd(bytes));
+    _mm_storel_epi64((__m128i *)(void *)(dst + first), _mm_unpackhi_epi64(bytes, bytes));
 }
 
 /* 8 units of 3-byte forms as UTF-8 at dst (24 bytes, scratch past them). */
