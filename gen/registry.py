@@ -151,14 +151,24 @@ def _check_names(path, rows):
             if name in seen:
                 raise where.error(f"name {name!r} is given twice (first on line {seen[name]})")
             seen[name] = r.line
-    for attr in ("enum", "source"):
-        first = {}
-        for r in rows:
-            v = getattr(r, attr)
-            if v is not None and v in first:
-                raise abnf.Pos(path, r.line, 1).error(
-                    f"{attr} {v!r} is given twice (first on line {first[v]})")
-            first[v] = r.line
+    first = {}
+    for r in rows:
+        if r.enum in first:
+            raise abnf.Pos(path, r.line, 1).error(
+                f"enum {r.enum!r} is given twice (first on line {first[r.enum]})")
+        first[r.enum] = r.line
+    # An instance serves several rows only when they are one grammar family:
+    # the same engine over each row's own tables (UTF-7 and IMAP's form).
+    kind = {}
+    for r in rows:
+        if r.source is None:
+            continue
+        engine = r.grammar[0] if r.grammar else None
+        if r.source in kind and kind[r.source][0] != (engine, r.unit):
+            raise abnf.Pos(path, r.line, 1).error(
+                f"source {r.source!r} is shared with line {kind[r.source][1]}, whose engine "
+                f"or unit differs")
+        kind.setdefault(r.source, ((engine, r.unit), r.line))
 
 
 def parse(path):
@@ -237,15 +247,31 @@ def emit_c(reg, grammar_dir):
     out += [f"    {r.bytes}, /* {r.name} */" for r in rows] + ["};", ""]
     out += _emit_limits(reg)
     out += ["/* Every encoding with an instance of the conversion engine, X(source name,",
-            " * enum constant): src/decode/convert_from.c is compiled once per source name (the",
-            " * Makefile's CONVERT_SOURCES, from the same rows). */",
+            " * enum constant); rows of one family name one instance. */",
             "#define UTFDFA_EACH_ENCODING(X) \\"]
-    with_source = [r for r in rows if r.source]
-    out += [f"    X({r.source}, {r.enum})" + (" \\" if k + 1 < len(with_source) else "")
-            for k, r in enumerate(with_source)] + [""]
+    out += _x_lines([f"X({r.source}, {r.enum})" for r in rows if r.source])
+    out += ["/* Every instance once, X(source name, its first row's enum constant, how many",
+            " * rows it serves): src/decode/convert_from.c is compiled once per source name",
+            " * (the Makefile's CONVERT_SOURCES, from the same rows). */",
+            "#define UTFDFA_EACH_SOURCE(X) \\"]
+    out += _x_lines([f"X({s}, {first.enum}, {n})" for s, first, n in _instances(rows)])
     out += facts.emit_c()
     out += ["#endif /* UTFDFA_ENCODINGS_GEN_H */"]
     return "\n".join(out) + "\n"
+
+
+def _x_lines(items):
+    return [f"    {x}" + (" \\" if k + 1 < len(items) else "") for k, x in enumerate(items)] + [""]
+
+
+def _instances(rows):
+    """The conversion engine's instances in row order: (source, first row, rows served)."""
+    seen = {}
+    for r in rows:
+        if r.source:
+            first, n = seen.get(r.source, (r, 0))
+            seen[r.source] = (first, n + 1)
+    return [(s, first, n) for s, (first, n) in seen.items()]
 
 
 def _emit_limits(reg):
@@ -278,7 +304,7 @@ def emit_make(reg):
         "UNIT_GRAMMARS = " + names(r.grammar[1] for r in rows
                                    if r.grammar and r.grammar[0] == "check"),
         "# The conversion engine's instances (src/decode/convert_from.c, -DSOURCE_NAME=...).",
-        "CONVERT_SOURCES = " + names(r.source for r in rows if r.source),
+        "CONVERT_SOURCES = " + names(s for s, _, _ in _instances(rows)),
         "# Fuzz targets: the Unicode forms (tests/fuzz/fuzz_decode.c) and the others",
         "# (tests/fuzz/fuzz_variants.c).",
     ]

@@ -53,9 +53,9 @@ ALWAYS_INLINE utfdfa_result core(struct decoder *d, const uint8_t *src, size_t *
     case UTFDFA_UCS4LE:
         return core_utf32(d, src, n, o, sink, to, last, false, true, err);
     case UTFDFA_UTF7:
-        return core_utf7(d, src, n, o, sink, to, last, &u7g_utf7, err);
-    case UTFDFA_UTF7_IMAP:
-        return core_utf7(d, src, n, o, sink, to, last, &u7g_imap, err);
+    case UTFDFA_UTF7_IMAP: /* one instance for the family: the tables of the decoder's */
+        return core_utf7(d, src, n, o, sink, to, last,
+                         FROM(d->config) == UTFDFA_UTF7_IMAP ? &u7g_imap : &u7g_utf7, err);
     case UTFDFA_CESU8:
         return core_dfa(d, src, n, o, sink, to, last, &dfa_cesu8, err);
     case UTFDFA_MUTF8:
@@ -267,19 +267,19 @@ ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const
 }
 
 /* ------------------------------------------------------- the instances
- * UTFDFA_EACH_ENCODING (encodings.gen.h, from the registry's source column)
- * lists every encoding with the name of its unit as a source:
- * src/decode/convert_from.c is compiled once per name, with
- * -DSOURCE_NAME=name (the Makefile's CONVERT_SOURCES, generated from the
- * same rows). */
+ * UTFDFA_EACH_SOURCE (encodings.gen.h, from the registry's source column)
+ * lists every instance once: src/decode/convert_from.c is compiled once per
+ * name, with -DSOURCE_NAME=name (the Makefile's CONVERT_SOURCES, generated
+ * from the same rows); UTFDFA_EACH_ENCODING maps every encoding to its
+ * instance. */
 
 /* One call of the decoder d (whose source is the unit's) into sink; `to` is
  * the target encoding for SINK_BYTES and ignored otherwise. */
-#define UTFDFA_DECLARE_CONVERT_FROM(name, enc)                                                 \
+#define UTFDFA_DECLARE_CONVERT_FROM(name, enc, rows)                                           \
     utfdfa_result utfdfa__convert_from_##name(struct decoder *d, const uint8_t *src,           \
                                               size_t *src_len, struct out *o, enum sink sink,  \
                                               unsigned to, bool last, utfdfa_error *err);
-UTFDFA_EACH_ENCODING(UTFDFA_DECLARE_CONVERT_FROM)
+UTFDFA_EACH_SOURCE(UTFDFA_DECLARE_CONVERT_FROM)
 
 /* One call of d into sink, whatever its source (src/api/decoder.c). */
 utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t *src_len,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* One unit of the decoders (src/decode/convert.h): the decoder of the source
- * encoding SOURCE_NAME (a name from UTFDFA_EACH_ENCODING) into each sink, each
+ * encoding SOURCE_NAME (a name from UTFDFA_EACH_SOURCE) into each sink, each
  * its own specialised loop. The Makefile compiles this file once per source
  * (CONVERT_SOURCES); see src/decode/convert.h for why. The single-file build
  * (make amalgamate) puts every instance in one unit, each after its own
@@ -10,13 +10,13 @@
 #include "decode/convert.h"
 
 #ifndef SOURCE_NAME
-#error "compile with -DSOURCE_NAME=name, a name from UTFDFA_EACH_ENCODING (encodings.gen.h)"
+#error "compile with -DSOURCE_NAME=name, a name from UTFDFA_EACH_SOURCE (encodings.gen.h)"
 #endif
 
 #ifndef UTFDFA_CONVERT_FROM_COMMON
 #define UTFDFA_CONVERT_FROM_COMMON
-#define SOURCE_ENUM(name, enc) SOURCE_##name = enc,
-enum { UTFDFA_EACH_ENCODING(SOURCE_ENUM) };
+#define SOURCE_ENUM(name, enc, rows) SOURCE_##name = enc, SOURCE_ROWS_##name = rows,
+enum { UTFDFA_EACH_SOURCE(SOURCE_ENUM) };
 #undef SOURCE_ENUM
 
 #define PASTE(a, b) a##b
@@ -24,6 +24,11 @@ enum { UTFDFA_EACH_ENCODING(SOURCE_ENUM) };
 #endif
 
 #define SOURCE ((unsigned)EXPAND_PASTE(SOURCE_, SOURCE_NAME))
+/* An instance that serves several rows (the registry's families) is the
+ * engine of the first; that engine must take each row's tables from the
+ * decoder's encoding at run time, as core() does for UTF-7's family only. */
+_Static_assert(EXPAND_PASTE(SOURCE_ROWS_, SOURCE_NAME) == 1 || SOURCE == UTFDFA_UTF7,
+               "only the UTF-7 engine reads its member's tables at run time");
 #define CONVERT_FROM_THIS EXPAND_PASTE(utfdfa__convert_from_, SOURCE_NAME)
 #define SPECIALISE EXPAND_PASTE(specialise_from_, SOURCE_NAME)
 
