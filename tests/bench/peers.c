@@ -105,6 +105,8 @@ static size_t iconv_stream(const struct job *j)
 /* ------------------------------------------------------------------- ICU */
 int base_lib_open(void); /* base_lib.c: BENCH_BASE_SO */
 size_t base_utf7dec(const struct job *j);
+size_t base_utf8dec(const struct job *j);
+size_t base_utf8rep(const struct job *j);
 #ifdef HAVE_PYTHON /* python_peer.c */
 int py_peer_open(void);
 size_t py_utf7dec(const struct job *j);
@@ -382,8 +384,13 @@ size_t peers_register(struct engine *e, size_t max)
         add("iconv (glibc)", OP_UTF7DEC, OUT_U32, ROLE_PEER, iconv_utf7dec);
         add("iconv (glibc)", OP_UTF7ENC, OUT_BYTES, ROLE_PEER, iconv_utf7enc);
     }
-    if (base_lib_open())
+    if (base_lib_open()) {
         add("utfdfa (BENCH_BASE_SO)", OP_UTF7DEC, OUT_U32, ROLE_BASELINE, base_utf7dec);
+        add("utfdfa (BENCH_BASE_SO)", OP_DEC32, OUT_U32, ROLE_BASELINE, base_utf8dec);
+        add("utfdfa (BENCH_BASE_SO)", OP_REPLACE, OUT_U32, ROLE_BASELINE, base_utf8rep);
+        add("utfdfa (BENCH_BASE_SO)", OP_STREAM4K, OUT_U32, ROLE_BASELINE, base_utf8dec);
+        add("utfdfa (BENCH_BASE_SO)", OP_STREAM64, OUT_U32, ROLE_BASELINE, base_utf8dec);
+    }
 #ifdef HAVE_PYTHON
     if (py_peer_open())
         add("CPython utf_7", OP_UTF7DEC, OUT_U32, ROLE_PEER, py_utf7dec);
