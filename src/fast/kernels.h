@@ -72,8 +72,8 @@ size_t utfdfa__utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsig
 
 /* UTF-7 (imap = 0) text from the start state with nothing held: direct characters, "+-" as "+", and whole
  * base64 runs whose end is in src[0..n) and valid (RFC 2152: fewer than 8 bits over, all zero;
- * ended by "-", which it takes, or by a direct character, which it reads as such) and whose units
- * are none a surrogate, as code points (width 4: uint32_t at dst), UTF-16 units (width 2) or
+ * ended by "-", which it takes, or by a direct character, which it reads as such) and whose
+ * surrogates are pairs, as code points (width 4: uint32_t at dst; a pair one), UTF-16 units (width 2) or
  * nothing (width 0, dst unused). Stops BEFORE
  * any other byte or run, or output that does not fit dst[0..cap) (a run goes whole or not at
  * all), so it ends in the start state with nothing held. Returns bytes read; *written units.

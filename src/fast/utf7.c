@@ -134,15 +134,16 @@ KERN_INLINE int u7k_emit(void *dst, unsigned width, size_t cap, size_t *w, uint3
 }
 
 /* One byte at a time, one place that writes: a direct character, a unit of
- * a run (taken only when the run ends well: RFC 2152, fewer than 8 bits
- * over, all zero, then "-", which it takes, or a direct character) or the
- * "+" of "+-". */
+ * a run or a code point of a surrogate pair in it (taken only when the run
+ * ends well: RFC 2152, fewer than 8 bits over, all zero, then "-", which it
+ * takes, or a direct character; a lone surrogate stops it) or the "+" of
+ * "+-". */
 size_t utfdfa__scalar_utf7_text(int imap, const uint8_t *src, size_t n, void *dst,
                                 unsigned width, size_t cap, size_t *written)
 {
     const uint8_t *direct = utf7_simd[imap != 0][UTF7_SIMD_DIRECT];
     size_t taken = 0, w = 0, run_at = 0, run_w = 0, j;
-    uint32_t acc = 0, cp;
+    uint32_t acc = 0, cp, high = 0; /* high: a high surrogate waiting for its low one */
     unsigned bits = 0;
     int in_run = 0;
     for (j = 0; j < n; j++) {
@@ -153,10 +154,21 @@ size_t utfdfa__scalar_utf7_text(int imap, const uint8_t *src, size_t n, void *ds
                 continue;
             cp = acc >> (bits -= 16);
             acc &= (1u << bits) - 1;
-            if (u7k_high(cp) || u7k_low(cp))
-                break;
+            if (u7k_low(cp) != (high != 0))
+                break; /* a low one without its high one, or a high one without its low */
+            if (u7k_high(cp)) {
+                high = cp;
+                continue;
+            }
+            if (high && width == 2) { /* the pair as its two units */
+                if (!u7k_emit(dst, width, cap, &w, high))
+                    break;
+            } else if (high) {
+                cp = 0x10000 + ((high - 0xD800) << 10) + (cp - 0xDC00);
+            }
+            high = 0;
         } else if (in_run) { /* the run ends here */
-            if (bits >= 8 || acc != 0 || !u7k_in(direct, (uint8_t)cp) ||
+            if (high || bits >= 8 || acc != 0 || !u7k_in(direct, (uint8_t)cp) ||
                 (j == run_at + 1 && cp != '-'))
                 break;
             in_run = 0;

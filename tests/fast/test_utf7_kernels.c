@@ -126,7 +126,7 @@ static uint16_t random_unit(int imap)
     }
 }
 
-enum { MAXN = 232, SENTINEL = 0xA5 };
+enum { MAXN = 232, TEXT_MAXN = 1200, SENTINEL = 0xA5 };
 
 static void compare_b64(const char *level, int imap, const uint8_t *s, size_t n)
 {
@@ -227,7 +227,7 @@ static size_t oracle_text(const uint8_t *s, size_t n, uint8_t *dst, unsigned wid
 {
     size_t i = 0, w = 0;
     while (i < n) {
-        uint32_t units[64];
+        uint32_t units[TEXT_MAXN];
         size_t nu = 0, j = i + 1;
         if (direct_of(0, s[i]) || (s[i] == '+' && i + 1 < n && s[i + 1] == '-')) {
             units[nu++] = s[i] == '+' ? '+' : s[i];
@@ -239,12 +239,28 @@ static size_t oracle_text(const uint8_t *s, size_t n, uint8_t *dst, unsigned wid
                 acc = acc << 6 | (uint64_t)digit_of(0, s[j]);
                 if ((bits += 6) >= 16) {
                     bits -= 16;
-                    units[nu] = (uint32_t)(acc >> bits) & 0xFFFF;
-                    bad |= units[nu] >= 0xD800 && units[nu] <= 0xDFFF;
-                    nu++;
+                    units[nu++] = (uint32_t)(acc >> bits) & 0xFFFF;
                     acc &= (1u << bits) - 1;
                 }
             }
+            /* UTF-16: a high surrogate and a low one are a pair, one code point (to
+             * UTF-16, its two units); any other surrogate is lone */
+            size_t m = 0;
+            for (size_t k = 0; k < nu; k++) {
+                int high = units[k] >= 0xD800 && units[k] <= 0xDBFF;
+                if (high && k + 1 < nu && units[k + 1] >= 0xDC00 && units[k + 1] <= 0xDFFF) {
+                    uint32_t cp = 0x10000 + ((units[k] - 0xD800) << 10) + (units[k + 1] - 0xDC00);
+                    if (width == 4)
+                        units[m++] = cp;
+                    else
+                        units[m++] = units[k], units[m++] = units[k + 1];
+                    k++;
+                } else {
+                    bad |= units[k] >= 0xD800 && units[k] <= 0xDFFF;
+                    units[m++] = units[k];
+                }
+            }
+            nu = m;
             /* "+" and digits; fewer than 8 bits over, zero; then "-" (taken) or a direct one */
             if (s[i] != '+' || j == i + 1 || j == n || bad || bits >= 8 || acc ||
                 !direct_of(0, s[j]))
@@ -263,15 +279,15 @@ static size_t oracle_text(const uint8_t *s, size_t n, uint8_t *dst, unsigned wid
 
 static void compare_text(const char *level, const uint8_t *s, size_t n)
 {
-    static uint8_t got[4 * MAXN + 64], want[4 * MAXN + 64];
+    static uint8_t got[4 * TEXT_MAXN + 64], want[4 * TEXT_MAXN + 64];
     for (unsigned width = 0; width <= 4; width += 2) {
-        size_t caps[] = {0, 1, 5, 16, 31, 33, 40, MAXN}, need = 0;
+        size_t caps[] = {0, 1, 5, 16, 31, 33, 40, MAXN, TEXT_MAXN}, need = 0;
         oracle_text(s, n, NULL, 0, 0, &need);
         for (size_t c = 0; c < sizeof caps / sizeof caps[0] + 2; c++) {
             size_t gw = 0, ww = 0, cap = !width ? SIZE_MAX
                                        : c < sizeof caps / sizeof caps[0] ? caps[c]
                                                                           : n - (c % 2) - need % 3;
-            cap = width && cap > MAXN ? MAXN : cap;
+            cap = width && cap > TEXT_MAXN ? TEXT_MAXN : cap;
             memset(got, SENTINEL, sizeof got);
             size_t gk = utfdfa__utf7_text(0, s, n, width ? got : NULL, width, cap, &gw);
             size_t wk = oracle_text(s, n, want, width, cap, &ww);
@@ -287,16 +303,25 @@ static void compare_text(const char *level, const uint8_t *s, size_t n)
     }
 }
 
-/* A run of len digits whose units are random (BMP, or now and then a surrogate when
- * `sur`), its leftover bits `over` (masked to what is left over). */
+/* A run of len digits whose units are random: BMP, and when `sur` is 1 now and
+ * then any surrogate (mostly lone), when 2 now and then a pair (a high one, its
+ * low one; lone only where the run ends after the high one), 3 pairs only
+ * after one BMP unit, 4 pairs only; its leftover bits `over` (masked to what
+ * is left over). */
 static size_t make_run(uint8_t *p, size_t len, int sur, uint32_t over)
 {
     uint64_t acc = 0;
     unsigned bits = 0;
     size_t k = 0;
+    uint32_t low = 0; /* the low surrogate due next */
     for (size_t done = 0; done < 6 * len;) {
-        uint32_t u = sur && next_random() % 4 == 0 ? 0xD800 + next_random() % 0x800
-                                                   : 0x100 + next_random() % 0xD000;
+        uint32_t u = 0x100 + next_random() % 0xD000;
+        if (low)
+            u = low, low = 0;
+        else if (sur == 1 && next_random() % 4 == 0)
+            u = 0xD800 + next_random() % 0x800;
+        else if ((sur == 2 && next_random() % 3 == 0) || (sur == 3 && done) || sur == 4)
+            u = 0xD800 + next_random() % 0x400, low = 0xDC00 + next_random() % 0x400;
         size_t take = 6 * len - done < 16 ? 6 * len - done : 16;
         if (take < 16) /* the bits over: the top `take` bits of `over` */
             u = (over & ((1u << take) - 1)) << (16 - take);
@@ -320,7 +345,7 @@ static void test_text(const char *level)
             for (; k < at; k++) /* direct text before, so the run starts anywhere in a window */
                 buf[k] = (uint8_t)"Ab, 1-x.?(!"[next_random() % 11];
             buf[k++] = '+';
-            k += make_run(buf + k, len, over == 5, over);
+            k += make_run(buf + k, len, (int)((len + over) % 3), over);
             buf[k++] = ends[e];
             k += (size_t)snprintf((char *)buf + k, 40, " +BD4EOw- xy +AGEAYgBj. z+-") ;
             for (size_t n = 0; n <= k; n++) /* every cut */
@@ -331,6 +356,30 @@ static void test_text(const char *level)
                     compare_text(level, buf, k);
                 }
         }
+    }
+}
+
+/* Runs longer than the SIMD kernel's slice for the scalar reference, with
+ * surrogate pairs that cross its windows: the run goes whole, or (a lone
+ * surrogate put in) it stops at its "+". */
+static void test_long_runs(const char *level)
+{
+    static uint8_t buf[TEXT_MAXN];
+    static const size_t lens[] = {41, 64, 200, 333, 400, 560, 1000};
+    for (size_t t = 0; t < 9 * sizeof lens / sizeof lens[0]; t++) {
+        size_t len = lens[t / 9], k = t % 17;
+        memcpy(buf, "Ab, 1-x.?(!Ab, 1-x.?(!", k);
+        buf[k++] = '+';
+        size_t run = k;
+        k += make_run(buf + k, len, 2 + (int)(t / 3 % 3), 0);
+        if (t % 3 == 2) { /* a lone high surrogate: three digits of 0xD800 in place */
+            size_t at = run + (len * 16 / 6 / 2) / 8 * 8 % (len - len % 8 + 1);
+            memcpy(buf + at, "2AA", 3);
+        }
+        buf[k++] = t % 2 ? '-' : ' ';
+        k += (size_t)snprintf((char *)buf + k, 16, "z +AGE- ab");
+        for (size_t n = k - 12; n <= k; n++)
+            compare_text(level, buf, n);
     }
 }
 
@@ -346,6 +395,7 @@ int main(void)
             test_direct(levels[l], imap);
         }
         test_text(levels[l]);
+        test_long_runs(levels[l]);
     }
     utfdfa__fast_force("auto");
     return check_summary("test_utf7_kernels");

@@ -15,6 +15,8 @@
 
 #define KERN_SSE4 __attribute__((target("ssse3,sse4.1")))
 #define SSE4_INLINE KERN_INLINE KERN_SSE4
+/* Off the common path: out of line, so that the window loop keeps its registers. */
+#define SSE4_RARE __attribute__((noinline)) static KERN_SSE4
 
 struct sse4_u7 {
     __m128i direct, b64, roll, fix, high_bits, nibble;
@@ -54,13 +56,6 @@ SSE4_INLINE __m128i sse4_b64_units(__m128i val)
     __m128i bits = _mm_madd_epi16(_mm_maddubs_epi16(val, _mm_set1_epi32(U7_MADDUBS)),
                                   _mm_set1_epi32(U7_MADDWD));
     return _mm_shuffle_epi8(bits, _mm_setr_epi8(U7_UNIT_ORDER));
-}
-
-/* The 16-bit lanes of u that are surrogates: 0xFFFF each. */
-SSE4_INLINE __m128i sse4_surrogates(__m128i u)
-{
-    return _mm_cmpeq_epi16(_mm_and_si128(u, _mm_set1_epi16((short)0xF800)),
-                           _mm_set1_epi16((short)0xD800));
 }
 
 /* 16 digits at p as six units in *units: 1, or 2 when they are three
@@ -159,15 +154,42 @@ struct sse4_window {
     uint32_t other, nondigit, dash; /* dash: bits of the "-"s */
 };
 
-/* The digits of a run from the window's byte at (`fresh`: the first of
- * the run): their units at out (*w advanced) when the run ends inside the
- * window. Returns where the next byte is; U7_GOES_ON when the run goes on
- * past the window (having taken 16 digits, six units, when at is 0, else
- * nothing); U7_REFUSED when the run is not to be taken. */
 #define U7_GOES_ON 32
 #define U7_REFUSED 33
+#define U7_GOES_ON_8 34 /* having taken 8 digits only */
+#define U7_SLICE 256 /* the longest run refused here that the scalar reference is given */
+
+/* Units u[0..nu) whose surrogates are pairs as code points at d: how
+ * many. *carry: a high surrogate whose low one is the next unit (from the
+ * window before, and into the next). At most three pairs: a loop costs less
+ * than a table of compressions. */
+SSE4_RARE unsigned sse4_put_pairs(uint8_t *d, __m128i u, unsigned nu, uint32_t *carry)
+{
+    uint16_t a[8];
+    unsigned m = 0;
+    _mm_storeu_si128((__m128i *)(void *)a, u);
+    for (unsigned k = 0; k < nu; k++) {
+        uint32_t cp = a[k];
+        if (*carry)
+            cp = 0x10000 + ((*carry - 0xD800) << 10) + (cp - 0xDC00u);
+        *carry = cp >= 0xD800 && cp <= 0xDBFF ? cp : 0;
+        if (*carry)
+            continue;
+        memcpy(d + 4 * m++, &cp, 4);
+    }
+    return m;
+}
+
+/* The digits of a run from the window's byte at (`fresh`: the first of
+ * the run): their units at out (*w advanced) when the run ends inside the
+ * window, a surrogate pair as one code point (width 4) or its two units.
+ * Returns where the next byte is; U7_GOES_ON when the run goes on past the
+ * window (having taken 16 digits, six units, when at is 0, the last high
+ * surrogate of them in *carry; else nothing); U7_REFUSED when the run is
+ * not to be taken (a lone surrogate among the reasons). */
 SSE4_INLINE unsigned sse4_digits(const struct sse4_window *x, unsigned at, int fresh,
-                                 uint8_t *out, unsigned width, size_t *w)
+                                 uint8_t *out, unsigned width, size_t *w, uint32_t *carry,
+                                 int *paired)
 {
     const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     unsigned len = (unsigned)__builtin_ctz(x->nondigit >> at), end = at + len;
@@ -177,9 +199,19 @@ SSE4_INLINE unsigned sse4_digits(const struct sse4_window *x, unsigned at, int f
     __m128i val = _mm_shuffle_epi8(x->val, _mm_add_epi8(iota, _mm_set1_epi8((char)at)));
     __m128i u = sse4_b64_units(_mm_and_si128(val, _mm_cmpgt_epi8(_mm_set1_epi8((char)len), iota)));
     unsigned zero = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(u, _mm_setzero_si128()));
-    /* Fewer than 8 bits over (len % 8 is 0, 1, 3 or 6), all zero: the unit after them is 0;
-     * the run ends at its "-" or a direct character; "+" alone is "+-". */
-    if (((unsigned)_mm_movemask_epi8(sse4_surrogates(u)) & lanes) ||
+    unsigned low = 0, pairs = *carry ? 3u : 0u; /* where the low ones must be */
+    __m128i top = _mm_and_si128(u, _mm_set1_epi16((short)0xFC00));
+    if ((_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(top, _mm_set1_epi16((short)0xF800)),
+                                           _mm_set1_epi16((short)0xD800))) & lanes) | pairs) {
+        unsigned high = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(top, _mm_set1_epi16((short)0xD800)));
+        low = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(top, _mm_set1_epi16((short)0xDC00)));
+        pairs |= (high & lanes) << 2;
+    }
+    /* Every high surrogate followed by a low one and every low one after a
+     * high one; one last goes on into the next window only. Fewer than 8
+     * bits over (len % 8 is 0, 1, 3 or 6), all zero: the unit after them is
+     * 0; the run ends at its "-" or a direct character; "+" alone is "+-". */
+    if ((low & lanes) != (pairs & lanes) || (end < 16 && pairs > lanes) ||
         (end < 16 && ((6 * len & 15) >= 8 || (~zero & ~lanes & 0xFFFF) ||
                       (x->other >> end & 1) || (fresh && len == 0 && !(x->dash >> end & 1)))))
         return U7_REFUSED;
@@ -187,10 +219,111 @@ SSE4_INLINE unsigned sse4_digits(const struct sse4_window *x, unsigned at, int f
         u = _mm_cvtsi32_si128('+');
         nu = 1;
     }
-    if (width)
-        sse4_put_units(out + *w * width, width, u);
-    *w += width ? nu : 0;
-    return end < 16 ? end + (x->dash >> end & 1) : U7_GOES_ON;
+    unsigned goes_on = U7_GOES_ON;
+    if (!pairs) { /* no surrogate */
+        if (width)
+            sse4_put_units(out + *w * width, width, u);
+        *w += width ? nu : 0;
+    } else {
+        *paired = 1;
+        if (end == 16 && pairs > lanes && !(pairs >> 6 & 1)) {
+            nu = 3; /* 8 digits, so that the next window begins with the pair */
+            goes_on = U7_GOES_ON_8;
+        }
+        unsigned last_high = pairs >> 2 * nu & 1; /* its low one is in the next window */
+        if (width == 4) {
+            *w += sse4_put_pairs(out + *w * 4, u, nu, carry);
+        } else {
+            if (width)
+                sse4_put_units(out + *w * width, width, u);
+            *w += width ? nu : 0;
+            *carry = last_high;
+        }
+    }
+    return end < 16 ? end + (x->dash >> end & 1) : goes_on;
+}
+
+/* The first byte from e on that is not a digit, found 16 bytes at a time:
+ * at most U7_SLICE bytes on, and n when fewer than 16 are left. */
+SSE4_INLINE size_t sse4_run_end(const struct sse4_u7 *s, const uint8_t *src, size_t e, size_t n)
+{
+    for (size_t stop = e + U7_SLICE; n - e >= 16 && e < stop; e += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + e));
+        __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), s->nibble);
+        unsigned other = (unsigned)_mm_movemask_epi8(sse4_outside(s, v, hi, s->b64));
+        if (other)
+            return e + (unsigned)__builtin_ctz(other);
+    }
+    return n - e >= 16 ? e : n;
+}
+
+/* The last bytes p[0..m) (m < 16) of a run, from a window's start, in a
+ * copy after which come bytes that are neither direct nor digits (so that a
+ * run cut by the end is refused, as in the scalar reference): whether it
+ * ends well there, and then in *at where the next byte is. */
+SSE4_RARE int sse4_run_tail(const struct sse4_u7 *s, const uint8_t *p, size_t m, int fresh,
+                            uint8_t *out, unsigned width, size_t *w, uint32_t *carry,
+                            unsigned *at)
+{
+    uint8_t last[16];
+    int paired = 0;
+    memset(last, 0x80, sizeof last);
+    memcpy(last, p, m);
+    struct sse4_window x;
+    x.v = _mm_loadu_si128((const __m128i *)(const void *)last);
+    __m128i hi = _mm_and_si128(_mm_srli_epi16(x.v, 4), s->nibble);
+    x.other = (uint32_t)_mm_movemask_epi8(sse4_outside(s, x.v, hi, s->direct)) | 0x10000;
+    x.nondigit = (uint32_t)_mm_movemask_epi8(sse4_outside(s, x.v, hi, s->b64)) | ~0xFFFFu;
+    x.val = sse4_b64_values(s, x.v, hi);
+    x.dash = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('-')));
+    *at = sse4_digits(&x, 0, fresh, out, width, w, carry, &paired);
+    return *at < 16;
+}
+
+/* A run at src + run_at refused here, with its end, by the scalar
+ * reference: what it read (*w: the units so far). */
+SSE4_RARE size_t sse4_refused(const struct sse4_u7 *s, int imap, const uint8_t *src, size_t n,
+                              size_t run_at, uint8_t *out, unsigned width, size_t cap, size_t *w)
+{
+    size_t e = sse4_run_end(s, src, run_at + 1, n), got = 0;
+    size_t k = utfdfa__scalar_utf7_text(imap, src + run_at, kern_min(n, e + 1) - run_at,
+                                        width ? out + *w * width : NULL, width,
+                                        width ? cap - *w : 0, &got);
+    *w += got;
+    return k;
+}
+
+/* Inside a run at src + *i, 16 digits there, no bits over: when 16 more
+ * follow (a call pays only over a long run) and the first are BMP
+ * characters or pairs three groups apart (or are 8 digits on), the base64
+ * kernel's steps from there (one group by its scalar form first); whether
+ * it read. *w: the units so far. */
+SSE4_RARE int sse4_long_run(const struct sse4_u7 *s, int imap, const uint8_t *src, size_t n,
+                              size_t *i, uint8_t *out, unsigned width, size_t cap, size_t *w)
+{
+    __m128i units;
+    size_t at = *i, got = 0, k = 0;
+    if (n - at < 32)
+        return 0;
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + at + 16));
+    __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), s->nibble);
+    if (_mm_movemask_epi8(sse4_outside(s, v, hi, s->b64)))
+        return 0;
+    if (!sse4_b64_step(s, imap, src + at, &units)) { /* the pairs 8 digits on, if aligned there */
+        if (!sse4_b64_step(s, imap, src + at + 8, &units) ||
+            utfdfa__scalar_utf7_b64(imap, src + at, 8, width ? out + *w * width : NULL, width,
+                                    width ? cap - *w : 0, &got) != 8)
+            return 0;
+        at += 8;
+        *w += got;
+    }
+    k = utfdfa__sse4_utf7_b64(imap, src + at, n - at, width ? out + *w * width : NULL, width,
+                              width ? cap - *w : 0, &got);
+    *w += got;
+    at += k;
+    k = at != *i;
+    *i = at;
+    return (int)k;
 }
 
 /* 16 bytes a window: its direct characters and the runs that end in it
@@ -204,6 +337,9 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, 
     const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     uint8_t *out = dst;
     size_t i = 0, w = 0, got = 0, k, run_at = 0, run_w = 0;
+    uint32_t carry = 0; /* a run's high surrogate whose low one begins the next window */
+    unsigned full = 0, at_end = 0; /* windows of digits only in a row; (the run's tail) */
+    int paired = 0;     /* the run has surrogate pairs (its BMP ones go faster here) */
     int in_run = 0;
     while (n - i >= 16 && (!width || cap - w >= 32)) {
         struct sse4_window x;
@@ -217,6 +353,10 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, 
             continue;
         }
         x.nondigit = (uint32_t)_mm_movemask_epi8(sse4_outside(&s, x.v, hi, s.b64)) | ~0xFFFFu;
+        full = in_run && x.nondigit == ~0xFFFFu ? full + 1 : 0;
+        if (full >= 3 && paired && !carry &&
+            sse4_long_run(&s, imap, src, n, &i, out, width, cap, &w))
+            continue; /* a run of pairs' third window of digits on: the base64 kernel's */
         x.val = sse4_b64_values(&s, x.v, hi);
         x.dash = 0;
         uint32_t plus = 0; /* a window of a run's digits needs neither */
@@ -224,7 +364,7 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, 
             x.dash = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('-')));
             plus = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('+')));
         }
-        unsigned at = 0, next;
+        unsigned at = 0, next = 0;
         for (;;) { /* at most 16 units written from here (a window's room is 32) */
             if (!in_run) {
                 unsigned direct = (unsigned)__builtin_ctz(x.other >> at);
@@ -237,23 +377,38 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, 
                     break; /* the window's end, or a byte to stop at */
                 run_at = i + at++;
                 run_w = w;
+                carry = 0;
+                paired = 0;
             }
-            next = sse4_digits(&x, at, i + at == run_at + 1, out, width, &w);
-            if (next == U7_REFUSED) { /* the scalar reference stops at its "+" too */
-                i = n = run_at;
+            next = sse4_digits(&x, at, i + at == run_at + 1, out, width, &w, &carry, &paired);
+            if (next == U7_REFUSED) {
                 w = run_w;
-                goto done;
+                i = run_at;
+                k = sse4_refused(&s, imap, src, n, run_at, out, width, cap, &w);
+                if (k == 0) /* a run it refuses too, or longer than the slice: to the end */
+                    goto done;
+                i += k;
+                in_run = 0;
+                carry = 0;
+                break;
             }
-            in_run = next == U7_GOES_ON;
+            in_run = next == U7_GOES_ON || next == U7_GOES_ON_8;
             if (in_run) {
-                at = at ? at : 16;
+                at = at ? at : next == U7_GOES_ON ? 16 : 8;
                 break;
             }
             at = next;
         }
+        if (next == U7_REFUSED)
+            continue; /* i is past what the scalar reference took */
         i += at;
         if (!in_run && at < 16)
             break; /* a byte to stop at */
+    }
+    if (in_run && n > i && n - i < 16 && (!width || cap - w >= 32) &&
+        sse4_run_tail(&s, src + i, n - i, i == run_at + 1, out, width, &w, &carry, &at_end)) {
+        i += at_end; /* the run ended well in the last bytes */
+        in_run = 0;
     }
     if (in_run) { /* back to the "+" of a run not taken whole */
         i = run_at;
