@@ -95,39 +95,30 @@ SM_INLINE size_t sm_took(unsigned m)
     return utf8_shuffle_tables.took[utf8_shuffle_tables.index[m]];
 }
 
-/* The same when no character is longer than 2 bytes: the window takes six
- * (the tables' first form: test_masked), the bytes up to the sixth end
- * (pdep), no table load on the chain. */
-SM_INLINE size_t sm_took2(unsigned m)
-{
-    return (size_t)_tzcnt_u32(_pdep_u32(1u << 5, m)) + 1;
-}
-
 /* The windows of a block in buf from 0 to whole or past it (ends as
  * sm_block's: ones past whole), units out at *po: two consecutive windows
- * in one mk_pair, the second's place from the first's bytes (sm_took, or
- * sm_took2 when `two`: no character in the block is longer than 2 bytes),
- * so that their shuffles, formulas and stores are done once for both. The
+ * in one mk_pair, the second's place from the first's bytes (sm_took), so
+ * that their shuffles, formulas and stores are done once for both. The
  * first's 8 units go out before the second's, which start where the
  * first's counted ones end. Where the windows end. */
 SM_INLINE size_t sm_windows(const uint8_t *buf, uint64_t ends, size_t whole, uint32_t *dst,
-                            size_t *po, bool two)
+                            size_t *po)
 {
     const struct utfdfa_shuffle_tables *st = &utf8_shuffle_tables;
     size_t pos = 0, o = *po, q, t;
     while (pos < whole) {
         unsigned m = (unsigned)(ends >> pos | ~(~(uint64_t)0 >> pos));
         size_t o2 = o + (st->units[st->index[m & 0xFFF]] & 15u);
-        q = pos + (two ? sm_took2(m) : sm_took(m));
+        q = pos + sm_took(m);
         if (q >= whole) /* one window left: in both lanes, the same units twice */
             q = pos, o2 = o;
         unsigned m2 = (unsigned)(ends >> q | ~(~(uint64_t)0 >> q));
         mk_pair(buf + pos, m, dst + o, &o, &t, buf + q, m2, dst + o2, &o2, &t, false, false);
         if (q == pos) {
-            pos += two ? sm_took2(m) : sm_took(m);
+            pos += sm_took(m);
             break;
         }
-        pos = q + (two ? sm_took2(m2) : sm_took(m2));
+        pos = q + sm_took(m2);
         o = o2;
     }
     *po = o;
@@ -197,12 +188,7 @@ SM_INLINE size_t sm_block(const uint8_t *src, size_t i, size_t n, uint32_t *dst,
         while (pos < whole)
             pos += mk_window(buf + pos, ~(uint64_t)0, dst, &o, false);
     } else {
-        __m256i l3 = _mm256_set1_epi8((char)t->longer_min[1]);
-        bool two = !_mm256_movemask_epi8(
-            _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(v0, l3), v0),
-                            _mm256_cmpeq_epi8(_mm256_max_epu8(v1, l3), v1)));
-        pos = two ? sm_windows(buf, ends, whole, dst, &o, true)
-                  : sm_windows(buf, ends, whole, dst, &o, false);
+        pos = sm_windows(buf, ends, whole, dst, &o);
     }
     *po = o - (pos - whole);
     return whole;
