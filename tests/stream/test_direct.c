@@ -11,7 +11,8 @@
  * least the AVX2 path takes) and room to spare, strict and replacing, and
  * must give what one call gives at the scalar level: the same code points,
  * result, error (offset, length, kind), stream offset and replaced flag;
- * and no call may write at or past the room it was given.
+ * and no call may write at or past the room it was given. At those levels
+ * the one-block path must also take every chunk of valid text whole.
  * UTFDFA_QUICK=1 (the sanitized build) takes fewer rooms. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,41 @@ static void run_level(const char *level, const uint8_t *src, size_t n, const cha
             }
 }
 
+/* src/fast/utf8/utf8_fast.h's direct entry and its cursor (state 0: ACCEPT). */
+struct utfdfa__utf8_cursor {
+    uint32_t state, partial, pending;
+};
+size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
+                             uint32_t *dst, size_t cap, size_t *written);
+
+/* Valid text in chunks of every size up to a block (their ends inside
+ * characters of every length), each with room for the AVX2 path's scratch:
+ * the one-block path must read every chunk whole, a character in progress
+ * finished and the cut one kept in the cursor; falling back to the general
+ * path (which the results above cannot tell apart) fails here. */
+static void check_whole_chunks(const char *level, const uint8_t *src, size_t n,
+                               const struct outcome *want)
+{
+    static uint32_t out[MAX_IN + AVX2_SLACK];
+    for (size_t chunk = 1; chunk <= 64; chunk++)
+        for (size_t first = 1; first <= chunk; first++) { /* the first chunk's size */
+            struct utfdfa__utf8_cursor c = {0, 0, 0};
+            size_t o = 0, pos = 0;
+            for (size_t len = first; pos < n; pos += len, len = chunk) {
+                size_t w = 0;
+                len = n - pos < len ? n - pos : len;
+                if (utfdfa__utf8_stream32(src + pos, len, &c, out + o, len + AVX2_SLACK, &w) !=
+                    len)
+                    break;
+                o += w;
+            }
+            CHECK(pos >= n && c.state == 0 && o == want->len &&
+                      memcmp(out, want->out, o * sizeof *out) == 0,
+                  "level %s, chunks of %zu after one of %zu: the direct entry stopped at %zu of "
+                  "%zu bytes or decoded otherwise", level, chunk, first, pos, n);
+        }
+}
+
 int main(void)
 {
     static const char *const levels[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
@@ -181,8 +217,11 @@ int main(void)
             CHECK(drive(src, n, (enum utfdfa_error_mode)mode, n, MAX_OUT, &want[mode]),
                   "%s: the one call", names[variant]);
         for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
-            if (utfdfa__fast_force(levels[l]))
+            if (utfdfa__fast_force(levels[l])) {
                 run_level(levels[l], src, n, names[variant], want, quick);
+                if (variant == 0 && l >= 3) /* the levels with a one-block path */
+                    check_whole_chunks(levels[l], src, n, &want[UTFDFA_STRICT]);
+            }
     }
     utfdfa__fast_force("auto");
     return check_summary("test_direct");

@@ -95,14 +95,28 @@ FAST_NOINLINE MK_TARGET static size_t MK_(map)(const uint8_t *src, size_t n, uin
     __m128i h = _mm_add_epi64(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
     k = (size_t)_mm_cvtsi128_si64(_mm_add_epi64(h, _mm_unpackhi_epi64(h, h)));
     *fours = u16 && _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(top, f0), top)) != 0;
-    memset(map + i / 8, 0, SLAB_MAX / 8 + 16 - i / 8);
-    for (size_t j = whole; j < half; j++)
+    /* Zero only as far as the walk reads (a window's bits at n + 1 at
+     * most, 8 bytes): a short run (the general path's chunks) would
+     * otherwise clear the whole map each call. */
+    memset(map + i / 8, 0, n / 8 + 9 - i / 8);
+    for (size_t j = whole; half < n && j < half; j++) /* (unused when not split) */
         k += !(src[j] >= UTF8_SHUF_CONT_MIN && src[j] <= UTF8_SHUF_CONT_MAX) +
              (u16 && src[j] >= MK_LONGER(3));
-    for (; i < n; i++) {
-        map[i / 8] |= (uint8_t)(!(src[i] >= UTF8_SHUF_CONT_MIN && src[i] <= UTF8_SHUF_CONT_MAX)
-                                << (i & 7));
-        *fours |= u16 && src[i] >= MK_LONGER(3);
+    if (i < n) { /* the last n - i < 32 bytes: one vector, not a byte at a time */
+        uint8_t pad[32];
+        const uint8_t *p = src + n - 32; /* in bounds when n >= 32 */
+        if (n < 32) { /* (then i is 0) */
+            _mm256_storeu_si256((__m256i *)(void *)pad, _mm256_setzero_si256());
+            memcpy(pad + 32 - n, src, n);
+            p = pad;
+        }
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+        unsigned off = (unsigned)(32 - (n - i)); /* the tail's first byte in v */
+        uint32_t st = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(cmax, v)) >> off;
+        memcpy(map + i / 8, &st, 4);
+        if (u16)
+            *fours |= (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(v, f0), v))
+                          >> off != 0;
     }
     map[n / 8] |= (uint8_t)(1u << (n & 7));
     *first = k;

@@ -62,20 +62,100 @@ FAST_INLINE size_t sm_step(const fast_tables *g, const uint8_t *src, size_t i, s
     return i;
 }
 
+/* The 32 bytes from byte i (1 to 3) of lo, hi after it. */
+SM_INLINE __m256i sm_skip(__m256i lo, __m256i hi, size_t i)
+{
+    __m256i m = _mm256_permute2x128_si256(lo, hi, 0x21);
+    return i == 1 ? _mm256_alignr_epi8(m, lo, 1)
+                  : i == 2 ? _mm256_alignr_epi8(m, lo, 2) : _mm256_alignr_epi8(m, lo, 3);
+}
+
+/* lk_tail_len of the block at buf (the 4 bytes before it below longer_min[0])
+ * up to e: one comparison of the last bytes with longer_min, not a loop. */
+SM_INLINE size_t sm_cut(const lk_tables *t, const uint8_t *buf, size_t e)
+{
+    uint32_t w;
+    memcpy(&w, buf + e - 4, 4); /* bytes e-4 .. e-1 */
+    __m128i b = _mm_cvtsi32_si128((int)w);
+    __m128i lim = _mm_setr_epi8(-1, (char)t->longer_min[2], (char)t->longer_min[1],
+                                (char)t->longer_min[0], -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                -1, -1);
+    /* byte e-j at or above longer_min[j-1]: bit 4-j (the largest j first) */
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(b, lim), b)) & 14u;
+    return 4 - _tzcnt_u32(m | 16u);
+}
+
+/* The bytes a window with ends m takes: whole 3-byte or 4-byte characters
+ * known without the table (mk_window's shortcut: off the chain of loads). */
+SM_INLINE size_t sm_took(unsigned m)
+{
+    m &= 0xFFF;
+    if (m == UTF8_SHUF_ALL3_MASK || m == UTF8_SHUF_ALL4_MASK)
+        return UTF8_SHUF_WINDOW;
+    return utf8_shuffle_tables.took[utf8_shuffle_tables.index[m]];
+}
+
+/* The windows of a block in buf from 0 to whole or past it (ends as
+ * sm_block's: ones past whole), units out at *po: two consecutive windows
+ * in one mk_pair, the second's place from the first's bytes (sm_took), so
+ * that their shuffles, formulas and stores are done once for both. The
+ * first's 8 units go out before the second's, which start where the
+ * first's counted ones end. Where the windows end. */
+SM_INLINE size_t sm_windows(const uint8_t *buf, uint64_t ends, size_t whole, uint32_t *dst,
+                            size_t *po)
+{
+    const struct utfdfa_shuffle_tables *st = &utf8_shuffle_tables;
+    size_t pos = 0, o = *po, q, t;
+    while (pos < whole) {
+        unsigned m = (unsigned)(ends >> pos | ~(~(uint64_t)0 >> pos));
+        size_t o2 = o + (st->units[st->index[m & 0xFFF]] & 15u);
+        q = pos + sm_took(m);
+        if (q >= whole) /* one window left: in both lanes, the same units twice */
+            q = pos, o2 = o;
+        unsigned m2 = (unsigned)(ends >> q | ~(~(uint64_t)0 >> q));
+        mk_pair(buf + pos, m, dst + o, &o, &t, buf + q, m2, dst + o2, &o2, &t, false, false);
+        if (q == pos) {
+            pos += sm_took(m);
+            break;
+        }
+        pos = q + sm_took(m2);
+        o = o2;
+    }
+    *po = o;
+    return pos;
+}
+
 /* The block p[0..rem) (rem <= 64) from ACCEPT: its whole characters to
  * dst (units out at *po; scratch up to 16 units past the last), the bytes
  * they span (the cut character left); SIZE_MAX (nothing written) at an
  * error in the block. */
-SM_INLINE size_t sm_block(const uint8_t *p, size_t rem, uint32_t *dst, size_t *po)
+SM_INLINE size_t sm_block(const uint8_t *src, size_t i, size_t n, uint32_t *dst, size_t *po)
 {
     const lk_tables *t = &utf8_simd_tables;
-    size_t o = *po;
-    uint8_t buf[96];
+    const uint8_t *p = src + i;
+    size_t o = *po, rem = n - i;
+    /* 4 bytes before the block: pad, or the end of a character in progress
+     * (both below every first byte of a longer character: sm_cut) */
+    uint8_t room[4 + 96], *buf = room + 4;
+    memset(room, t->pad, 4);
     SM_STORE(buf + 32, _mm256_setzero_si256());
     SM_STORE(buf + 64, _mm256_setzero_si256());
-    SM_STORE(buf, _mm256_setzero_si256());
-    memcpy(buf, p, rem);
-    __m256i v0 = LK_AVX2_LOAD(buf), v1 = LK_AVX2_LOAD(buf + 32);
+    __m256i v0, v1;
+    if (n == 64) { /* the chunk's 64 bytes are in bounds: two loads, no copying call */
+        v0 = LK_AVX2_LOAD(src);
+        v1 = LK_AVX2_LOAD(src + 32);
+        SM_STORE(buf - i, v0); /* (the block at buf, the pad after it) */
+        SM_STORE(buf - i + 32, v1);
+        if (i) { /* the block in registers too: not a load of those stores */
+            v0 = sm_skip(v0, v1, i);
+            v1 = sm_skip(v1, _mm256_setzero_si256(), i);
+        }
+    } else {
+        SM_STORE(buf, _mm256_setzero_si256());
+        memcpy(buf, p, rem);
+        v0 = LK_AVX2_LOAD(buf);
+        v1 = LK_AVX2_LOAD(buf + 32);
+    }
     /* A byte ends a character when the next one is no continuation. From
      * whole on (the cut character, then pad), every byte counts as one of
      * a byte: a window's end mask stays one the tables know (a 12-byte
@@ -97,14 +177,19 @@ SM_INLINE size_t sm_block(const uint8_t *p, size_t rem, uint32_t *dst, size_t *p
         }
         if (_bzhi_u64(bad, (unsigned)rem)) /* (past rem: the pad's, after a cut character) */
             return SIZE_MAX;
-        whole -= lk_tail_len(t, p, 0, rem);
+        whole -= sm_cut(t, buf, rem);
         ends = ~(sm_cont(v0) >> 1 | sm_cont(v1) << 31);
         ends |= ~_bzhi_u64(~(uint64_t)0, (unsigned)whole);
     }
-    /* The windows (16 bytes read, the block's 64 and the pad after them). */
+    /* The windows (16 bytes read, the block's 64 and the pad after them):
+     * an ASCII block's by mk_window (16 bytes each), others by two at a time. */
     size_t pos = 0;
-    while (pos < whole)
-        pos += mk_window(buf + pos, ends >> pos | ~(~(uint64_t)0 >> pos), dst, &o, false);
+    if (ends == ~(uint64_t)0) {
+        while (pos < whole)
+            pos += mk_window(buf + pos, ~(uint64_t)0, dst, &o, false);
+    } else {
+        pos = sm_windows(buf, ends, whole, dst, &o);
+    }
     *po = o - (pos - whole);
     return whole;
 }
@@ -122,7 +207,7 @@ FAST_TARGET_AVX2BMI size_t utfdfa__utf8_small_avx2_32(const uint8_t *src, size_t
     for (bool block = fast_is_accept(g, s);; block = true) {
         if (block) {
             c->pending = 0;
-            size_t k = sm_block(src + i, n - i, dst, &o);
+            size_t k = sm_block(src, i, n, dst, &o);
             if (k == SIZE_MAX)
                 break;
             i += k;
