@@ -174,21 +174,21 @@ AVX2_INLINE int wavx_bmp(__m256i c0, __m256i c1, __m256i *v)
     return _mm256_testz_si256(sur, sur);
 }
 
-/* UTF-16 (wide = 0) or UTF-32 (wide = 1) of order be into UTF-8: 16 units
- * or code points of the BMP a step. The rest (pairs, code points above
- * U+FFFF, a bad unit) goes to the SSE4 kernel, which stops at a bad unit
- * and keeps its own scratch: 64 bytes a call, twice as many each call
- * after a call up to WIDE_CHUNK_MAX (emoji text runs there, a call's cost
- * spread thin), 64 again after a step here. */
-#define WIDE_CHUNK_MAX 4096
-KERN_AVX2 static size_t wavx_to_utf8(int wide, int be, const uint8_t *src, size_t src_len,
-                                     uint8_t *dst, size_t dst_len, size_t *written)
+/* UTF-16 (wide = 0) or UTF-32 (wide = 1) of order be into UTF-8, 16 units
+ * or code points of the BMP a step, up to the first step that is not all
+ * BMP (or to the end, or where 64 bytes of room are not left): returns the
+ * bytes read, *written the bytes written, dst past them as it found it. A
+ * function of its own, with no call inside, so that its constants stay in
+ * registers (a call would clobber them all). */
+KERN_AVX2 __attribute__((noinline)) static size_t wavx_run(int wide, int be, const uint8_t *src,
+                                                           size_t src_len, uint8_t *dst,
+                                                           size_t dst_len, size_t *written)
 {
     const __m256i swap = wide ? _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
                                                  3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12)
                               : _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
                                                  1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
-    size_t i = 0, w = 0, wrote = 0, step = (size_t)32 << wide, chunk = 64;
+    size_t i = 0, w = 0, wrote = 0, step = (size_t)32 << wide;
     __m128i saved = _mm_setzero_si128();
     int dirty = 0;
     struct wavx_k k;
@@ -202,17 +202,37 @@ KERN_AVX2 static size_t wavx_to_utf8(int wide, int be, const uint8_t *src, size_
             if (be)
                 c1 = _mm256_shuffle_epi8(c1, swap);
         }
-        if ((!wide || wavx_bmp(v, c1, &v)) && wavx_step(v, dst + w, &wrote, &saved, &k)) {
-            i += step;
-            w += wrote;
-            dirty = 1;
+        if ((wide && !wavx_bmp(v, c1, &v)) || !wavx_step(v, dst + w, &wrote, &saved, &k))
+            break;
+        i += step;
+        w += wrote;
+        dirty = 1;
+    }
+    if (dirty)
+        X_STORE(dst + w, saved);
+    *written = w;
+    return i;
+}
+
+/* UTF-16 or UTF-32 into UTF-8: runs of wavx_run; the rest (pairs, code
+ * points above U+FFFF, a bad unit) goes to the SSE4 kernel, which stops at
+ * a bad unit and keeps its own scratch: 64 bytes a call, twice as many each
+ * call after a call up to WIDE_CHUNK_MAX (emoji text runs there, a call's
+ * cost spread thin), 64 again after a run here. */
+#define WIDE_CHUNK_MAX 4096
+KERN_AVX2 static size_t wavx_to_utf8(int wide, int be, const uint8_t *src, size_t src_len,
+                                     uint8_t *dst, size_t dst_len, size_t *written)
+{
+    size_t i = 0, w = 0, wrote = 0, step = (size_t)32 << wide, chunk = 64;
+    while (src_len - i >= step && dst_len - w >= 64) {
+        size_t r = wavx_run(wide, be, src + i, src_len - i, dst + w, dst_len - w, &wrote);
+        i += r;
+        w += wrote;
+        if (r)
             chunk = 64;
-            continue;
-        }
-        if (dirty)
-            X_STORE(dst + w, saved);
-        dirty = 0;
-        size_t r = (wide ? utfdfa__sse4_utf32_to_utf8 : utfdfa__sse4_utf16_to_utf8)(
+        if (src_len - i < step || dst_len - w < 64)
+            break;
+        r = (wide ? utfdfa__sse4_utf32_to_utf8 : utfdfa__sse4_utf16_to_utf8)(
             be, src + i, kern_min(src_len - i, chunk), dst + w, dst_len - w, &wrote);
         if (r == 0)
             break;
@@ -220,8 +240,6 @@ KERN_AVX2 static size_t wavx_to_utf8(int wide, int be, const uint8_t *src, size_
         w += wrote;
         chunk = kern_min(2 * chunk, WIDE_CHUNK_MAX);
     }
-    if (dirty)
-        X_STORE(dst + w, saved);
     *written = w;
     return i;
 }
