@@ -4,14 +4,16 @@
  * this machine runs (forced in turn) and the scalar level's table called
  * directly, against an oracle written here from the encoding forms'
  * definitions (one unit at a time, no shared code). Lengths 0..300 code
- * points of eight profiles (ASCII, up to U+07FF, the BMP, everything, ASCII
+ * points of ten profiles (ASCII, up to U+07FF, the BMP, everything, ASCII
  * with a few others, supplementary only, 3-byte forms only, the BMP with a
- * few supplementary ones: the AVX2 kernel's hand-overs to the SSE4 one), every source and destination
+ * few supplementary ones: the AVX2 kernel's hand-overs to the SSE4 one;
+ * the length classes' edges, runs of one class), every source and destination
  * alignment mod 32 at every length, every destination size for the short
  * lengths and the sizes around the SIMD steps' needs for the long ones;
  * at every position a lone high or low surrogate, a high before a high, a
  * bad UTF-32 unit; input cut at every unit (pairs split by the end) and
- * partial units. Buffers are allocated to their exact size (ASan sees any
+ * partial units; 6000-code-point texts of long supplementary runs (the
+ * SSE4 kernel's growing chunks). Buffers are allocated to their exact size (ASan sees any
  * access past them) and the destination past what the kernel reports
  * written must be untouched.
  *
