@@ -4,14 +4,16 @@
  * this machine runs (forced in turn) and the scalar level's table called
  * directly, against an oracle written here from the encoding forms'
  * definitions (one unit at a time, no shared code). Lengths 0..300 code
- * points of eight profiles (ASCII, up to U+07FF, the BMP, everything, ASCII
+ * points of ten profiles (ASCII, up to U+07FF, the BMP, everything, ASCII
  * with a few others, supplementary only, 3-byte forms only, the BMP with a
- * few supplementary ones: the AVX2 kernel's hand-overs to the SSE4 one), every source and destination
+ * few supplementary ones: the AVX2 kernel's hand-overs to the SSE4 one;
+ * the length classes' edges, runs of one class), every source and destination
  * alignment mod 32 at every length, every destination size for the short
  * lengths and the sizes around the SIMD steps' needs for the long ones;
  * at every position a lone high or low surrogate, a high before a high, a
  * bad UTF-32 unit; input cut at every unit (pairs split by the end) and
- * partial units. Buffers are allocated to their exact size (ASan sees any
+ * partial units; 6000-code-point texts of long supplementary runs (the
+ * SSE4 kernel's growing chunks). Buffers are allocated to their exact size (ASan sees any
  * access past them) and the destination past what the kernel reports
  * written must be untouched.
  *
@@ -170,12 +172,26 @@ static uint32_t rnd(uint32_t n)
 /* A scalar value: profile 0 ASCII, 1 up to U+07FF, 2 the BMP, 3 anything,
  * 4 ASCII with an occasional other, 5 supplementary only, 6 3-byte forms
  * only (the SIMD steps' paths for one shape of character), 7 the BMP with
- * an occasional supplementary one. */
-#define PROFILES 8
+ * an occasional supplementary one, 8 the values at the edges of the
+ * length classes and of the surrogate block, 9 runs of 8-40 code points of
+ * one class (ASCII, 2-byte, 3-byte forms, supplementary), so that steps
+ * change path, and the AVX2 kernel's runs hand over, at every offset. */
+#define PROFILES 10
+static uint32_t run_class, run_left;
 static uint32_t random_cp(int profile)
 {
+    static const uint32_t edges[] = {0x00, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFF,
+                                     0x10000, 0x10FFFF, 0xFFFD, 0xFEFF};
     uint32_t c;
     switch (profile) {
+    case 8: return rnd(4) ? edges[rnd(sizeof edges / sizeof edges[0])] : random_cp(3);
+    case 9:
+        if (run_left == 0) {
+            run_class = rnd(4);
+            run_left = 8 + rnd(33);
+        }
+        run_left--;
+        return run_class == 3 ? random_cp(5) : random_cp(run_class == 2 ? 6 : (int)run_class);
     case 0: return rnd(0x80);
     case 1: return rnd(3) ? 0x80 + rnd(0x780) : rnd(0x80);
     case 2: c = rnd(4) ? 0x800 + rnd(0xF800) : rnd(0x800); break;
@@ -287,6 +303,34 @@ static void bad_units(enum fast_form from, enum fast_form to)
     }
 }
 
+/* Long text for the AVX2 kernel's runs and its hand-overs to the SSE4
+ * kernel, whose chunks grow to 4 KiB over supplementary text: runs of BMP
+ * text and of supplementary characters, short or up to 2000 long, a bad
+ * unit somewhere in every third text, the output room ample or cut
+ * anywhere. */
+#define LONG_CPS 6000
+static void long_text(enum fast_form from, enum fast_form to)
+{
+    static uint8_t big[LONG_CPS * 4 + 8];
+    size_t unit = o_unit(from);
+    for (int round = 0; round < (quick ? 6 : 30); round++) {
+        size_t n = 0, bytes = 0;
+        while (n < LONG_CPS) {
+            int sup = (int)rnd(2);
+            size_t len = 1 + rnd(round % 2 ? 2000 : 60);
+            for (size_t k = 0; k < len && n < LONG_CPS; k++, n++)
+                bytes += o_encode(from, random_cp(sup ? 5 : (int)rnd(3)), big + bytes);
+        }
+        if (round % 3 == 1)
+            o_write(from, big + rnd((uint32_t)(bytes / unit)) * unit,
+                    unit == 2 ? 0xDC00 + rnd(0x400) : 0x110000 + rnd(99));
+        struct job j = {from, to, big, bytes, 4 * bytes, (unsigned)round, (unsigned)round * 7};
+        run(&j);
+        j.dst_len = rnd((uint32_t)(4 * bytes));
+        run(&j);
+    }
+}
+
 /* ------------------------------------------- utfdfa_transcode, chunked */
 struct trace {
     uint8_t out[MAX_LEN * 64];
@@ -391,6 +435,7 @@ int main(void)
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
         valid_text(pairs[k][0], pairs[k][1]);
         bad_units(pairs[k][0], pairs[k][1]);
+        long_text(pairs[k][0], pairs[k][1]);
         printf("test_wide: %s -> %s: %lu passed, %lu failed so far\n", form_names[pairs[k][0]],
                form_names[pairs[k][1]], passed, failed);
     }

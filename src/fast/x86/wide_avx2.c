@@ -2,10 +2,10 @@
 /* The AVX2 level's fused kernels into UTF-8 (utfdfa__wide_transcode): UTF-16
  * 16 units a step in one 256-bit vector, UTF-32 16 code points of the BMP
  * a step in two, narrowed to UTF-16; between UTF-16 and UTF-32, the SSE4
- * kernels (units_sse4.c). Steps with pairs or code points above U+FFFF go
- * to the SSE4 kernels (wide_sse4.c) a few hundred bytes a call: they are
- * emoji text, which they write about as fast, and leaving them there keeps
- * this file small.
+ * kernels (units_sse4.c). A UTF-16 step of 8 pairs from a pair's start
+ * (emoji text) takes a path of its own; other steps with pairs, and code
+ * points above U+FFFF, go to the SSE4 kernels (wide_sse4.c) a few hundred
+ * bytes a call, which keeps this file small.
  *
  * The lanes are made 32 bytes at a time; the packing stays 4 units a
  * 16-byte pshufb (an 8-unit control would need a table 16 times as big),
@@ -127,9 +127,39 @@ AVX2_INLINE void wavx_threes(__m256i v, __m256i b, uint8_t *dst, __m128i *saved,
     X_STORE(dst + 36, _mm256_extracti128_si256(p13, 1));
 }
 
-/* One step of UTF-16 into UTF-8: 16 units without a surrogate, room for 64
- * bytes at dst. Returns 1 (*wrote, *saved: the scratch rule), or 0 for a
- * step with a surrogate, nothing written. */
+/* The pairs' constants, each loaded by a broadcast (GCC would build each
+ * anew every step from an integer register): the surrogates' top 6 bits, a
+ * high then a low one; pmaddwd's factors (high * 0x400 + low, the units
+ * taken as signed: 1025 * 0x10000 less) and what makes that sum the code
+ * point (0x10000 - 0xD800 * 0x400 - 0xDC00 + 1025 * 0x10000); the 6-bit
+ * fields of bytes 1-3; the bytes' fixed bits. */
+static const uint32_t wavx_pair_k[] = {0xFC00FC00, 0xDC00D800, 0x00010400, 0x00A12400,
+                                       0x3F00, 0x3F0000, 0x3F000000, 0x808080F0};
+#define WAVX_PAIR_K(n) _mm256_broadcastd_epi32(_mm_loadu_si32(wavx_pair_k + (n)))
+
+/* 16 units that are 8 pairs, each 32-bit lane a high then a low surrogate
+ * (emoji text from a pair's start): their 4-byte forms at dst, 32 bytes,
+ * no packing. 0 for any other step with a surrogate, nothing written. */
+AVX2_INLINE int wavx_pairs(__m256i v, uint8_t *dst, size_t *wrote, __m128i *saved)
+{
+    __m256i kinds = _mm256_xor_si256(_mm256_and_si256(v, WAVX_PAIR_K(0)), WAVX_PAIR_K(1));
+    if (!_mm256_testz_si256(kinds, kinds))
+        return 0;
+    __m256i c = _mm256_add_epi32(_mm256_madd_epi16(v, WAVX_PAIR_K(2)), WAVX_PAIR_K(3));
+    /* bytes 0-3 of each lane: c >> 18, then c >> 12, c >> 6 and c, 6 bits each */
+    __m256i b01 = _mm256_or_si256(_mm256_srli_epi32(c, 18),
+                                  _mm256_and_si256(_mm256_srli_epi32(c, 4), WAVX_PAIR_K(4)));
+    __m256i b23 = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32(c, 10), WAVX_PAIR_K(5)),
+                                  _mm256_and_si256(_mm256_slli_epi32(c, 24), WAVX_PAIR_K(6)));
+    *saved = X_LOAD(dst + 32);
+    AVX2_STORE(dst, _mm256_or_si256(_mm256_or_si256(b01, b23), WAVX_PAIR_K(7)));
+    *wrote = 32;
+    return 1;
+}
+
+/* One step of UTF-16 into UTF-8: 16 units without a surrogate or 8 pairs,
+ * room for 64 bytes at dst. Returns 1 (*wrote, *saved: the scratch rule),
+ * or 0 for another step with a surrogate, nothing written. */
 AVX2_INLINE int wavx_step(__m256i v, uint8_t *dst, size_t *wrote, __m128i *saved,
                              const struct wavx_k *k)
 {
@@ -154,8 +184,8 @@ AVX2_INLINE int wavx_step(__m256i v, uint8_t *dst, size_t *wrote, __m128i *saved
         *wrote = 48;
         return 1;
     }
-    if (!_mm256_testz_si256(sur, sur))
-        return 0; /* surrogates: the SSE4 kernel */
+    if (!_mm256_testz_si256(sur, sur)) /* pairs; else the SSE4 kernel */
+        return wavx_pairs(v, dst, wrote, saved);
     __m256i a = _mm256_blendv_epi8(_mm256_blendv_epi8(wavx_three(v, k), wavx_two(v, k), le2), v, one);
     /* low bytes: one; high bytes: le2 (one implies le2) */
     unsigned groups = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(le2, _mm256_or_si256(one, k->ff00)));
@@ -174,21 +204,21 @@ AVX2_INLINE int wavx_bmp(__m256i c0, __m256i c1, __m256i *v)
     return _mm256_testz_si256(sur, sur);
 }
 
-/* UTF-16 (wide = 0) or UTF-32 (wide = 1) of order be into UTF-8: 16 units
- * or code points of the BMP a step. The rest (pairs, code points above
- * U+FFFF, a bad unit) goes to the SSE4 kernel, which stops at a bad unit
- * and keeps its own scratch: 64 bytes a call, twice as many each call
- * after a call up to WIDE_CHUNK_MAX (emoji text runs there, a call's cost
- * spread thin), 64 again after a step here. */
-#define WIDE_CHUNK_MAX 4096
-KERN_AVX2 static size_t wavx_to_utf8(int wide, int be, const uint8_t *src, size_t src_len,
-                                     uint8_t *dst, size_t dst_len, size_t *written)
+/* UTF-16 (wide = 0) or UTF-32 (wide = 1) of order be into UTF-8, 16 units
+ * or code points of the BMP a step, up to the first step that is not all
+ * BMP (or to the end, or where 64 bytes of room are not left): returns the
+ * bytes read, *written the bytes written, dst past them as it found it. A
+ * function of its own, with no call inside, so that its constants stay in
+ * registers (a call would clobber them all). */
+KERN_AVX2 __attribute__((noinline)) static size_t wavx_run(int wide, int be, const uint8_t *src,
+                                                           size_t src_len, uint8_t *dst,
+                                                           size_t dst_len, size_t *written)
 {
     const __m256i swap = wide ? _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
                                                  3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12)
                               : _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
                                                  1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
-    size_t i = 0, w = 0, wrote = 0, step = (size_t)32 << wide, chunk = 64;
+    size_t i = 0, w = 0, wrote = 0, step = (size_t)32 << wide;
     __m128i saved = _mm_setzero_si128();
     int dirty = 0;
     struct wavx_k k;
@@ -202,17 +232,37 @@ KERN_AVX2 static size_t wavx_to_utf8(int wide, int be, const uint8_t *src, size_
             if (be)
                 c1 = _mm256_shuffle_epi8(c1, swap);
         }
-        if ((!wide || wavx_bmp(v, c1, &v)) && wavx_step(v, dst + w, &wrote, &saved, &k)) {
-            i += step;
-            w += wrote;
-            dirty = 1;
+        if ((wide && !wavx_bmp(v, c1, &v)) || !wavx_step(v, dst + w, &wrote, &saved, &k))
+            break;
+        i += step;
+        w += wrote;
+        dirty = 1;
+    }
+    if (dirty)
+        X_STORE(dst + w, saved);
+    *written = w;
+    return i;
+}
+
+/* UTF-16 or UTF-32 into UTF-8: runs of wavx_run; the rest (pairs, code
+ * points above U+FFFF, a bad unit) goes to the SSE4 kernel, which stops at
+ * a bad unit and keeps its own scratch: 64 bytes a call, twice as many each
+ * call after a call up to WIDE_CHUNK_MAX (emoji text runs there, a call's
+ * cost spread thin), 64 again after a run here. */
+#define WIDE_CHUNK_MAX 4096
+KERN_AVX2 static size_t wavx_to_utf8(int wide, int be, const uint8_t *src, size_t src_len,
+                                     uint8_t *dst, size_t dst_len, size_t *written)
+{
+    size_t i = 0, w = 0, wrote = 0, step = (size_t)32 << wide, chunk = 64;
+    while (src_len - i >= step && dst_len - w >= 64) {
+        size_t r = wavx_run(wide, be, src + i, src_len - i, dst + w, dst_len - w, &wrote);
+        i += r;
+        w += wrote;
+        if (r)
             chunk = 64;
-            continue;
-        }
-        if (dirty)
-            X_STORE(dst + w, saved);
-        dirty = 0;
-        size_t r = (wide ? utfdfa__sse4_utf32_to_utf8 : utfdfa__sse4_utf16_to_utf8)(
+        if (src_len - i < step || dst_len - w < 64)
+            break;
+        r = (wide ? utfdfa__sse4_utf32_to_utf8 : utfdfa__sse4_utf16_to_utf8)(
             be, src + i, kern_min(src_len - i, chunk), dst + w, dst_len - w, &wrote);
         if (r == 0)
             break;
@@ -220,8 +270,6 @@ KERN_AVX2 static size_t wavx_to_utf8(int wide, int be, const uint8_t *src, size_
         w += wrote;
         chunk = kern_min(2 * chunk, WIDE_CHUNK_MAX);
     }
-    if (dirty)
-        X_STORE(dst + w, saved);
     *written = w;
     return i;
 }
