@@ -151,17 +151,15 @@ TK_INLINE size_t tk_block(const struct tk_ctx *c, const uint8_t *p, uint64_t *ca
                    (uint64_t)(uint32_t)_mm256_movemask_epi8(info[1]) << 32;
     *carry = cov1 >> 63 | cov2 >> 62 | cov3 >> 61;
     *nerr += (size_t)__builtin_popcountll(starts & bad);
+    /* tk_half's bytes, 8 a group, reloaded: a loop over the groups is as
+     * fast as 8 copies of tk_group, and smaller */
+    uint8_t lens[64];
+    _mm256_storeu_si256((__m256i *)(void *)lens, info[0]);
+    _mm256_storeu_si256((__m256i *)(void *)(lens + 32), info[1]);
     size_t o = 0;
-    for (int h = 0; h < 2; h++) {
-        __m128i a = _mm256_castsi256_si128(info[h]), b = _mm256_extracti128_si256(info[h], 1);
-        uint64_t s = starts >> 32 * h;
-        o += tk_group(c, p + 32 * h, a, (unsigned)s & 0xFF, d + o);
-        o += tk_group(c, p + 32 * h + 8, _mm_unpackhi_epi64(a, a), (unsigned)(s >> 8) & 0xFF,
-                      d + o);
-        o += tk_group(c, p + 32 * h + 16, b, (unsigned)(s >> 16) & 0xFF, d + o);
-        o += tk_group(c, p + 32 * h + 24, _mm_unpackhi_epi64(b, b), (unsigned)(s >> 24) & 0xFF,
-                      d + o);
-    }
+    for (int k = 0; k < 64; k += 8)
+        o += tk_group(c, p + k, _mm_loadl_epi64((const __m128i *)(const void *)(lens + k)),
+                      (unsigned)(starts >> k) & 0xFF, d + o);
     return o;
 }
 
