@@ -21,8 +21,10 @@
  * a character of its token's length (as the AVX-512 transcoder does,
  * avx512.c), U+FFFD for subparts, the token starts' lanes compressed
  * (vpermd, indices by pdep/pext) and stored. Blocks end at a token's end;
- * the tail, and any lack of room, go to the DFA engine (avx2.c). Included
- * by masked.c, which has the lookup tables. */
+ * the last bytes are a block over a padded copy, of which only the
+ * tokens the input decides count; the last few bytes, and any lack of
+ * room, go to the DFA engine (avx2.c). Included by masked.c, which has
+ * the lookup tables. */
 #ifndef UTFDFA_FAST_UTF8_REP_TOKENS_H
 #define UTFDFA_FAST_UTF8_REP_TOKENS_H
 
@@ -138,18 +140,22 @@ TK_INLINE size_t tk_group(const struct tk_ctx *c, const uint8_t *p, __m128i info
 
 /* One block at p (TK_READ readable), begun at a token start or inside a
  * token of the block before (carry: bit k, byte k is in it; updated for
- * the next): its tokens' units to d (room for 64); how many. */
-TK_INLINE size_t tk_block(const struct tk_ctx *c, const uint8_t *p, uint64_t *carry,
-                          uint32_t *d, size_t *nerr)
+ * the next): the units of its tokens that start at the bits of *live to
+ * d (room for 64); how many. *live becomes the bitmap of all its token
+ * starts. Out of line: one copy for the blocks and the last bytes. */
+FAST_NOINLINE TK_TARGET static size_t tk_block(const struct tk_ctx *c, const uint8_t *p,
+                                               uint64_t *carry, uint64_t *live, uint32_t *d,
+                                               size_t *nerr)
 {
     uint32_t lo[3], hi[3];
     __m256i info[2] = {tk_half(c, p, lo), tk_half(c, p + 32, hi)};
     uint64_t cov1 = lo[0] | (uint64_t)hi[0] << 32, cov2 = lo[1] | (uint64_t)hi[1] << 32;
     uint64_t cov3 = lo[2] | (uint64_t)hi[2] << 32;
-    uint64_t starts = ~(cov1 << 1 | cov2 << 2 | cov3 << 3 | *carry);
+    uint64_t all = ~(cov1 << 1 | cov2 << 2 | cov3 << 3 | *carry), starts = all & *live;
     uint64_t bad = (uint32_t)_mm256_movemask_epi8(info[0]) |
                    (uint64_t)(uint32_t)_mm256_movemask_epi8(info[1]) << 32;
     *carry = cov1 >> 63 | cov2 >> 62 | cov3 >> 61;
+    *live = all;
     *nerr += (size_t)__builtin_popcountll(starts & bad);
     /* tk_half's bytes, 8 a group, reloaded: a loop over the groups is as
      * fast as 8 copies of tk_group, and smaller */
@@ -163,9 +169,29 @@ TK_INLINE size_t tk_block(const struct tk_ctx *c, const uint8_t *p, uint64_t *ca
     return o;
 }
 
+/* The last bytes src[0..r) (fewer than TK_READ, from a token start): a
+ * block over a copy padded with zeros, of which only the tokens that
+ * start at least 3 bytes before the end count (their bytes and the one
+ * that ends a subpart are in the input; the padding decides nothing
+ * about them), at most 60 (so that the first token start after them is
+ * in the block). The bytes they take; their units at dst + *po. */
+FAST_NOINLINE TK_TARGET static size_t tk_last(const struct tk_ctx *c, const uint8_t *src,
+                                              size_t r, uint32_t *dst, size_t cap, size_t *po,
+                                              size_t *pnerr)
+{
+    if (r < 4 || cap - *po < 64)
+        return 0;
+    uint8_t buf[TK_READ] = {0};
+    memcpy(buf, src, r < TK_READ ? r : TK_READ);
+    size_t lim = r - 3 < 60 ? r - 3 : 60;
+    uint64_t carry = 0, live = ((uint64_t)1 << lim) - 1;
+    *po += tk_block(c, buf, &carry, &live, dst + *po, pnerr);
+    return lim + (size_t)_tzcnt_u64(live >> lim); /* the first token start from lim on */
+}
+
 /* The replacing windows of the AVX2 slab decoder (utfdfa__rep_fn): to the
  * next token start by the plain replacing step, blocks while input and
- * room allow, the rest by the DFA engine. */
+ * room allow, the last bytes (tk_last), the rest by the DFA engine. */
 TK_TARGET size_t utfdfa__utf8_rep_tok_avx2(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
@@ -179,15 +205,17 @@ TK_TARGET size_t utfdfa__utf8_rep_tok_avx2(const uint8_t *src, size_t n, uint32_
             break; /* no room */
         i = j;
     }
-    if (fast_is_accept(g, s) && n - i >= TK_READ && cap - o >= 64) {
+    if (fast_is_accept(g, s) && n - i >= 4 && cap - o >= 64) {
         struct tk_ctx c;
         tk_init(&c);
-        uint64_t carry = 0;
+        uint64_t carry = 0, live = ~(uint64_t)0;
         while (n - i >= TK_READ && cap - o >= 64) {
-            o += tk_block(&c, src + i, &carry, dst + o, &nerr);
+            o += tk_block(&c, src + i, &carry, &live, dst + o, &nerr);
+            live = ~(uint64_t)0;
             i += 64;
         }
         i += (size_t)__builtin_popcountll(carry); /* the last token's bytes past the block */
+        i += tk_last(&c, src + i, n - i, dst, cap, &o, &nerr);
     }
     *state = fast_from_state(g, s);
     *partial = cp;
