@@ -117,7 +117,11 @@ def emit_c_simd(comp, source, prefix):
         f"#ifndef {guard}", f"#define {guard}", "", "#include <stdint.h>", "",
         f"#define {P}_SIMD_DERIVED 1",
         f"#define {P}_SIMD_MAX_LEN {t['max_len']}",
-        f"#define {P}_SIMD_CUR_LOW {t['cur_low_needed']}", "",
+        f"#define {P}_SIMD_CUR_LOW {t['cur_low_needed']}",
+        "/* 1: every byte below longer_min[0] that is not a continuation is a character",
+        " * by itself (none of them is in no character). */",
+        f"#define {P}_SIMD_SHORT_WHOLE {int(not any(b < t['longer_min'][0] for b in t['invalid']))}",
+        "",
         "/* Each error bit and the byte pairs (previous x current) it covers: the kinds",
         " * are the grammar's (@error), the first the one the bit is named after. */"]
     for i, b in enumerate(t["bits"]):

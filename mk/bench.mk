@@ -144,3 +144,16 @@ check-utf7-kernels: $(T)/test_utf7_kernels $(T)/test_utf7 $(T)/test_utf7_ref $(T
 	  echo "$$t --level $$level"; $(T)/$$t --level $$level || exit 1; done; done
 
 CHECKS += check-utf7-kernels
+
+# The AVX2 level's replacing windows by blocks of tokens
+# (src/fast/utf8/rep_tokens.h) and the slab decoder over them, brute-forced
+# against the replacing loop (tests/decode/test_rep_tokens.c).
+.PHONY: check-rep-tokens
+$(T)/test_rep_tokens: tests/decode/test_rep_tokens.c $(TEST_HDRS) $(TEST_COMMON) \
+                      $(B)/libutfdfa.a $(G)/utf8.gen.h | $(T)
+	$(CC) $(TEST_CFLAGS) -I $(G) -I src/fast/utf8 $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+
+check-rep-tokens: $(T)/test_rep_tokens
+	$(T)/test_rep_tokens
+
+CHECKS += check-rep-tokens

@@ -125,7 +125,7 @@ CHECKS += check-ref-utf7
 # With make -j2 (as .ci/run) the sanitized suites and valgrind run side by side.
 SANITIZE_CHECKS = check-unit check-stream check-engines check-examples check-example-fd check-example-re2c \
                   check-hostile check-contract check-ref-wide check-ref-utf7 check-fuzz-replay check-fast \
-                  check-kernels check-lookup check-fast-levels check-utf7-kernels check-cli \
+                  check-kernels check-lookup check-fast-levels check-rep-tokens check-utf7-kernels check-cli \
                   check-beyond-cli check-faults
 
 .PHONY: check-sanitize-suites

@@ -67,7 +67,9 @@ static enum fast_level kern_detect(void)
     if (__get_cpuid_max(0, NULL) >= 7)
         __cpuid_count(7, 0, a, b7, c7, d);
     unsigned xcr0 = c1 & CPUID1_OSXSAVE ? kern_xcr0() : 0;
-    const unsigned sse4 = CPUID1_SSSE3 | CPUID1_SSE41, avx = CPUID1_AVX | CPUID1_OSXSAVE;
+    /* POPCNT with AVX2: the AVX2 level counts bits (every AVX2 CPU has it) */
+    const unsigned sse4 = CPUID1_SSSE3 | CPUID1_SSE41,
+                   avx = CPUID1_AVX | CPUID1_OSXSAVE | CPUID1_POPCNT;
     const unsigned avx2 = CPUID7_AVX2 | CPUID7_BMI1 | CPUID7_BMI2;
     const unsigned avx512 = CPUID7_AVX512F | CPUID7_AVX512BW | CPUID7_AVX512VL;
     const unsigned vbmi = CPUID7C_VBMI | CPUID7C_VBMI2;

@@ -320,6 +320,15 @@ def check_grammar(name, gendir, rng, failures):
         got = (int(defs[f"{prefix}_SIMD_CUR_LOW"]), t["max_len"], bits)
         if got != want or int(defs[f"{prefix}_SIMD_MAX_LEN"]) != t["max_len"]:
             raise ProofError(f"(cur_low, max_len, bits) = {got}, expected {want}")
+        if defs.get(f"{prefix}_SIMD_SHORT_WHOLE") == "1":
+            lang, cc = comp.language, t["two_conts"]
+            for b in range(t["longer_min"][0]):
+                cont = t["cur_high"][b >> 4] & t["cur_low"][b & 15] & cc
+                if not cont and not lang.accepting[lang.trans[lang.start][b]]:
+                    raise ProofError(f"SHORT_WHOLE, but byte {b:02X} is neither a "
+                                     "continuation nor a character")
+        elif defs.get(f"{prefix}_SIMD_SHORT_WHOLE") != "0":
+            raise ProofError("no SHORT_WHOLE")
         states, classes = prove(t, comp.language)
         tried = brute_force(t, comp.language, rng)
         print(f"  {name}: proved: {states} product states over {classes} byte classes, "

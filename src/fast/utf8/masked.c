@@ -33,13 +33,16 @@
 #define MK_TARGET FAST_TARGET_AVX2
 #define MK_WIDE 1
 #define MK_SCAN utfdfa__utf8_scan_lookup_avx2
-#define MK_REP utfdfa__utf8_rep_b_avx2
+#define MK_REP utfdfa__utf8_rep_tok_avx2
 #include "masked_engine.h"
 #undef MK_SUF
 #undef MK_TARGET
 #undef MK_WIDE
 #undef MK_SCAN
 #undef MK_REP
+
+/* The AVX2 level's replacing windows (MK_REP above), over its walk. */
+#include "rep_tokens.h"
 
 const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_sse4 = {
     utfdfa__utf8_scan_lookup_sse4, utfdfa__utf8_dec_sse4_32, utfdfa__utf8_dec_sse4_16,

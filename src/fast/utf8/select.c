@@ -136,6 +136,7 @@ const struct utfdfa__fast_variant utfdfa__utf8_fast_variants[] = {
     V_REP("sse4:slabs+replace", utfdfa__utf8_rep_sse4),
     V_DEC("avx2:slabs", utfdfa__utf8_dec_avx2_32, utfdfa__utf8_dec_avx2_16),
     V_REP("avx2:slabs+replace", utfdfa__utf8_rep_avx2),
+    V_REP("avx2:tokens+replace", utfdfa__utf8_rep_tok_avx2),
     V_DEC("vbmi:slabs", utfdfa__utf8_dec_vbmi_32, utfdfa__utf8_dec_vbmi_16),
     V_REP("vbmi:slabs+replace", utfdfa__utf8_rep_vbmi),
 #endif

@@ -76,6 +76,8 @@ utfdfa__rep_f utfdfa__utf8_rep_b_avx2;
 utfdfa__dec32_f utfdfa__utf8_dec_sse4_32, utfdfa__utf8_dec_avx2_32;
 utfdfa__dec16_f utfdfa__utf8_dec_sse4_16, utfdfa__utf8_dec_avx2_16;
 utfdfa__rep_f utfdfa__utf8_rep_sse4, utfdfa__utf8_rep_avx2;
+/* rep_tokens.h: the AVX2 level's replacing windows by chunks of tokens */
+utfdfa__rep_f utfdfa__utf8_rep_tok_avx2;
 /* The room past n it may write as scratch (a window stores at most 16
  * units at a character before the chunk's end); with less, not called. */
 enum { SMALL_AVX2_SLACK = 16 };
