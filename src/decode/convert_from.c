@@ -19,16 +19,20 @@
 enum { UTFDFA_EACH_SOURCE(SOURCE_ENUM) };
 #undef SOURCE_ENUM
 
+/* Rows that share an instance run the engine of its first row (and every
+ * fact keyed on the source constant is that row's): only UTF-7's family,
+ * whose core() takes the member's tables from the decoder, may share one. */
+#define SHARED_IS_UTF7(name, enc)                                                           \
+    _Static_assert(SOURCE_ROWS_##name == 1 || enc == UTFDFA_UTF7 || enc == UTFDFA_UTF7_IMAP, \
+                   "only UTF-7's family shares an instance");
+UTFDFA_EACH_ENCODING(SHARED_IS_UTF7)
+#undef SHARED_IS_UTF7
+
 #define PASTE(a, b) a##b
 #define EXPAND_PASTE(a, b) PASTE(a, b)
 #endif
 
 #define SOURCE ((unsigned)EXPAND_PASTE(SOURCE_, SOURCE_NAME))
-/* An instance that serves several rows (the registry's families) is the
- * engine of the first; that engine must take each row's tables from the
- * decoder's encoding at run time, as core() does for UTF-7's family only. */
-_Static_assert(EXPAND_PASTE(SOURCE_ROWS_, SOURCE_NAME) == 1 || SOURCE == UTFDFA_UTF7,
-               "only the UTF-7 engine reads its member's tables at run time");
 #define CONVERT_FROM_THIS EXPAND_PASTE(utfdfa__convert_from_, SOURCE_NAME)
 #define SPECIALISE EXPAND_PASTE(specialise_from_, SOURCE_NAME)
 

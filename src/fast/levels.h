@@ -30,7 +30,7 @@ enum fast_level {
     LEVEL_SCALAR,     /* plain C: every CPU */
     LEVEL_SSE2,       /* the x86-64 baseline */
     LEVEL_SSE4,       /* + SSSE3, SSE4.1 (pshufb, pblendvb) */
-    LEVEL_AVX2,       /* + AVX2, BMI1, BMI2 */
+    LEVEL_AVX2,       /* + AVX2, BMI1, BMI2, POPCNT */
     LEVEL_AVX512,     /* + AVX-512 F, BW, VL */
     LEVEL_AVX512VBMI, /* + AVX-512 VBMI, VBMI2 (byte permutes, compress and expand of bytes), POPCNT */
     FAST_LEVELS

@@ -119,7 +119,7 @@ size_t utfdfa__scalar_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst
     return i;
 }
 
-/* Writes code point cp (below 0x10000) as unit *w of dst (width 4 or 2;
+/* Writes code point cp (to UTF-16: below 0x10000) as unit *w of dst (width 4 or 2;
  * 0: nothing) when there is room. */
 KERN_INLINE int u7k_emit(void *dst, unsigned width, size_t cap, size_t *w, uint32_t cp)
 {

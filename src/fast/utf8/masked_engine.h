@@ -50,7 +50,7 @@ FAST_INLINE MK_TARGET uint64_t MK_(bits)(const uint8_t *map, size_t q)
 }
 
 /* The bitmap of src[0..n) (n at most SLAB_MAX) at map (SLAB_MAX / 8 + 16
- * bytes, zero past its bits); the split (n when the run is not split), in
+ * bytes, zero past its bits as far as the walk reads them); the split (n when the run is not split), in
  * *first the units of the text before it, in *fours (to UTF-16) whether
  * the run has 4-byte characters. */
 FAST_NOINLINE MK_TARGET static size_t MK_(map)(const uint8_t *src, size_t n, uint8_t *map,

@@ -4,12 +4,13 @@
  * for n <= 64 with room for n + SMALL_AVX2_SLACK units, variants.h): the
  * VBMI level's steps (avx512.c) with the AVX2 level's parts. A character
  * in progress is finished by the plain step; the rest, at most 64 bytes,
- * is copied once into a block padded with the lookup validator's pad (0),
- * checked from ACCEPT by the AVX2 lookup validator (lookup_avx2.h), the
- * character the end cuts left out by the commit rule (lookup.h), the
- * others transcoded by the 128-bit transcoder's windows (masked.h's
- * mk_window) over the block, and the cut character's bytes stepped into
- * the cursor. At an error in the block it stops before the block: the
+ * is a block padded with the lookup validator's pad (0) (a 64-byte chunk
+ * loaded in place, a shorter one copied), checked from ACCEPT by the AVX2
+ * lookup validator (lookup_avx2.h), the character the end cuts left out by
+ * the commit rule (lookup.h), the others transcoded by the 128-bit
+ * transcoder's windows (two at a time by masked.h's mk_pair; mk_window for
+ * ASCII) over the block, and the cut character's bytes stepped into the
+ * cursor. At an error in the block it stops before the block: the
  * caller's general path finds the error.
  *
  * Included once, by masked.c: the windows' tables (utf8.shuffle.gen.h)
@@ -125,7 +126,7 @@ SM_INLINE size_t sm_windows(const uint8_t *buf, uint64_t ends, size_t whole, uin
     return pos;
 }
 
-/* The block p[0..rem) (rem <= 64) from ACCEPT: its whole characters to
+/* The block src[i..n) (n - i <= 64) from ACCEPT: its whole characters to
  * dst (units out at *po; scratch up to 16 units past the last), the bytes
  * they span (the cut character left); SIZE_MAX (nothing written) at an
  * error in the block. */
@@ -141,7 +142,8 @@ SM_INLINE size_t sm_block(const uint8_t *src, size_t i, size_t n, uint32_t *dst,
     SM_STORE(buf + 32, _mm256_setzero_si256());
     SM_STORE(buf + 64, _mm256_setzero_si256());
     __m256i v0, v1;
-    if (n == 64) { /* the chunk's 64 bytes are in bounds: two loads, no copying call */
+    if (n == 64 && i <= 3) { /* the 64 bytes are in bounds: two loads, no copying call
+                                (i: the end of a character in progress, room's 4 bytes) */
         v0 = LK_AVX2_LOAD(src);
         v1 = LK_AVX2_LOAD(src + 32);
         SM_STORE(buf - i, v0); /* (the block at buf, the pad after it) */

@@ -257,6 +257,19 @@ SSE4_INLINE size_t sse4_run_end(const struct sse4_u7 *s, const uint8_t *src, siz
     return n - e >= 16 ? e : n;
 }
 
+/* The digit values of window x (high nibbles hi) and, when `marks`, the
+ * bits of its "-"s (in x) and of its "+"s (returned); else none. */
+SSE4_INLINE uint32_t sse4_marks(const struct sse4_u7 *s, struct sse4_window *x, __m128i hi,
+                                int marks)
+{
+    x->val = sse4_b64_values(s, x->v, hi);
+    x->dash = 0;
+    if (!marks)
+        return 0;
+    x->dash = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x->v, _mm_set1_epi8('-')));
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x->v, _mm_set1_epi8('+')));
+}
+
 /* The last bytes p[0..m) (m < 16) of a run, from a window's start, in a
  * copy after which come bytes that are neither direct nor digits (so that a
  * run cut by the end is refused, as in the scalar reference): whether it
@@ -274,8 +287,7 @@ SSE4_RARE int sse4_run_tail(const struct sse4_u7 *s, const uint8_t *p, size_t m,
     __m128i hi = _mm_and_si128(_mm_srli_epi16(x.v, 4), s->nibble);
     x.other = (uint32_t)_mm_movemask_epi8(sse4_outside(s, x.v, hi, s->direct)) | 0x10000;
     x.nondigit = (uint32_t)_mm_movemask_epi8(sse4_outside(s, x.v, hi, s->b64)) | ~0xFFFFu;
-    x.val = sse4_b64_values(s, x.v, hi);
-    x.dash = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('-')));
+    sse4_marks(s, &x, hi, 1);
     *at = sse4_digits(&x, 0, fresh, out, width, w, carry, &paired);
     return *at < 16;
 }
@@ -337,10 +349,9 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, 
     const __m128i iota = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     uint8_t *out = dst;
     size_t i = 0, w = 0, got = 0, k, run_at = 0, run_w = 0;
-    uint32_t carry = 0; /* a run's high surrogate whose low one begins the next window */
+    uint32_t carry = 0; /* a high surrogate whose low one begins the next window (whether) */
     unsigned full = 0, at_end = 0; /* windows of digits only in a row; (the run's tail) */
-    int paired = 0;     /* the run has surrogate pairs (its BMP ones go faster here) */
-    int in_run = 0;
+    int in_run = 0, paired = 0; /* paired: the run has pairs (its BMP ones go faster here) */
     while (n - i >= 16 && (!width || cap - w >= 32)) {
         struct sse4_window x;
         x.v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
@@ -357,13 +368,8 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, 
         if (full >= 3 && paired && !carry &&
             sse4_long_run(&s, imap, src, n, &i, out, width, cap, &w))
             continue; /* a run of pairs' third window of digits on: the base64 kernel's */
-        x.val = sse4_b64_values(&s, x.v, hi);
-        x.dash = 0;
-        uint32_t plus = 0; /* a window of a run's digits needs neither */
-        if (!imap && !(in_run && x.nondigit == ~0xFFFFu)) {
-            x.dash = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('-')));
-            plus = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.v, _mm_set1_epi8('+')));
-        }
+        /* a window of a run's digits needs neither "-" nor "+" */
+        uint32_t plus = sse4_marks(&s, &x, hi, !imap && !(in_run && x.nondigit == ~0xFFFFu));
         unsigned at = 0, next = 0;
         for (;;) { /* at most 16 units written from here (a window's room is 32) */
             if (!in_run) {
@@ -405,11 +411,9 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, 
         if (!in_run && at < 16)
             break; /* a byte to stop at */
     }
-    if (in_run && n > i && n - i < 16 && (!width || cap - w >= 32) &&
-        sse4_run_tail(&s, src + i, n - i, i == run_at + 1, out, width, &w, &carry, &at_end)) {
-        i += at_end; /* the run ended well in the last bytes */
-        in_run = 0;
-    }
+    if (in_run && n - i < 16 && (!width || cap - w >= 32) &&
+        sse4_run_tail(&s, src + i, n - i, i == run_at + 1, out, width, &w, &carry, &at_end))
+        i += at_end, in_run = 0; /* the run ended well in the last bytes */
     if (in_run) { /* back to the "+" of a run not taken whole */
         i = run_at;
         w = run_w;
