@@ -20,7 +20,7 @@
  * Then per 8 bytes: each byte's 4 bytes in a 32-bit lane, combined as
  * a character of its token's length (as the AVX-512 transcoder does,
  * avx512.c), U+FFFD for subparts, the token starts' lanes compressed
- * (vpermd, indices by pdep/pext) and stored. Blocks end at a token's end;
+ * (vpermd, indices from a table of nibbles) and stored. Blocks end at a token's end;
  * the last bytes are a block over a padded copy, of which only the
  * tokens the input decides count; the last few bytes, and any lack of
  * room, go to the DFA engine (avx2.c). Included by masked.c, which has
@@ -111,6 +111,13 @@ TK_INLINE __m256i tk_half(const struct tk_ctx *c, const uint8_t *p, uint32_t *m)
     return _mm256_or_si256(len, bad);
 }
 
+/* The set bits of a nibble, lowest first, a byte each (the rest 0). */
+static const uint32_t tk_nibble_lanes[16] = {
+    0x00000000, 0x00000000, 0x00000001, 0x00000100, 0x00000002, 0x00000200,
+    0x00000201, 0x00020100, 0x00000003, 0x00000300, 0x00000301, 0x00030100,
+    0x00000302, 0x00030200, 0x00030201, 0x03020100,
+};
+
 /* 8 bytes at p (16 readable) with their 8 bytes of tk_half in info's low
  * half: the units of those that start tokens (bit k of starts) to d (8
  * written); how many. */
@@ -130,9 +137,10 @@ TK_INLINE size_t tk_group(const struct tk_ctx *c, const uint8_t *p, __m128i info
     t = _mm256_madd_epi16(t, _mm256_set1_epi32(0x00011000)); /* as of 4 bytes */
     t = _mm256_srlv_epi32(t, _mm256_shuffle_epi8(c->shift, k));
     t = _mm256_blendv_epi8(t, _mm256_set1_epi32(0xFFFD), k);
-    /* the lanes of token starts to the front: their indices by pdep/pext */
-    uint64_t spread = _pdep_u64(starts, 0x0101010101010101u) * 0xFF;
-    uint64_t idx = _pext_u64(0x0706050403020100u, spread);
+    /* the lanes of token starts to the front: their indices, a nibble's at a
+     * time (not pdep/pext, which AMD's CPUs before Zen 3 run in microcode) */
+    uint64_t lo = tk_nibble_lanes[starts & 15], hi = tk_nibble_lanes[starts >> 4 & 15];
+    uint64_t idx = lo | (hi + 0x04040404u) << (8 * __builtin_popcount(starts & 15));
     t = _mm256_permutevar8x32_epi32(t, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)idx)));
     _mm256_storeu_si256((__m256i *)(void *)d, t);
     return (size_t)__builtin_popcount(starts);
