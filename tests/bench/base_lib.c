@@ -10,12 +10,10 @@
 #include <stdlib.h>
 
 #include "bench.h"
+#include "decode_chunks.h"
 #include "utfdfa.h"
 
-static void (*base_init)(utfdfa_decoder *, enum utfdfa_encoding, enum utfdfa_error_mode,
-                         enum utfdfa_bom);
-static utfdfa_result (*base_dec32)(utfdfa_decoder *, const uint8_t *, size_t *, uint32_t *,
-                                   size_t *, bool, utfdfa_error *);
+static struct bench_decoder base; /* its decoder's calls */
 
 int base_lib_open(void)
 {
@@ -23,31 +21,11 @@ int base_lib_open(void)
     void *h = path && *path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
     if (!h)
         return 0;
-    *(void **)&base_init = dlsym(h, "utfdfa_decoder_init");
-    *(void **)&base_dec32 = dlsym(h, "utfdfa_decode_utf32");
-    return base_init && base_dec32;
+    *(void **)&base.init = dlsym(h, "utfdfa_decoder_init");
+    *(void **)&base.dec32 = dlsym(h, "utfdfa_decode_utf32");
+    return base.init && base.dec32;
 }
 
-/* The input in chunks of j->chunk bytes into UTF-32: what it wrote. */
-static size_t base_chunks(const struct job *j, enum utfdfa_encoding enc,
-                          enum utfdfa_error_mode mode)
-{
-    utfdfa_decoder d;
-    base_init(&d, enc, mode, UTFDFA_BOM_KEEP);
-    uint32_t *dst = j->dst;
-    size_t o = 0;
-    for (size_t pos = 0; pos < j->n;) {
-        size_t len = j->n - pos < j->chunk ? j->n - pos : j->chunk, m = j->cap - o;
-        utfdfa_error e;
-        bool last = pos + len == j->n;
-        if (base_dec32(&d, j->src + pos, &len, dst + o, &m, last, &e) != UTFDFA_INPUT_EMPTY)
-            return RUN_FAILED;
-        pos += len;
-        o += m;
-    }
-    return o;
-}
-
-size_t base_utf7dec(const struct job *j) { return base_chunks(j, UTFDFA_UTF7, UTFDFA_STRICT); }
-size_t base_utf8dec(const struct job *j) { return base_chunks(j, UTFDFA_UTF8, UTFDFA_STRICT); }
-size_t base_utf8rep(const struct job *j) { return base_chunks(j, UTFDFA_UTF8, UTFDFA_REPLACE); }
+size_t base_utf7dec(const struct job *j) { return bench_decode_chunks(j, &base, UTFDFA_UTF7, UTFDFA_STRICT); }
+size_t base_utf8dec(const struct job *j) { return bench_decode_chunks(j, &base, UTFDFA_UTF8, UTFDFA_STRICT); }
+size_t base_utf8rep(const struct job *j) { return bench_decode_chunks(j, &base, UTFDFA_UTF8, UTFDFA_REPLACE); }

@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "decode_chunks.h"
 #include "ref_utf7.h"
 #include "ref_utf8.h"
 #include "utf8.gen.h"
@@ -378,22 +379,29 @@ static size_t api_dec32_as(const struct job *j)
     return m;
 }
 
-static size_t api_stream(const struct job *j)
+size_t bench_decode_chunks(const struct job *j, const struct bench_decoder *lib,
+                           enum utfdfa_encoding enc, enum utfdfa_error_mode mode)
 {
     utfdfa_decoder d;
-    utfdfa_decoder_init(&d, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    lib->init(&d, enc, mode, UTFDFA_BOM_KEEP);
     uint32_t *dst = j->dst;
     size_t o = 0;
     for (size_t pos = 0; pos < j->n;) {
         size_t len = j->n - pos < j->chunk ? j->n - pos : j->chunk, m = j->cap - o;
         utfdfa_error e;
         bool last = pos + len == j->n;
-        if (utfdfa_decode_utf32(&d, j->src + pos, &len, dst + o, &m, last, &e) != UTFDFA_INPUT_EMPTY)
+        if (lib->dec32(&d, j->src + pos, &len, dst + o, &m, last, &e) != UTFDFA_INPUT_EMPTY)
             return RUN_FAILED;
         pos += len;
         o += m;
     }
     return o;
+}
+
+static size_t api_stream(const struct job *j)
+{
+    static const struct bench_decoder this_build = {utfdfa_decoder_init, utfdfa_decode_utf32};
+    return bench_decode_chunks(j, &this_build, UTFDFA_UTF8, UTFDFA_STRICT);
 }
 
 static size_t api_encode(const struct job *j)
