@@ -20,11 +20,12 @@ reads only bits 7 and 0-3, and a 256-bit step that runs two windows of
 either form at once takes its per-lane choice of formula from that bit
 (shifted to bit 7, a vpblendvb mask). units[entry]: its characters (units
 to UTF-32) in bits 0-3, its units to UTF-16 (4-byte characters count two)
-in bits 4-7.
+in bits 4-7; pair_lanes[entry]: the lanes of its 4-byte characters (bit k:
+lane k; 0 in the 16-bit form).
 
 To UTF-16, four 32-bit lanes each hold one code unit (low half) or a
 surrogate pair (both halves); pairs[m] (bit k of m: lane k holds a pair)
-is the shuffle that packs their units in order, and its count of units.
+is the shuffle that packs their units in order.
 In valid text of characters of at most max_len (4) bytes, WINDOW (12) bytes
 always hold three whole characters, so some form applies; a mask valid text
 cannot give (a gap longer than max_len) maps to entry 0, only so that the
@@ -70,15 +71,15 @@ def _shuffle(lengths, lane):
 
 
 def pairs():
-    """[m] = (shuffle, units) packing four 32-bit lanes' UTF-16 units, lane k
-    a pair when bit k of m is set (the form's fact: a code point above U+FFFF
+    """[m] = the shuffle packing four 32-bit lanes' UTF-16 units, lane k a
+    pair when bit k of m is set (the form's fact: a code point above U+FFFF
     takes two units)."""
     out = []
     for m in range(16):
         row = []
         for k in range(4):
             row += [4 * k, 4 * k + 1] + ([4 * k + 2, 4 * k + 3] if m >> k & 1 else [])
-        out.append((row + [ZERO] * (LANES16 - len(row)), len(row) // 2))
+        out.append(row + [ZERO] * (LANES16 - len(row)))
     return out
 
 
@@ -136,8 +137,8 @@ def _body(entries, index, p, cont):
            f"    uint8_t shuffle[{len(entries)}][{LANES16}];  /* [entry]: pshufb indexes */",
            f"    uint8_t took[{len(entries)}];  /* [entry]: the bytes its characters span */",
            f"    uint8_t units[{len(entries)}];  /* [entry]: UTF-32 units | UTF-16 units << 4 */",
+           f"    uint8_t pair_lanes[{len(entries)}];  /* [entry]: its 4-byte characters' lanes */",
            f"    uint8_t pairs[16][{LANES16}];  /* [lanes that hold a pair]: pshufb indexes */",
-           "    uint8_t pair_units[16];  /* [lanes that hold a pair]: UTF-16 units */",
            "};", "",
            f"static const struct utfdfa_shuffle_tables {p.lower()}_shuffle_tables = {{",
            "    .index = {"]
@@ -156,14 +157,17 @@ def _body(entries, index, p, cont):
         out.append("        " + ", ".join(
             f"0x{len(x[1]) | (len(x[1]) + sum(n == 4 for n in x[1])) << 4:02X}"
             for x in entries[k:k + 16]) + f", /* {k} */")
+    out += ["    },", "    .pair_lanes = {"]
+    for k in range(0, len(entries), 16):
+        out.append("        " + ", ".join(
+            f"0x{sum(1 << j for j, n in enumerate(x[1]) if n == 4):X}"
+            for x in entries[k:k + 16]) + f", /* {k} */")
     out += ["    },", "    .pairs = {"]
     pk = pairs()
-    for m, (sh, units) in enumerate(pk):
+    for m, sh in enumerate(pk):
         row = ", ".join(f"0x{v:02X}" for v in sh)
         out.append(f"        {{{row}}}, /* {m:2}: lanes {m:04b} pairs */")
-    out += ["    },",
-            "    .pair_units = {" + ", ".join(str(u) for _, u in pk) + "},",
-            "};"]
+    out += ["    },", "};"]
     return out
 
 

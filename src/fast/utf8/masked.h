@@ -61,24 +61,26 @@ MK_INLINE void mk_store16(void *dst, __m128i w, bool u16)
     }
 }
 
-/* Code points (of any plane) in the first cnt (3 or 4) 32-bit lanes of c
- * to dst; the units written (no branch on the values: mixed text would
- * mispredict it). UTF-16: each lane to one unit or a surrogate
- * pair (high one in the low half), then packed by the generated shuffle of
- * the lanes that hold pairs. */
-MK_INLINE size_t mk_store32(void *dst, __m128i c, unsigned cnt, bool u16)
+/* The code points of entry e in c (its shuffle row sh: lanes of 32 bits)
+ * to dst; the units written. UTF-16: a lane of a 4-byte character
+ * becomes a pair, the high surrogate low, (c >> 10) + D7C0 below
+ * DC00 | (c & 3FF) (no carry between the halves); a lane's shuffle index
+ * for its byte 3 is 0x80 (bit 7 set) unless it holds a 4-byte character,
+ * so the row chooses, not a compare; the entry's pair lanes pick the
+ * packing (the generated pairs[]), not the values. */
+MK_INLINE size_t mk_store32(void *dst, __m128i c, __m128i sh, unsigned e, bool u16)
 {
     if (!u16) {
         MK_STORE(dst, c);
-        return cnt;
+        return utf8_shuffle_tables.units[e] & 15u;
     }
-    __m128i big = _mm_cmpgt_epi32(c, _mm_set1_epi32(0xFFFF));
-    unsigned pairs = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(big));
-    __m128i hi = _mm_add_epi32(_mm_srli_epi32(c, 10), _mm_set1_epi32(0xD7C0));
-    __m128i lo = _mm_or_si128(_mm_and_si128(c, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0xDC00));
-    __m128i w = _mm_blendv_epi8(c, _mm_or_si128(hi, _mm_slli_epi32(lo, 16)), big);
-    MK_STORE(dst, _mm_shuffle_epi8(w, MK_LOAD(utf8_shuffle_tables.pairs[pairs])));
-    return utf8_shuffle_tables.pair_units[pairs] - (4 - cnt);
+    __m128i w = _mm_add_epi32(
+        _mm_add_epi32(_mm_srli_epi32(c, 10), _mm_set1_epi32((int)0xDC00D7C0)),
+        _mm_and_si128(_mm_slli_epi32(c, 16), _mm_set1_epi32(0x03FF0000)));
+    w = _mm_blendv_epi8(w, c, _mm_srai_epi32(sh, 31));
+    MK_STORE(dst, _mm_shuffle_epi8(
+                      w, MK_LOAD(utf8_shuffle_tables.pairs[utf8_shuffle_tables.pair_lanes[e]])));
+    return utf8_shuffle_tables.units[e] >> 4;
 }
 
 /* One window at p (16 bytes readable; ends: bit k, byte k ends a
@@ -118,7 +120,8 @@ MK_INLINE size_t mk_window(const uint8_t *p, uint64_t ends, void *dst, size_t *p
         e = utf8_shuffle_tables.index[m12];
         took = utf8_shuffle_tables.took[e];
     }
-    __m128i t = _mm_shuffle_epi8(in, MK_LOAD(utf8_shuffle_tables.shuffle[e]));
+    __m128i sh = MK_LOAD(utf8_shuffle_tables.shuffle[e]);
+    __m128i t = _mm_shuffle_epi8(in, sh);
     if (e < UTF8_SHUF_TWO_END) { /* six of 1-2 bytes */
         mk_store16(d, _mm_or_si128(_mm_and_si128(t, _mm_set1_epi16(0x7F)),
                                    _mm_srli_epi16(_mm_and_si128(t, _mm_set1_epi16(0x1F00)), 2)),
@@ -142,7 +145,7 @@ MK_INLINE size_t mk_window(const uint8_t *p, uint64_t ends, void *dst, size_t *p
         _mm_storel_epi64((__m128i *)d, _mm_packus_epi32(c, c));
         *po += 4;
     } else {
-        *po += mk_store32(d, c, 4 - (e >= UTF8_SHUF_THREE_END), u16);
+        *po += mk_store32(d, c, sh, e, u16);
     }
     return took;
 }
@@ -196,15 +199,14 @@ FAST_INLINE FAST_TARGET_AVX2 void mk_pair(const uint8_t *px, unsigned mx, void *
         *ox += utf8_shuffle_tables.units[ex] >> 4;
         *oy += utf8_shuffle_tables.units[ey] >> 4;
     } else {
-        __m256i big = _mm256_cmpgt_epi32(c, _mm256_set1_epi32(0xFFFF));
-        unsigned pairs = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(big));
-        __m256i hs = _mm256_add_epi32(_mm256_srli_epi32(c, 10), _mm256_set1_epi32(0xD7C0));
-        __m256i ls = _mm256_or_si256(_mm256_and_si256(c, _mm256_set1_epi32(0x3FF)),
-                                     _mm256_set1_epi32(0xDC00));
-        __m256i w = _mm256_blendv_epi8(c, _mm256_or_si256(hs, _mm256_slli_epi32(ls, 16)), big);
+        /* pairs as mk_store32 makes them */
+        __m256i w = _mm256_add_epi32(
+            _mm256_add_epi32(_mm256_srli_epi32(c, 10), _mm256_set1_epi32((int)0xDC00D7C0)),
+            _mm256_and_si256(_mm256_slli_epi32(c, 16), _mm256_set1_epi32(0x03FF0000)));
+        w = _mm256_blendv_epi8(w, c, _mm256_srai_epi32(sh, 31));
         __m256i pk = _mm256_inserti128_si256(
-            _mm256_castsi128_si256(MK_LOAD(utf8_shuffle_tables.pairs[pairs & 15])),
-            MK_LOAD(utf8_shuffle_tables.pairs[pairs >> 4]), 1);
+            _mm256_castsi128_si256(MK_LOAD(utf8_shuffle_tables.pairs[utf8_shuffle_tables.pair_lanes[ex]])),
+            MK_LOAD(utf8_shuffle_tables.pairs[utf8_shuffle_tables.pair_lanes[ey]]), 1);
         __m256i v = _mm256_blendv_epi8(r16, _mm256_shuffle_epi8(w, pk), wide);
         MK_STORE(dx, _mm256_castsi256_si128(v));
         MK_STORE(dy, _mm256_extracti128_si256(v, 1));
