@@ -217,6 +217,50 @@ FAST_INLINE FAST_TARGET_AVX2 void mk_pair(const uint8_t *px, unsigned mx, void *
     *ty = utf8_shuffle_tables.took[ey];
 }
 
+/* The bytes a window with ends m takes: whole 3-byte or 4-byte characters
+ * known without the table (mk_window's shortcut: off the chain of loads). */
+FAST_INLINE FAST_TARGET_AVX2 size_t mk_took(unsigned m)
+{
+    m &= 0xFFF;
+    if (m == UTF8_SHUF_ALL3_MASK || m == UTF8_SHUF_ALL4_MASK)
+        return UTF8_SHUF_WINDOW;
+    return utf8_shuffle_tables.took[utf8_shuffle_tables.index[m]];
+}
+
+/* The windows of a block in buf from 0 to whole or past it (16 bytes
+ * readable at each; ends: ones past whole, where every byte counts as a
+ * character of one byte), units out at *po: two consecutive windows in one
+ * mk_pair, the second's place from the first's bytes (mk_took), so that
+ * their shuffles, formulas and stores are done once for both. The first's
+ * 8 units go out before the second's, which start where the first's
+ * counted ones end. Where the windows end. */
+FAST_INLINE FAST_TARGET_AVX2 size_t mk_block_windows(const uint8_t *buf, uint64_t ends,
+                                                     size_t whole, void *dst, size_t *po,
+                                                     bool u16)
+{
+    const struct utfdfa_shuffle_tables *st = &utf8_shuffle_tables;
+    size_t pos = 0, o = *po, q, t, us = u16 ? 2 : 4;
+    char *d = (char *)dst;
+    while (pos < whole) {
+        unsigned m = (unsigned)(ends >> pos | ~(~(uint64_t)0 >> pos));
+        unsigned units = st->units[st->index[m & 0xFFF]];
+        size_t o2 = o + (u16 ? units >> 4 : units & 15u);
+        q = pos + mk_took(m);
+        if (q >= whole) /* one window left: in both lanes, the same units twice */
+            q = pos, o2 = o;
+        unsigned m2 = (unsigned)(ends >> q | ~(~(uint64_t)0 >> q));
+        mk_pair(buf + pos, m, d + o * us, &o, &t, buf + q, m2, d + o2 * us, &o2, &t, u16, false);
+        if (q == pos) {
+            pos += mk_took(m);
+            break;
+        }
+        pos = q + mk_took(m2);
+        o = o2;
+    }
+    *po = o;
+    return pos;
+}
+
 /* Valid UTF-8 at p (whole characters, n bytes) one character at a time:
  * the tail the windows leave. */
 MK_INLINE size_t mk_scalar(const uint8_t *p, size_t n, void *dst, bool u16)

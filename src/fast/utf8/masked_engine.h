@@ -165,6 +165,37 @@ FAST_INLINE MK_TARGET void MK_(walk)(const uint8_t *src, const uint8_t *map, cha
     *px = x, *pox = ox, *py = y, *poy = oy;
 }
 
+/* A half's last bytes p[0..t) (t < 32: the walk stops 31 bytes before the
+ * first half's end and 15 before the second's) by windows over a copy
+ * padded with zeros (characters of one byte), their units through a
+ * buffer: a window writes 8 units, past the half's own. Short chunks make
+ * many halves; one character at a time (mk_scalar) mispredicts on mixed
+ * lengths. Units out. */
+FAST_NOINLINE MK_TARGET static size_t MK_(tail)(const uint8_t *p, size_t t, void *dst, bool u16)
+{
+    if (t >= 32) /* (the walk's limits say it never is) */
+        return (u16 ? mk_scalar16 : mk_scalar32)(p, t, dst);
+    uint8_t buf[64];
+    uint32_t out[32 + 8 + 12]; /* t units, a window's 8 and its bytes past t */
+    _mm256_storeu_si256((__m256i *)(void *)buf, _mm256_setzero_si256());
+    _mm256_storeu_si256((__m256i *)(void *)(buf + 32), _mm256_setzero_si256());
+    memcpy(buf, p, t);
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)buf);
+    uint32_t cont = (uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(UTF8_SHUF_CONT_MAX + 1)), v));
+    uint64_t ends = ~(uint64_t)(cont >> 1);
+    size_t o = 0, pos = 0;
+    if (ends == ~(uint64_t)0) {
+        while (pos < t)
+            pos += mk_window(buf + pos, ends, out, &o, u16);
+    } else {
+        pos = mk_block_windows(buf, ends, t, out, &o, u16);
+    }
+    o -= pos - t; /* the zeros' units */
+    memcpy(dst, out, o * (u16 ? 2 : 4));
+    return o;
+}
+
 FAST_INLINE MK_TARGET size_t MK_(run)(const uint8_t *src, size_t n, void *dst, bool u16)
 {
     uint8_t map[SLAB_MAX / 8 + 16];
@@ -180,10 +211,10 @@ FAST_INLINE MK_TARGET size_t MK_(run)(const uint8_t *src, size_t n, void *dst, b
         MK_(walk)(src, map, d, &x, &ox, lx, &y, &oy, ly, true, true);
     else
         MK_(walk)(src, map, d, &x, &ox, lx, &y, &oy, ly, u16, false);
-    size_t o = ox + (u16 ? mk_scalar16 : mk_scalar32)(src + x, half - x, d + ox * us);
+    size_t o = ox + MK_(tail)(src + x, half - x, d + ox * us, u16);
     if (half == n)
         return o;
-    return oy + (u16 ? mk_scalar16 : mk_scalar32)(src + y, n - y, d + oy * us);
+    return oy + MK_(tail)(src + y, n - y, d + oy * us, u16);
 }
 
 /* Runs of at most a slab (the slab engine's) at once; longer ones cut at a

@@ -86,46 +86,6 @@ SM_INLINE size_t sm_cut(const lk_tables *t, const uint8_t *buf, size_t e)
     return 4 - _tzcnt_u32(m | 16u);
 }
 
-/* The bytes a window with ends m takes: whole 3-byte or 4-byte characters
- * known without the table (mk_window's shortcut: off the chain of loads). */
-SM_INLINE size_t sm_took(unsigned m)
-{
-    m &= 0xFFF;
-    if (m == UTF8_SHUF_ALL3_MASK || m == UTF8_SHUF_ALL4_MASK)
-        return UTF8_SHUF_WINDOW;
-    return utf8_shuffle_tables.took[utf8_shuffle_tables.index[m]];
-}
-
-/* The windows of a block in buf from 0 to whole or past it (ends as
- * sm_block's: ones past whole), units out at *po: two consecutive windows
- * in one mk_pair, the second's place from the first's bytes (sm_took), so
- * that their shuffles, formulas and stores are done once for both. The
- * first's 8 units go out before the second's, which start where the
- * first's counted ones end. Where the windows end. */
-SM_INLINE size_t sm_windows(const uint8_t *buf, uint64_t ends, size_t whole, uint32_t *dst,
-                            size_t *po)
-{
-    const struct utfdfa_shuffle_tables *st = &utf8_shuffle_tables;
-    size_t pos = 0, o = *po, q, t;
-    while (pos < whole) {
-        unsigned m = (unsigned)(ends >> pos | ~(~(uint64_t)0 >> pos));
-        size_t o2 = o + (st->units[st->index[m & 0xFFF]] & 15u);
-        q = pos + sm_took(m);
-        if (q >= whole) /* one window left: in both lanes, the same units twice */
-            q = pos, o2 = o;
-        unsigned m2 = (unsigned)(ends >> q | ~(~(uint64_t)0 >> q));
-        mk_pair(buf + pos, m, dst + o, &o, &t, buf + q, m2, dst + o2, &o2, &t, false, false);
-        if (q == pos) {
-            pos += sm_took(m);
-            break;
-        }
-        pos = q + sm_took(m2);
-        o = o2;
-    }
-    *po = o;
-    return pos;
-}
-
 /* The block src[i..n) (n - i <= 64) from ACCEPT: its whole characters to
  * dst (units out at *po; scratch up to 16 units past the last), the bytes
  * they span (the cut character left); SIZE_MAX (nothing written) at an
@@ -190,7 +150,7 @@ SM_INLINE size_t sm_block(const uint8_t *src, size_t i, size_t n, uint32_t *dst,
         while (pos < whole)
             pos += mk_window(buf + pos, ~(uint64_t)0, dst, &o, false);
     } else {
-        pos = sm_windows(buf, ends, whole, dst, &o);
+        pos = mk_block_windows(buf, ends, whole, dst, &o, false);
     }
     *po = o - (pos - whole);
     return whole;
