@@ -71,12 +71,13 @@ struct utfdfa__utf8_cursor {
     uint32_t state, partial, pending;
 };
 
-/* The public calls' direct entry: a short chunk (n <= 64, cap >= n) at
- * the VBMI level (at the AVX2 and AVX-512 levels, with 16 units of room
- * past n: small_avx2.h) decoded as utfdfa__utf8_decode32 would, the
- * cursor kept (pending as utfdfa__utf8_pending gives it, the count before
- * the call added when the character began before src); 0 (nothing read)
- * in every other case, which the caller's general path takes. */
+/* The public calls' direct entry: a chunk decoded as utfdfa__utf8_decode32
+ * would, the cursor kept (pending as utfdfa__utf8_pending gives it, the
+ * count before the call added when the character began before src): one
+ * of more than 64 bytes, or a short one (n <= 64, cap >= n) at the VBMI
+ * level (at the AVX2 and AVX-512 levels, with 16 units of room past n:
+ * small_avx2.h); 0 (nothing read) for other short ones, which the
+ * caller's general path takes, as it takes what follows an error. */
 size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
                              uint32_t *dst, size_t cap, size_t *written);
 
