@@ -49,12 +49,56 @@ FAST_INLINE MK_TARGET uint64_t MK_(bits)(const uint8_t *map, size_t q)
     return w >> (q & 7);
 }
 
+/* Per byte lane, what the bitmap pass gathers: continuations and 4-byte
+ * first bytes (before the split), the largest byte (to UTF-16). */
+struct MK_(lanes) {
+    __m256i cont, four, top;
+};
+
+/* The starts of the 32 bytes v (bit i: byte i is no continuation), v
+ * counted into l (when count) and its largest byte kept (to UTF-16). */
+FAST_INLINE MK_TARGET uint32_t MK_(starts)(__m256i v, struct MK_(lanes) *l, bool count, bool u16)
+{
+    __m256i c = _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(UTF8_SHUF_CONT_MAX + 1)), v);
+    __m256i f0 = _mm256_set1_epi8((char)MK_LONGER(3));
+    if (count) {
+        l->cont = _mm256_sub_epi8(l->cont, c);
+        if (u16)
+            l->four = _mm256_sub_epi8(l->four, _mm256_cmpeq_epi8(_mm256_max_epu8(v, f0), v));
+    }
+    if (u16)
+        l->top = _mm256_max_epu8(l->top, v);
+    return ~(uint32_t)_mm256_movemask_epi8(c);
+}
+
+/* The bitmap of src[i..end) (end - i a multiple of 32) at map, 64 bytes a
+ * step (one store); where it ended. */
+FAST_INLINE MK_TARGET size_t MK_(mark)(const uint8_t *src, size_t i, size_t end, uint8_t *map,
+                                       struct MK_(lanes) *l, bool count, bool u16)
+{
+    for (; end - i >= 64; i += 64) {
+        uint64_t st = MK_(starts)(_mm256_loadu_si256((const __m256i *)(const void *)(src + i)), l,
+                                  count, u16);
+        st |= (uint64_t)MK_(starts)(
+                  _mm256_loadu_si256((const __m256i *)(const void *)(src + i + 32)), l, count, u16)
+              << 32;
+        memcpy(map + i / 8, &st, 8);
+    }
+    if (end - i >= 32) {
+        uint32_t st = MK_(starts)(_mm256_loadu_si256((const __m256i *)(const void *)(src + i)), l,
+                                  count, u16);
+        memcpy(map + i / 8, &st, 4);
+        i += 32;
+    }
+    return i;
+}
+
 /* The bitmap of src[0..n) (n at most SLAB_MAX) at map (SLAB_MAX / 8 + 16
- * bytes, zero past its bits as far as the walk reads them); the split (n when the run is not split), in
- * *first the units of the text before it, in *fours (to UTF-16) whether
- * the run has 4-byte characters. */
-FAST_NOINLINE MK_TARGET static size_t MK_(map)(const uint8_t *src, size_t n, uint8_t *map,
-                                              size_t *first, bool *fours, bool u16)
+ * bytes, zero past its bits as far as the walk reads them); the split (n
+ * when the run is not split), in *first the units of the text before it,
+ * in *fours (to UTF-16) whether the run has 4-byte characters. */
+FAST_INLINE MK_TARGET size_t MK_(map)(const uint8_t *src, size_t n, uint8_t *map,
+                                      size_t *first, bool *fours, bool u16)
 {
     size_t half = n, i = 0, k = 0;
     if (n >= MK_SPLIT_MIN) { /* masked.h */
@@ -62,32 +106,16 @@ FAST_NOINLINE MK_TARGET static size_t MK_(map)(const uint8_t *src, size_t n, uin
         while (src[half] >= UTF8_SHUF_CONT_MIN && src[half] <= UTF8_SHUF_CONT_MAX)
             half++;
     }
-    /* per byte lane: continuations and 4-byte first bytes in the whole
-     * blocks before the split (fewer than 256: no overflow); the largest
-     * byte in all */
+    /* the lanes' counts over the whole 32-byte blocks before the split
+     * (fewer than 256 each: no overflow) */
     _Static_assert(SLAB_MAX / 2 / 32 < 256, "the per-lane counts fit a byte");
-    __m256i cont = _mm256_setzero_si256(), four = cont, top = cont;
+    struct MK_(lanes) l = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
     const __m256i cmax = _mm256_set1_epi8((char)(UTF8_SHUF_CONT_MAX + 1));
     const __m256i f0 = _mm256_set1_epi8((char)MK_LONGER(3));
     size_t whole = (half < n ? half : n) / 32 * 32;
-    for (; i < whole; i += 32) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
-        __m256i c = _mm256_cmpgt_epi8(cmax, v);
-        uint32_t st = ~(uint32_t)_mm256_movemask_epi8(c);
-        memcpy(map + i / 8, &st, 4);
-        cont = _mm256_sub_epi8(cont, c);
-        if (u16) {
-            four = _mm256_sub_epi8(four, _mm256_cmpeq_epi8(_mm256_max_epu8(v, f0), v));
-            top = _mm256_max_epu8(top, v);
-        }
-    }
-    for (; i + 32 <= n; i += 32) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
-        uint32_t st = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(cmax, v));
-        memcpy(map + i / 8, &st, 4);
-        if (u16)
-            top = _mm256_max_epu8(top, v);
-    }
+    i = MK_(mark)(src, 0, whole, map, &l, true, u16);
+    i = MK_(mark)(src, i, i + (n - i) / 32 * 32, map, &l, false, u16);
+    __m256i cont = l.cont, four = l.four, top = l.top;
     __m256i sc = _mm256_sad_epu8(cont, _mm256_setzero_si256());
     __m256i sf = _mm256_sad_epu8(four, _mm256_setzero_si256());
     __m256i t = _mm256_add_epi64(_mm256_sub_epi64(u16 ? sf : _mm256_setzero_si256(), sc),
@@ -121,6 +149,19 @@ FAST_NOINLINE MK_TARGET static size_t MK_(map)(const uint8_t *src, size_t n, uin
     map[n / 8] |= (uint8_t)(1u << (n & 7));
     *first = k;
     return half;
+}
+
+/* One copy each: a flag tested in the loop costs the pass a tenth. */
+FAST_NOINLINE MK_TARGET static size_t MK_(map32)(const uint8_t *src, size_t n, uint8_t *map,
+                                                size_t *first, bool *fours)
+{
+    return MK_(map)(src, n, map, first, fours, false);
+}
+
+FAST_NOINLINE MK_TARGET static size_t MK_(map16)(const uint8_t *src, size_t n, uint8_t *map,
+                                                size_t *first, bool *fours)
+{
+    return MK_(map)(src, n, map, first, fours, true);
 }
 
 /* The windows of both cursors (in *x, *y with their units *ox, *oy) while
@@ -201,7 +242,7 @@ FAST_INLINE MK_TARGET size_t MK_(run)(const uint8_t *src, size_t n, void *dst, b
     uint8_t map[SLAB_MAX / 8 + 16];
     size_t oy;
     bool fours;
-    size_t half = MK_(map)(src, n, map, &oy, &fours, u16);
+    size_t half = (u16 ? MK_(map16) : MK_(map32))(src, n, map, &oy, &fours);
     size_t us = u16 ? 2 : 4;
     char *d = (char *)dst;
     /* windows at x < lx, y < ly */
