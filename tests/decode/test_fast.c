@@ -3,9 +3,9 @@
  *
  * The contract (src/fast/utf8/utf8_fast.h): a fast function consumes a prefix of its
  * input and leaves exactly the state, partial value and output that the
- * plain loop (core_dfa of src/decode/dfa.h, here over utf8_trans and
- * utf8_class, which the fast paths do not use) gives over that prefix,
- * never consuming a byte that rejects and never writing at or past cap. So
+ * plain loop (core_dfa of src/decode/dfa.h; tests/common/plain_dfa.c, over
+ * utf8_trans and utf8_class, which the fast paths do not use) gives over
+ * that prefix, never consuming a byte that rejects and never writing at or past cap. So
  * every call is replayed: the plain loop over the consumed prefix, from
  * the same state, with the same cap, must consume all of it and end with
  * the same state, partial value and output. These implementations also
@@ -46,6 +46,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+#include "common.h"
+#include "plain_dfa.h"
 #include "utf8.gen.h"
 #include "utf8_fast.h"
 #include "vectors.h"
@@ -94,16 +97,13 @@ static const struct grammar grammars[] = {
      fast_generic_pending, &corrected_utf_8_fast_tables},
 #endif
 };
-static const struct grammar *G; /* the one under test */
+static const struct grammar *G;  /* the one under test */
+static struct plain_dfa G_plain; /* its tables, for the plain loop */
 
 static uint32_t next_state(uint32_t st, uint8_t b)
 {
-    size_t k = st + G->cls[b];
-    return G->trans_size == 1 ? ((const uint8_t *)G->trans)[k] : ((const uint16_t *)G->trans)[k];
+    return plain_dfa_step(&G_plain, st, b);
 }
-
-#include "check.h"
-#include "common.h"
 
 /* ------------------------------------------------------- the plain loop */
 
@@ -118,82 +118,6 @@ static size_t plain_scan(const uint8_t *s, size_t n, uint32_t *state)
         st = next;
     }
     *state = st;
-    return i;
-}
-
-/* The runtime's loop with a UTF-32 or UTF-16 sink: stops before a rejecting byte
- * and before the byte completing a character that has no room. */
-static size_t plain_dec(const uint8_t *s, size_t n, uint32_t *state, uint32_t *partial,
-                        void *dst, size_t cap, size_t *written, bool u16)
-{
-    uint32_t st = *state, cp = *partial;
-    size_t i = 0, o = 0;
-    for (; i < n; i++) {
-        uint8_t b = s[i];
-        uint32_t next = next_state(st, b);
-        if (next == G->reject)
-            break;
-        uint32_t v = cp << 6 | (b & G->mask[G->cls[b]]);
-        if (next == G->accept) {
-            size_t units = u16 && v >= 0x10000 ? 2 : 1;
-            if (cap - o < units)
-                break;
-            if (!u16) {
-                ((uint32_t *)dst)[o++] = v;
-            } else if (units == 1) {
-                ((uint16_t *)dst)[o++] = (uint16_t)v;
-            } else {
-                ((uint16_t *)dst)[o++] = (uint16_t)(0xD800 | (v - 0x10000) >> 10);
-                ((uint16_t *)dst)[o++] = (uint16_t)(0xDC00 | (v & 0x3FF));
-            }
-            cp = 0;
-        } else {
-            cp = v;
-        }
-        st = next;
-    }
-    *state = st;
-    *partial = cp;
-    *written = o;
-    return i;
-}
-
-/* The replacing loop (core_dfa in convert()'s loop, UTFDFA_REPLACE): a
- * rejecting byte gives U+FFFD and is consumed only if it came in ACCEPT. */
-static size_t plain_rep(const uint8_t *s, size_t n, uint32_t *state, uint32_t *partial,
-                        uint32_t *dst, size_t cap, size_t *written, size_t *errors)
-{
-    uint32_t st = *state, cp = *partial;
-    size_t i = 0, o = 0, e = 0;
-    while (i < n) {
-        uint8_t b = s[i];
-        uint32_t next = next_state(st, b);
-        if (next == G->reject) {
-            if (o == cap)
-                break;
-            dst[o++] = 0xFFFD;
-            e++;
-            i += st == G->accept;
-            st = G->accept;
-            cp = 0;
-            continue;
-        }
-        uint32_t v = cp << 6 | (b & G->mask[G->cls[b]]);
-        if (next == G->accept) {
-            if (o == cap)
-                break;
-            dst[o++] = v;
-            cp = 0;
-        } else {
-            cp = v;
-        }
-        st = next;
-        i++;
-    }
-    *state = st;
-    *partial = cp;
-    *written = o;
-    *errors = e;
     return i;
 }
 
@@ -238,9 +162,9 @@ static void check_dec(const struct utfdfa__fast_variant *v, bool u16, const uint
     size_t w = (size_t)-1, wr = 0, ww = 0;
     size_t k = u16 ? v->dec16(src, n, &st, &cp, out, cap, &w)
                    : v->dec32(src, n, &st, &cp, out, cap, &w);
-    size_t kr = k <= n ? plain_dec(src, k, &st_r, &cp_r, ref, cap, &wr, u16) : 0;
+    size_t kr = k <= n ? plain_dfa_decode(&G_plain, src, k, &st_r, &cp_r, ref, cap, &wr, u16) : 0;
     void *whole = xmalloc(cap * unit);
-    size_t m = plain_dec(src, n, &st_w, &cp_w, whole, cap, &ww, u16);
+    size_t m = plain_dfa_decode(&G_plain, src, n, &st_w, &cp_w, whole, cap, &ww, u16);
     free(whole);
     /* The first unit that differs, when as many were written. */
     size_t at = w;
@@ -331,7 +255,7 @@ static void check_rep(const struct utfdfa__fast_variant *v, const uint8_t *src, 
     uint32_t st = st0, cp = cp0, st_w = st0, cp_w = cp0;
     size_t w = (size_t)-1, ww = 0, e = (size_t)-1, ew = 0;
     size_t k = v->rep(src, n, &st, &cp, out, cap, &w, &e);
-    size_t m = plain_rep(src, n, &st_w, &cp_w, whole, cap, &ww, &ew);
+    size_t m = plain_dfa_replace(&G_plain, src, n, &st_w, &cp_w, whole, cap, &ww, &ew);
     CHECK(k == m && st == st_w && cp == cp_w && w == ww && e == ew &&
               (w == 0 || memcmp(out, whole, w * 4) == 0),
           "%s: %s replace (%s) on %s from state %u partial %X, cap %zu: consumed %zu/%zu, "
@@ -346,7 +270,7 @@ static size_t units_needed(const uint8_t *src, size_t n, uint32_t st, uint32_t c
 {
     void *tmp = xmalloc(2 * n * sizeof(uint32_t) + 8);
     size_t w;
-    plain_dec(src, n, &st, &cp, tmp, 2 * n + 2, &w, u16);
+    plain_dfa_decode(&G_plain, src, n, &st, &cp, tmp, 2 * n + 2, &w, u16);
     free(tmp);
     return w;
 }
@@ -400,7 +324,7 @@ static void check_splits(const uint8_t *src, size_t n, int caps, const char *wha
         uint32_t st = G->accept, cp = 0;
         void *tmp = xmalloc(2 * j * sizeof(uint32_t) + 8);
         size_t w;
-        size_t k = plain_dec(src, j, &st, &cp, tmp, 2 * j + 2, &w, false);
+        size_t k = plain_dfa_decode(&G_plain, src, j, &st, &cp, tmp, 2 * j + 2, &w, false);
         free(tmp);
         if (k != j)
             break; /* the first part has an error: a caller restarts after it */
@@ -604,7 +528,7 @@ static void test_length3(void)
         bad += k != ka || st != sp;
         st = sp = UTF8_ACCEPT;
         k = def->dec32(alone, 3, &st, &cp, out32, N, &w);
-        ka = plain_dec(alone, 3, &sp, &pcp, r32, N, &wa, false);
+        ka = plain_dfa_decode(&G_plain, alone, 3, &sp, &pcp, r32, N, &wa, false);
         bad += k != ka || st != sp || cp != pcp || w != wa || memcmp(out32, r32, w * 4);
         /* In context, against what the plain loop alone implies. */
         bool through = ka == 3 && sp == UTF8_ACCEPT;
@@ -627,7 +551,7 @@ static void test_length3(void)
         st = sp = UTF8_ACCEPT;
         cp = pcp = 0;
         k = def->rep(ctx, N, &st, &cp, out32, N, &w, &e);
-        size_t kp = plain_rep(ctx, N, &sp, &pcp, r32, N, &wa, &ep);
+        size_t kp = plain_dfa_replace(&G_plain, ctx, N, &sp, &pcp, r32, N, &wa, &ep);
         bad += k != kp || st != sp || cp != pcp || w != wa || e != ep || memcmp(out32, r32, w * 4);
         CHECK(!bad, "length 3: %02X %02X %02X differs from the plain loop", alone[0], alone[1],
               alone[2]);
@@ -661,7 +585,7 @@ static void test_random(int count, bool walk)
             uint32_t st = G->accept, cp = 0;
             size_t w;
             uint32_t tmp[2];
-            if (plain_dec(buf, 1, &st, &cp, tmp, 2, &w, false) == 1)
+            if (plain_dfa_decode(&G_plain, buf, 1, &st, &cp, tmp, 2, &w, false) == 1)
                 check_all(base + align + 1, n - 1, st, cp, CAPS_SOME, "random, mid-sequence");
         }
         free(base);
@@ -795,7 +719,7 @@ static void test_lane_entry_errors(int texts, size_t span)
                 uint32_t sj = G->accept, cj = 0;
                 size_t w;
                 uint32_t *tmp = xmalloc((j + 1) * sizeof *tmp);
-                plain_dec(c, j, &sj, &cj, tmp, j + 1, &w, false);
+                plain_dfa_decode(&G_plain, c, j, &sj, &cj, tmp, j + 1, &w, false);
                 free(tmp);
                 for (size_t vi = 0; vi < nvariants; vi++) {
                     const struct utfdfa__fast_variant *v = &variants[vi];
@@ -921,8 +845,8 @@ static void test_corpus_file(const char *path, const char *name, size_t align_st
     for (int u16 = 0; u16 < 2; u16++) {
         dst_[u16] = G->accept;
         dcp[u16] = 0;
-        dn[u16] = plain_dec(data, n, &dst_[u16], &dcp[u16], u16 ? (void *)ref16 : (void *)ref32,
-                            n + 1, &dw[u16], u16);
+        dn[u16] = plain_dfa_decode(&G_plain, data, n, &dst_[u16], &dcp[u16],
+                                   u16 ? (void *)ref16 : (void *)ref32, n + 1, &dw[u16], u16);
     }
     for (size_t align = 0; align < 64; align += align_step) {
         uint8_t *base;
@@ -968,7 +892,7 @@ static void test_corpus_file(const char *path, const char *name, size_t align_st
     uint32_t *whole = xmalloc((n + 1) * 4), *got = xmalloc((n + 1) * 4);
     uint32_t st = G->accept, cp = 0;
     size_t wn;
-    plain_dec(data, n, &st, &cp, whole, n + 1, &wn, false);
+    plain_dfa_decode(&G_plain, data, n, &st, &cp, whole, n + 1, &wn, false);
     for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
         const struct utfdfa__fast_variant *v = &variants[0];
         uint32_t s2 = G->accept, p2 = 0, s3 = G->accept;
@@ -984,7 +908,8 @@ static void test_corpus_file(const char *path, const char *name, size_t align_st
                 break;
             }
             o += w;
-            k += plain_dec(chunk + k, len - k, &s2, &p2, got + o, n + 1 - o, &w2, false);
+            k += plain_dfa_decode(&G_plain, chunk + k, len - k, &s2, &p2, got + o, n + 1 - o, &w2,
+                                  false);
             o += w2;
             size_t ks = v->scan(chunk, len, &s3);
             ks += plain_scan(chunk + ks, len - ks, &s3);
@@ -1036,6 +961,8 @@ int main(int argc, char **argv)
         printf("test_fast: TEST_FAST_QUICK: length-3 strings and most random inputs left out\n");
     for (size_t gi = 0; gi < sizeof grammars / sizeof *grammars; gi++) {
         G = &grammars[gi];
+        G_plain =
+            (struct plain_dfa){G->cls, G->trans, G->trans_size, G->mask, G->accept, G->reject};
         if (G->fast)
             fast_generic_use(G->fast);
         nvariants = 0;

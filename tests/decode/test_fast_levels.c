@@ -2,12 +2,13 @@
 /* The UTF-8 decoders the library calls (utfdfa__utf8_decode32, _decode16,
  * _decode32_replace of src/fast/utf8/), forced to each kernel level in turn
  * (utfdfa__fast_force; a level this CPU lacks is skipped with a note),
- * against the plain per-byte loop written here over the generated tables
- * (utf8_trans, utf8_class, utf8_payload_mask), which the fast paths do not
- * read. Each call must stop exactly where the plain loop over the whole
- * input stops, with the same cap, and leave the same state, partial value,
- * units written, output and (replacing) error count; nothing may be written
- * at or past dst[cap] (guard units after it are checked).
+ * against the plain per-byte loop (tests/common/plain_dfa.c) over the
+ * generated tables (utf8_trans, utf8_class, utf8_payload_mask), which the
+ * fast paths do not read. Each call must stop exactly where the plain loop
+ * over the whole input stops, with the same cap, and leave the same state,
+ * partial value, units written, output and (replacing) error count;
+ * nothing may be written at or past dst[cap] (guard units after it are
+ * checked).
  *
  * Inputs: valid text of every script mix (ASCII, 2-, 3-, 4-byte, mixed 1-4
  * and 2-4 bytes) cut at every length 0..300 (so characters truncated at
@@ -32,6 +33,7 @@
 
 #include "check.h"
 #include "common.h"
+#include "plain_dfa.h"
 #include "utf8.gen.h"
 #include "utf8_fast.h"
 
@@ -41,59 +43,16 @@ static const char *level_name = "";
 
 /* ------------------------------------------------------- the plain loop */
 
-static uint32_t step(uint32_t st, uint8_t b)
-{
-    return utf8_trans[st + utf8_class[b]];
-}
-
-static uint32_t payload(uint8_t b)
-{
-    return b & utf8_payload_mask[utf8_class[b]];
-}
+static const struct plain_dfa utf8_plain = PLAIN_DFA(utf8, UTF8);
 
 /* Strict (mode 0: UTF-32, 1: UTF-16) or replacing (mode 2, UTF-32). */
 static size_t plain(int mode, const uint8_t *s, size_t n, uint32_t *state, uint32_t *partial,
                     void *dst, size_t cap, size_t *written, size_t *errors)
 {
-    uint32_t st = *state, cp = *partial;
-    size_t i = 0, o = 0, e = 0;
-    while (i < n) {
-        uint32_t next = step(st, s[i]);
-        if (next == UTF8_REJECT) {
-            if (mode != 2 || o == cap)
-                break;
-            ((uint32_t *)dst)[o++] = 0xFFFD;
-            e++;
-            i += st == UTF8_ACCEPT;
-            st = UTF8_ACCEPT;
-            cp = 0;
-            continue;
-        }
-        uint32_t v = cp << 6 | payload(s[i]);
-        if (next == UTF8_ACCEPT) {
-            size_t units = mode == 1 && v >= 0x10000 ? 2 : 1;
-            if (cap - o < units)
-                break;
-            if (mode != 1) {
-                ((uint32_t *)dst)[o++] = v;
-            } else if (units == 1) {
-                ((uint16_t *)dst)[o++] = (uint16_t)v;
-            } else {
-                ((uint16_t *)dst)[o++] = (uint16_t)(0xD800 | (v - 0x10000) >> 10);
-                ((uint16_t *)dst)[o++] = (uint16_t)(0xDC00 | (v & 0x3FF));
-            }
-            cp = 0;
-        } else {
-            cp = v;
-        }
-        st = next;
-        i++;
-    }
-    *state = st;
-    *partial = cp;
-    *written = o;
-    *errors = e;
-    return i;
+    *errors = 0;
+    if (mode == 2)
+        return plain_dfa_replace(&utf8_plain, s, n, state, partial, dst, cap, written, errors);
+    return plain_dfa_decode(&utf8_plain, s, n, state, partial, dst, cap, written, mode == 1);
 }
 
 /* ------------------------------------------------------------- checks */

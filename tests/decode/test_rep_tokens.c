@@ -2,7 +2,7 @@
 /* The AVX2 level's replacing windows by blocks of tokens
  * (src/fast/utf8/rep_tokens.h, utfdfa__utf8_rep_tok_avx2) and the slab
  * decoder that calls them (utfdfa__utf8_rep_avx2), brute-forced against
- * the replacing loop written here over the generated plain tables
+ * the replacing loop of tests/common/plain_dfa.c over the generated tables
  * (utf8_trans, utf8_class, utf8_payload_mask; one U+FFFD per maximal
  * subpart), which the fast paths do not read. Each call must stop where
  * the loop over the whole input stops with the same cap, and leave the
@@ -32,6 +32,7 @@
 
 #include "check.h"
 #include "common.h"
+#include "plain_dfa.h"
 #include "utf8.gen.h"
 #include "utf8_fast.h"
 
@@ -60,44 +61,8 @@ static uint32_t rnd(void)
     return (uint32_t)(seed >> 17);
 }
 
-/* The replacing loop (convert()'s with UTFDFA_REPLACE): a rejecting byte
- * gives U+FFFD and is consumed only when it came in ACCEPT. */
-static size_t plain_rep(const uint8_t *s, size_t n, uint32_t *state, uint32_t *partial,
-                        uint32_t *dst, size_t cap, size_t *written, size_t *errors)
-{
-    uint32_t st = *state, cp = *partial;
-    size_t i = 0, o = 0, e = 0;
-    while (i < n) {
-        uint8_t b = s[i];
-        uint32_t next = utf8_trans[st + utf8_class[b]];
-        if (next == UTF8_REJECT) {
-            if (o == cap)
-                break;
-            dst[o++] = 0xFFFD;
-            e++;
-            i += st == UTF8_ACCEPT;
-            st = UTF8_ACCEPT;
-            cp = 0;
-            continue;
-        }
-        uint32_t v = cp << 6 | (b & utf8_payload_mask[utf8_class[b]]);
-        if (next == UTF8_ACCEPT) {
-            if (o == cap)
-                break;
-            dst[o++] = v;
-            cp = 0;
-        } else {
-            cp = v;
-        }
-        st = next;
-        i++;
-    }
-    *state = st;
-    *partial = cp;
-    *written = o;
-    *errors = e;
-    return i;
-}
+/* The replacing loop's tables (tests/common/plain_dfa.h). */
+static const struct plain_dfa utf8_plain = PLAIN_DFA(utf8, UTF8);
 
 /* Every engine on src[0..n) from (st0, cp0) with cap units, against the loop. */
 static void check(const uint8_t *src, size_t n, uint32_t st0, uint32_t cp0, size_t cap,
@@ -105,7 +70,7 @@ static void check(const uint8_t *src, size_t n, uint32_t st0, uint32_t cp0, size
 {
     uint32_t *want = xmalloc(cap * 4 + 4);
     uint32_t sw = st0, pw = cp0;
-    size_t ww, ew, kw = plain_rep(src, n, &sw, &pw, want, cap, &ww, &ew);
+    size_t ww, ew, kw = plain_dfa_replace(&utf8_plain, src, n, &sw, &pw, want, cap, &ww, &ew);
     for (size_t k = 0; k < sizeof engines / sizeof *engines; k++) {
         uint32_t st = st0, cp = cp0;
         uint32_t *exact = xmalloc(cap * 4 + 1); /* exactly cap units: ASan sees one past */
@@ -126,7 +91,7 @@ static size_t need(const uint8_t *src, size_t n, uint32_t st, uint32_t cp)
 {
     uint32_t *tmp = xmalloc(2 * n * 4 + 8);
     size_t w, e;
-    plain_rep(src, n, &st, &cp, tmp, 2 * n + 2, &w, &e);
+    plain_dfa_replace(&utf8_plain, src, n, &st, &cp, tmp, 2 * n + 2, &w, &e);
     free(tmp);
     return w;
 }
@@ -247,7 +212,7 @@ static void test_inside(void)
         if (r % 4 == 0)
             buf[at + k] = (uint8_t)rnd();
         uint32_t st = UTF8_ACCEPT, cp = 0, tmp[8];
-        size_t w, e, used = plain_rep(buf + at, k, &st, &cp, tmp, 8, &w, &e);
+        size_t w, e, used = plain_dfa_replace(&utf8_plain, buf + at, k, &st, &cp, tmp, 8, &w, &e);
         if (used != k || st == UTF8_ACCEPT || w != 0)
             continue;
         uint8_t *rest = dup_exact(buf + at + k, LEN - at - k);
