@@ -98,17 +98,3 @@ const char *hex(const uint8_t *s, size_t n)
         snprintf(buf + k, sizeof buf - k, " ...");
     return buf;
 }
-
-uint32_t lcg_next(uint64_t *state)
-{
-    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-    return (uint32_t)(*state >> 33);
-}
-
-uint32_t xorshift_next(uint64_t *state)
-{
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    return (uint32_t)(*state >> 16);
-}

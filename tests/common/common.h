@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Small helpers every C test needs once: allocation that never returns
  * NULL, exact-size heap copies (so AddressSanitizer catches a read past
- * the end), hex in and out, the seeded generators. They do not call the
+ * the end), hex in and out (the seeded generator is rng.h). They do not call the
  * library (test_fast links only the UTF-8 fast paths, src/fast/utf8/); drive.h has those that do. */
 #ifndef UTFDFA_TESTS_COMMON_H
 #define UTFDFA_TESTS_COMMON_H
@@ -24,9 +24,5 @@ size_t parse_cps(const char *h, uint32_t *out, size_t max);
 /* s[0..n) as "41 C2 80" (the first 64 bytes, then "..."); a static buffer
  * that the next call overwrites. */
 const char *hex(const uint8_t *s, size_t n);
-
-/* The two generators the suites use, each program with its own seed. */
-uint32_t lcg_next(uint64_t *state);      /* 64-bit LCG, the high 31 bits */
-uint32_t xorshift_next(uint64_t *state); /* xorshift64, bits 16-47 */
 
 #endif /* UTFDFA_TESTS_COMMON_H */

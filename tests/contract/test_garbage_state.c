@@ -23,19 +23,15 @@
 
 #include "check.h"
 #include "common.h"
+#include "rng.h"
 #include "utfdfa.h"
 
-static uint64_t rng = 20261125;
-
-static uint32_t rnd(void)
-{
-    return lcg_next(&rng);
-}
+static struct test_rng rng = {20261125};
 
 static void random_bytes(void *p, size_t n)
 {
     for (size_t k = 0; k < n; k++)
-        ((uint8_t *)p)[k] = (uint8_t)rnd();
+        ((uint8_t *)p)[k] = test_rng_byte(&rng);
 }
 
 static bool known(utfdfa_result r)
@@ -77,7 +73,7 @@ static void drive_decoder(const utfdfa_decoder *d0, const uint8_t *in, size_t n,
 static void decoders(void)
 {
     for (unsigned from = 0; from < UTFDFA_NENCODINGS; from++) {
-        size_t n = 1 + rnd() % 24;
+        size_t n = 1 + test_rng_below(&rng, 24);
         uint8_t *in = xmalloc(n);
         char what[96];
         for (size_t byte = 0; byte < sizeof(utfdfa_decoder); byte++)
@@ -110,8 +106,10 @@ static void encoders(void)
                                     UTFDFA_BOM_KEEP);
                 random_bytes(&e, sizeof e);
                 ((uint8_t *)&e)[byte] = (uint8_t)v;
-                for (size_t k = 0; k < N; k++) /* ASCII, BMP, supplementary, anything */
-                    cps[k] = rnd() % 4 == 0 ? rnd() % 0x80 : rnd() % 4 == 0 ? rnd() : rnd() % 0x11000;
+                for (size_t k = 0; k < N; k++) /* ASCII, BMP, supplementary, any 31 bits */
+                    cps[k] = test_rng_below(&rng, 4) == 0   ? test_rng_below(&rng, 0x80)
+                             : test_rng_below(&rng, 4) == 0 ? test_rng_below(&rng, 1u << 31)
+                                                            : test_rng_below(&rng, 0x11000);
                 size_t n = N, m = CAP;
                 utfdfa_error err = {0, 0, UTFDFA_ERR_NONE};
                 utfdfa_result r = utfdfa_encode(&e, cps, &n, out, &m, v & 1, &err);

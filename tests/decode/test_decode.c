@@ -18,6 +18,7 @@
 #include "drive.h"
 #include "oracle.h"
 #include "ref_utf8.h"
+#include "rng.h"
 #include "utfdfa.h"
 #include "vectors.h"
 
@@ -173,30 +174,25 @@ static void streaming(const uint8_t *in, size_t n, const char *what)
 
 /* ------------------------------------------------------------ random */
 
-static uint64_t rng_state = 20261122;
-
-static uint32_t rnd(void)
-{
-    return lcg_next(&rng_state);
-}
+static struct test_rng rng = {20261122};
 
 static size_t random_input(uint8_t *buf, size_t max)
 {
     static const uint8_t pick[] = {0x41, 0x0A, 0x80, 0x8F, 0x90, 0xBF, 0xA0, 0xC0, 0xC1, 0xC2,
                                    0xDF, 0xE0, 0xE1, 0xED, 0xEE, 0xEF, 0xBB, 0xF0, 0xF1, 0xF4,
                                    0xF5, 0xF8, 0xFE, 0xFF, 0xD8, 0xDC, 0x00};
-    size_t n = rnd() % (max + 1);
+    size_t n = test_rng_below(&rng, max + 1);
     for (size_t i = 0; i < n; i++) {
-        uint32_t r = rnd();
+        uint32_t r = test_rng_u32(&rng);
         if (r % 4 == 0) { /* a valid character now and then */
-            uint32_t cp = rnd() % 0x110000;
+            uint32_t cp = test_rng_below(&rng, 0x110000);
             uint8_t enc[4];
             size_t k = ref_utf8_encode(cp, enc);
             for (size_t j = 0; j < k && i < n; j++)
                 buf[i++] = enc[j];
             i--;
         } else {
-            buf[i] = r % 2 ? pick[rnd() % sizeof pick] : (uint8_t)rnd();
+            buf[i] = r % 2 ? pick[test_rng_below(&rng, sizeof pick)] : test_rng_byte(&rng);
         }
     }
     return n;

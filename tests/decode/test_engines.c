@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "common.h"
+#include "rng.h"
 #include "utfdfa.h"
 #include "vectors.h"
 #include "utf8.lexer.c"
@@ -112,13 +113,13 @@ int main(void)
     /* Random inputs: runs of bytes drawn towards the interesting ones. */
     static const uint8_t pick[] = {0x41, 0x80, 0x9F, 0xA0, 0xBF, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
                                    0xED, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFF};
-    uint64_t rng = 20261122;
+    struct test_rng rng = {20261122};
     for (int t = 0; t < 200000; t++) {
         size_t n = 0;
-        size_t len = lcg_next(&rng) % 24;
+        size_t len = test_rng_below(&rng, 24);
         uint8_t *in = xmalloc(len);
         for (; n < len; n++) {
-            uint32_t r = lcg_next(&rng);
+            uint32_t r = test_rng_u32(&rng);
             in[n] = r & 1 ? pick[(r >> 1) % sizeof pick] : (uint8_t)(r >> 8);
         }
         check(compare(in, len), "a random string", in, len);

@@ -25,6 +25,7 @@
 #include "common.h"
 #include "oracle.h"
 #include "ref_forms.h"
+#include "rng.h"
 #include "utfdfa.h"
 
 /* The reference decoder of an encoding. */
@@ -176,12 +177,7 @@ static void class_space(enum utfdfa_encoding enc)
     tally(cases, bad, "the class space of 4-6 bytes", utfdfa_encoding_name(enc));
 }
 
-static uint64_t rng = 20261123;
-
-static uint32_t next_random(void)
-{
-    return xorshift_next(&rng);
-}
+static struct test_rng rng = {20261123};
 
 static void random_strings(enum utfdfa_encoding enc)
 {
@@ -192,10 +188,10 @@ static void random_strings(enum utfdfa_encoding enc)
     uint8_t s[24];
     unsigned long bad = 0;
     for (int t = 0; t < 100000; t++) {
-        size_t n = 1 + next_random() % sizeof s;
+        size_t n = 1 + test_rng_below(&rng, sizeof s);
         for (size_t i = 0; i < n; i++)
-            s[i] = alphabet[next_random() % sizeof alphabet];
-        size_t chunk = t % 4 ? 1 + next_random() % n : 0;
+            s[i] = alphabet[test_rng_below(&rng, sizeof alphabet)];
+        size_t chunk = t % 4 ? 1 + test_rng_below(&rng, n) : 0;
         if (!agrees(enc, s, n, chunk) && bad++ < 5)
             fail("%s: %s (chunks of %zu) differs from the reference", utfdfa_encoding_name(enc),
                  hex(s, n), chunk);
@@ -279,7 +275,7 @@ static void wide_encoder(enum utfdfa_encoding enc)
                                      0x8421109F};
     unsigned long bad = 0, cases = 0;
     for (unsigned t = 0; t < 300000 + sizeof edges / sizeof edges[0]; t++) {
-        uint32_t cp = t < sizeof edges / sizeof edges[0] ? edges[t] : next_random() * 2654435761u;
+        uint32_t cp = t < sizeof edges / sizeof edges[0] ? edges[t] : test_rng_u32(&rng);
         cp = cp % (top + 1ull);
         if (cp == 0 || (cp >= 0x80 && cp <= 0x9F && corr) || (cp >= 0xD800 && cp <= 0xDFFF))
             continue;

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "common.h"
+#include "rng.h"
 #include "utfdfa.h"
 
 static iconv_t from_imap, to_imap;
@@ -64,12 +64,7 @@ static void compare(const uint8_t *s, size_t n)
         laxer++;
 }
 
-static uint64_t rng = 20261124;
-
-static uint32_t next_random(void)
-{
-    return xorshift_next(&rng);
-}
+static struct test_rng rng = {20261124};
 
 int utfdfa__fast_force(const char *level); /* src/fast/kernels.h: a level for every run */
 
@@ -100,17 +95,17 @@ int main(int argc, char **argv)
         }
     }
     for (int t = 0; t < 200000; t++) {
-        size_t n = 6 + next_random() % 18;
+        size_t n = 6 + test_rng_below(&rng, 18);
         for (size_t i = 0; i < n; i++)
-            s[i] = alphabet[next_random() % na];
+            s[i] = alphabet[test_rng_below(&rng, na)];
         compare(s, n);
     }
     /* Encoding: random texts, byte for byte. */
     for (int t = 0; t < 20000; t++) {
         uint32_t cps[24];
-        size_t n = next_random() % 24;
+        size_t n = test_rng_below(&rng, 24);
         for (size_t i = 0; i < n; i++) {
-            uint32_t r = next_random();
+            uint32_t r = test_rng_u32(&rng);
             cps[i] = r % 3 == 0 ? 0x20 + r / 3 % 0x5F : r % 3 == 1 ? '&'
                                                       : 0x80 + r / 3 % 0x10FF80;
             if (cps[i] >= 0xD800 && cps[i] <= 0xDFFF)

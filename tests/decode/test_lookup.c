@@ -40,6 +40,7 @@
 #include "check.h"
 #include "common.h"
 #include "kernels.h"
+#include "rng.h"
 
 #if defined(__has_include)
 #if __has_include("utf8-rfc2279.simd.gen.h")
@@ -291,14 +292,7 @@ static void check(const uint8_t *s, size_t n, uint32_t st0, const char *what)
 
 /* ------------------------------------------------------------- inputs */
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15u;
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static struct test_rng rng = {0x9E3779B97F4A7C15u};
 
 /* The bytes at the edges of G's classes (the lowest and highest of each). */
 static uint8_t edges[512];
@@ -323,11 +317,12 @@ static size_t walk(uint8_t *p, size_t min, size_t max)
     size_t n = 0;
     bool ascii_run = false;
     while (n < max && (n < min || st != G->accept)) {
-        if (st == G->accept && rng() % 16 == 0)
+        if (st == G->accept && test_rng_below(&rng, 16) == 0)
             ascii_run = !ascii_run;
         uint8_t b = 0;
         for (int tries = 0; tries < 64; tries++) {
-            b = ascii_run && st == G->accept ? (uint8_t)(0x20 + rng() % 0x5F) : (uint8_t)rng();
+            b = ascii_run && st == G->accept ? (uint8_t)(0x20 + test_rng_below(&rng, 0x5F))
+                                             : test_rng_byte(&rng);
             if (next_state(st, b) != G->reject && (ascii_run || b >= 0x80 || st != G->accept))
                 break;
         }
@@ -469,8 +464,8 @@ static void test_file(const uint8_t *s, size_t n, const char *name, size_t align
     uint8_t *t = malloc(n ? n : 1);
     for (int x = 0; t && x < 64 && n; x++) {
         memcpy(t, s, n);
-        size_t p = (size_t)(rng() % n);
-        t[p] = edges[rng() % nedges];
+        size_t p = (size_t)(test_rng_next(&rng) % n);
+        t[p] = edges[test_rng_below(&rng, nedges)];
         snprintf(what, sizeof what, "%s with byte %zu set to %02X", name, p, t[p]);
         size_t from = p > 3000 ? p - 3000 : 0, to = n - p > 3000 ? p + 3000 : n;
         check_at(t + from, to - from, G->accept, (size_t)x, what);

@@ -21,17 +21,10 @@
 
 #include "check.h"
 #include "masked.h"
+#include "rng.h"
 
 #if FAST_X86
-static uint64_t seed = 0x9E3779B97F4A7C15u;
-
-static uint32_t rnd(void)
-{
-    seed ^= seed << 13;
-    seed ^= seed >> 7;
-    seed ^= seed << 17;
-    return (uint32_t)(seed >> 11);
-}
+static struct test_rng rng = {0x9E3779B97F4A7C15u};
 
 /* ------------------------------------------------------------ the tables */
 
@@ -156,9 +149,9 @@ static uint32_t pick(int len, int mode)
 {
     static const uint32_t lo[4] = {0, 0x80, 0x800, 0x10000}, hi[4] = {0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
     if (mode == 0)
-        return EDGES[len - 1][rnd() % 6];
+        return EDGES[len - 1][test_rng_below(&rng, 6)];
     for (;;) {
-        uint32_t c = lo[len - 1] + rnd() % (hi[len - 1] - lo[len - 1] + 1);
+        uint32_t c = lo[len - 1] + test_rng_below(&rng, hi[len - 1] - lo[len - 1] + 1);
         if (c < 0xD800 || c > 0xDFFF)
             return c;
     }

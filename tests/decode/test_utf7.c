@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "common.h"
+#include "rng.h"
 #include "utfdfa.h"
 
 /* UTF-7, or IMAP's modified UTF-7 for test_imap(). */
@@ -154,19 +154,14 @@ static void test_rfc_examples(void)
     CHECK(dst == 2 && out[0] == 'a' && out[1] == 0xFEFF, "+/v8- stripped at the start only");
 }
 
-static uint64_t rng = 0x9E3779B97F4A7C15u;
-
-static uint32_t next_random(void)
-{
-    return xorshift_next(&rng);
-}
+static struct test_rng rng = {0x9E3779B97F4A7C15u};
 
 /* Random text: ASCII (direct, Set O, specials), BMP and supplementary. */
 static size_t random_text(uint32_t *cp, size_t max)
 {
-    size_t n = next_random() % max;
+    size_t n = test_rng_below(&rng, max);
     for (size_t i = 0; i < n; i++) {
-        uint32_t r = next_random();
+        uint32_t r = test_rng_u32(&rng);
         switch (r % 4) {
         case 0:
             cp[i] = 1 + r / 4 % 127;
@@ -214,7 +209,8 @@ static void test_round_trips(void)
         decode(out, m, 0, 0, UTFDFA_STRICT, &whole);
         CHECK(whole.nerr == 0 && whole.ncp == n && !memcmp(whole.cp, cp, n * sizeof cp[0]),
               "round trip %d (%zu code points, %zu bytes)", t, n, m);
-        decode(out, m, 1 + next_random() % 9, 1 + next_random() % 3, UTFDFA_STRICT, &split);
+        decode(out, m, 1 + test_rng_below(&rng, 9), 1 + test_rng_below(&rng, 3), UTFDFA_STRICT,
+               &split);
         CHECK(same(&split, &whole), "round trip %d in chunks, small output buffers", t);
     }
     /* Values the encoder must refuse: surrogates, above U+10FFFF. */
@@ -272,13 +268,13 @@ static void test_transcode(void)
         utfdfa_encode(&e, cp, &src, in, &m, true, NULL);
         if (t % 5 == 0) /* damage it: replacement characters in the text */
             for (size_t k = 0; k < m / 8; k++)
-                in[next_random() % m] = (uint8_t)next_random();
+                in[test_rng_below(&rng, m)] = test_rng_byte(&rng);
         utfdfa_decoder d;
         utfdfa_decoder_init(&d, from, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
         size_t s = m, nb = sizeof back / sizeof back[0];
         utfdfa_decode_utf32(&d, in, &s, back, &nb, true, NULL);
         size_t w = encode(back, nb, options, 0, want, sizeof want), g = 0;
-        size_t chunk = t % 4 ? 1 + next_random() % 13 : 0, room = t % 3 ? 9 : sizeof got;
+        size_t chunk = t % 4 ? 1 + test_rng_below(&rng, 13) : 0, room = t % 3 ? 9 : sizeof got;
         bool ok = transcode_to_utf7(from, UTFDFA_REPLACE, options, in, m, chunk, room, got,
                                     sizeof got, &g);
         CHECK(ok && g == w && !memcmp(got, want, w), "transcode %d to UTF-7 (%zu bytes in, "
@@ -293,9 +289,9 @@ static void test_random_bytes(void)
     static uint8_t in[40];
     static struct result whole, split, rep;
     for (int t = 0; t < 4000; t++) {
-        size_t n = next_random() % sizeof in;
+        size_t n = test_rng_below(&rng, sizeof in);
         for (size_t i = 0; i < n; i++)
-            in[i] = (uint8_t)alphabet[next_random() % (sizeof alphabet - 1)];
+            in[i] = (uint8_t)alphabet[test_rng_below(&rng, sizeof alphabet - 1)];
         decode(in, n, 0, 0, UTFDFA_STRICT, &whole);
         decode(in, n, 0, 0, UTFDFA_REPLACE, &rep);
         CHECK(rep.ncp >= whole.nerr, "replace writes a U+FFFD per error");

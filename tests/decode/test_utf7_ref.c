@@ -19,6 +19,7 @@
 #include "check.h"
 #include "common.h"
 #include "ref_utf7_kinds.h"
+#include "rng.h"
 #include "utfdfa.h"
 
 static void report(const char *what, const uint8_t *s, size_t n)
@@ -87,12 +88,7 @@ static void compare(const uint8_t *s, size_t n)
     compare_cut(s, n, n);
 }
 
-static uint64_t rng = 0x2152;
-
-static uint32_t next_random(void)
-{
-    return lcg_next(&rng);
-}
+static struct test_rng rng = {0x2152};
 
 int utfdfa__fast_force(const char *level); /* src/fast/kernels.h: a level for every run */
 
@@ -130,9 +126,9 @@ int main(int argc, char **argv)
     static const uint8_t runs[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
                                   "+++--..~\x80";
     for (int t = 0; t < 200000; t++) {
-        size_t n = next_random() % 41;
+        size_t n = test_rng_below(&rng, 41);
         for (size_t k = 0; k < n; k++)
-            s[k] = runs[next_random() % (sizeof runs - 1)];
+            s[k] = runs[test_rng_below(&rng, sizeof runs - 1)];
         compare(s, n);
     }
     /* Words: direct text and short runs ("+BDIENQQ-"), their digits random
@@ -141,17 +137,18 @@ int main(int argc, char **argv)
     static const uint8_t text[] = "  ab.,-?!\n";
     static const uint8_t ends[] = "-- .,!~\\+\x80\n";
     for (int t = 0; t < 30000; t++) {
-        size_t n = 0, cap = 16 + next_random() % (MAXLEN - 15);
+        size_t n = 0, cap = 16 + test_rng_below(&rng, MAXLEN - 15);
         while (n < cap) {
-            size_t len = next_random() % 20;
-            for (size_t k = next_random() % 4; k && n < cap; k--)
-                s[n++] = text[next_random() % (sizeof text - 1)];
+            size_t len = test_rng_below(&rng, 20);
+            for (size_t k = test_rng_below(&rng, 4); k && n < cap; k--)
+                s[n++] = text[test_rng_below(&rng, sizeof text - 1)];
             if (n < cap)
                 s[n++] = '+';
             for (size_t k = 0; k < len && n < cap; k++) /* "A"s and "Q"s leave zero bits */
-                s[n++] = next_random() % 3 ? b64[next_random() % 64] : "AQgw"[next_random() % 4];
+                s[n++] = test_rng_below(&rng, 3) ? b64[test_rng_below(&rng, 64)]
+                                                 : "AQgw"[test_rng_below(&rng, 4)];
             if (n < cap)
-                s[n++] = ends[next_random() % (sizeof ends - 1)];
+                s[n++] = ends[test_rng_below(&rng, sizeof ends - 1)];
         }
         for (size_t cut = 0; cut <= n; cut++)
             compare_cut(s, n, cut);
@@ -160,9 +157,9 @@ int main(int argc, char **argv)
     static uint32_t cp[100];
     static uint8_t want[800], got[800 + 16];
     for (int t = 0; t < 20000; t++) {
-        size_t n = next_random() % 100;
+        size_t n = test_rng_below(&rng, 100);
         for (size_t k = 0; k < n; k++) {
-            uint32_t r = next_random();
+            uint32_t r = test_rng_u32(&rng);
             cp[k] = r % 3 == 0 ? r / 3 % 128 + (r / 3 % 128 == 0)
                   : r % 3 == 1 ? r / 3 % 0xD800 : 0x10000 + r / 3 % 0x100000;
         }

@@ -24,6 +24,7 @@
 #include "drive.h"
 #include "encodings.gen.h"
 #include "oracle.h"
+#include "rng.h"
 #include "utfdfa.h"
 
 int utfdfa__fast_force(const char *level); /* src/fast/kernels.h */
@@ -88,12 +89,7 @@ static void the_fact(enum utfdfa_encoding enc)
 
 /* -------------------------------------------------------- random texts */
 
-static uint64_t rng = 20261125;
-
-static uint32_t rnd(uint32_t n)
-{
-    return xorshift_next(&rng) % n;
-}
+static struct test_rng rng = {20261125};
 
 /* A value of the UTF-8 part or one of the encoding's own forms, or a stray
  * byte, appended at s[*n]. */
@@ -101,18 +97,18 @@ static void put_token(enum utfdfa_encoding enc, uint8_t *s, size_t *n)
 {
     static const uint8_t stray[] = {0x80, 0xBF, 0xC0, 0xC1, 0xE0, 0xED, 0xF0, 0xF4,
                                     0xF5, 0xF8, 0xFC, 0xFE, 0xFF, 0x00};
-    uint32_t r = rnd(1000), v;
+    uint32_t r = test_rng_below(&rng, 1000), v;
     if (r < 500) { /* ASCII, a few at a time */
-        for (uint32_t k = 1 + rnd(12); k > 0; k--)
-            s[(*n)++] = (uint8_t)(0x20 + rnd(0x5F));
+        for (uint32_t k = 1 + test_rng_below(&rng, 12); k > 0; k--)
+            s[(*n)++] = (uint8_t)(0x20 + test_rng_below(&rng, 0x5F));
         return;
     }
     if (r < 880) {
-        v = r < 700 ? 0x80 + rnd(0x780) : 0x800 + rnd(0xF800);
+        v = r < 700 ? 0x80 + test_rng_below(&rng, 0x780) : 0x800 + test_rng_below(&rng, 0xF800);
         if (v >= 0xD800 && v <= 0xDFFF)
             v = 0x4E00;
     } else if (r < 930) {
-        v = 0x10000 + rnd(0x100000); /* UTF-8's 4 bytes; CESU-8's pair below */
+        v = 0x10000 + test_rng_below(&rng, 0x100000); /* UTF-8's 4 bytes; CESU-8's pair below */
         if (enc == UTFDFA_CESU8 || enc == UTFDFA_MUTF8) {
             v -= 0x10000;
             *n += put_layout(0xD800 + (v >> 10), s + *n);
@@ -122,18 +118,18 @@ static void put_token(enum utfdfa_encoding enc, uint8_t *s, size_t *n)
     } else if (r < 970) { /* the encoding's own */
         switch (enc) {
         case UTFDFA_UTF8_RFC2279:
-            v = 0x110000 + rnd(0x7FEF0000);
+            v = 0x110000 + test_rng_below(&rng, 0x7FEF0000);
             break;
         case UTFDFA_MUTF8:
             s[(*n)++] = 0xC0;
             s[(*n)++] = 0x80;
             return;
         default:
-            v = 0xD800 + rnd(0x800); /* a lone surrogate (an error in CESU-8) */
+            v = 0xD800 + test_rng_below(&rng, 0x800); /* a lone surrogate (an error in CESU-8) */
             break;
         }
     } else {
-        s[(*n)++] = stray[rnd(sizeof stray)];
+        s[(*n)++] = stray[test_rng_below(&rng, sizeof stray)];
         return;
     }
     *n += put_layout(v, s + *n);
@@ -141,8 +137,8 @@ static void put_token(enum utfdfa_encoding enc, uint8_t *s, size_t *n)
 
 static size_t random_text(enum utfdfa_encoding enc, uint8_t *s, size_t max)
 {
-    size_t n = 0, want = 1 + rnd((uint32_t)max - 8);
-    if (rnd(4) == 0) /* a byte order mark first: the BOM modes act on it */
+    size_t n = 0, want = 1 + test_rng_below(&rng, (uint32_t)max - 8);
+    if (test_rng_below(&rng, 4) == 0) /* a byte order mark first: the BOM modes act on it */
         n += put_layout(0xFEFF, s);
     while (n < want)
         put_token(enc, s, &n);
@@ -178,8 +174,8 @@ static bool bom_modes_agree(enum utfdfa_encoding from, const struct sink *sk, co
         struct outcome whole, pieces;
         dv.outcap = n * 8 + 16;
         drive_run(&dv, s, n, &whole);
-        dv.chunk = 1 + rnd(100);
-        dv.outcap = sink_min_room(sk) + rnd(40);
+        dv.chunk = 1 + test_rng_below(&rng, 100);
+        dv.outcap = sink_min_room(sk) + test_rng_below(&rng, 40);
         dv.grow = true;
         drive_run(&dv, s, n, &pieces);
         same = same && outcome_same(&whole, &pieces);
@@ -209,8 +205,8 @@ static bool one_text(enum utfdfa_encoding from, const uint8_t *s, size_t n, cons
             struct outcome whole, pieces;
             dv.outcap = n * 8 + 16;
             drive_run(&dv, s, n, &whole);
-            dv.chunk = 1 + rnd(200);
-            dv.outcap = sink_min_room(&sinks[k]) + rnd(40);
+            dv.chunk = 1 + test_rng_below(&rng, 200);
+            dv.outcap = sink_min_room(&sinks[k]) + test_rng_below(&rng, 40);
             dv.grow = true;
             drive_run(&dv, s, n, &pieces);
             bool same = outcome_same(&whole, &pieces);

@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "fast/levels.h"
 #include "check.h"
+#include "rng.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -222,15 +223,7 @@ static void run(const struct job *j)
 }
 
 /* ------------------------------------------------------------- inputs */
-static uint64_t rng = 0x9E3779B97F4A7C15u;
-
-static uint32_t rnd(uint32_t n)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)((rng >> 11) % n);
-}
+static struct test_rng rng = {0x9E3779B97F4A7C15u};
 
 /* A random code point: profile 0 ASCII, 1 up to U+07FF, 2 BMP without
  * surrogates, 3 everything valid (a quarter supplementary), 4 like 3 with
@@ -239,16 +232,20 @@ static uint32_t rnd(uint32_t n)
 static uint32_t random_cp(int profile)
 {
     switch (profile) {
-    case 0: return rnd(0x80);
-    case 5: return 0x10000 + rnd(0x100000);
-    case 1: return rnd(4) ? rnd(0x80) : rnd(0x800);
+    case 0: return test_rng_below(&rng, 0x80);
+    case 5: return 0x10000 + test_rng_below(&rng, 0x100000);
+    case 1: return test_rng_below(&rng, 4) ? test_rng_below(&rng, 0x80)
+                                           : test_rng_below(&rng, 0x800);
     case 2: {
-        uint32_t c = rnd(3) ? rnd(0x80) : rnd(0x10000);
+        uint32_t c = test_rng_below(&rng, 3) ? test_rng_below(&rng, 0x80)
+                                             : test_rng_below(&rng, 0x10000);
         return c >= 0xD800 && c < 0xE000 ? c - 0x800 : c;
     }
     default: {
-        uint32_t c = rnd(4) == 0 ? 0x10000 + rnd(0x100000) : random_cp(rnd(3));
-        return profile == 4 && rnd(10) == 0 ? 0xD800 + rnd(0x800) : c;
+        uint32_t c = test_rng_below(&rng, 4) == 0 ? 0x10000 + test_rng_below(&rng, 0x100000)
+                                                  : random_cp((int)test_rng_below(&rng, 3));
+        return profile == 4 && test_rng_below(&rng, 10) == 0 ? 0xD800 + test_rng_below(&rng, 0x800)
+                                                             : c;
     }
     }
 }
@@ -325,9 +322,9 @@ static void test_ascii(void)
             size_t uf = o_unit((enum fast_form)from), ut = o_unit((enum fast_form)to);
             for (size_t len = 0; len <= MAX_LEN; len++) {
                 for (size_t i = 0; i < len; i++)
-                    o_write((enum fast_form)from, text + i * uf, rnd(0x80));
+                    o_write((enum fast_form)from, text + i * uf, test_rng_below(&rng, 0x80));
                 for (size_t r = 0; r < uf; r++) /* a partial unit at the end */
-                    text[len * uf + r] = (uint8_t)rnd(0x80);
+                    text[len * uf + r] = (uint8_t)test_rng_below(&rng, 0x80);
                 size_t partial = len % uf;
                 run_alignments(K_ASCII, from, to, len * uf + partial, len * ut);
                 run_sizes(K_ASCII, from, to, len * uf + partial, len, len * ut, ut);
@@ -360,8 +357,9 @@ static void test_wide(enum kind kind, enum fast_form from)
             size_t bytes = encode_all(from, cps, len, text);
             run_alignments(kind, from, from, bytes, len);
             run_sizes(kind, from, from, bytes, len, len, 1);
-            text[bytes] = (uint8_t)rnd(256); /* a partial unit */
-            run_alignments(kind, from, from, bytes + 1 + rnd((uint32_t)unit - 1), len);
+            text[bytes] = test_rng_byte(&rng); /* a partial unit */
+            run_alignments(kind, from, from, bytes + 1 + test_rng_below(&rng, (uint32_t)unit - 1),
+                           len);
         }
     for (size_t len = 1; len <= MAX_LEN; len++) {
         if (len > (quick ? 40u : 100u) && len != MAX_LEN)
@@ -377,8 +375,8 @@ static void test_wide(enum kind kind, enum fast_form from)
                 /* a lone high, a lone low, a high before a high, a whole pair
                  * (split by the end when p is last) */
                 switch ((p + len) % 4) {
-                case 0: o_write(from, at, 0xD800 + rnd(0x400)); break;
-                case 1: o_write(from, at, 0xDC00 + rnd(0x400)); break;
+                case 0: o_write(from, at, 0xD800 + test_rng_below(&rng, 0x400)); break;
+                case 1: o_write(from, at, 0xDC00 + test_rng_below(&rng, 0x400)); break;
                 case 2:
                     o_write(from, at, 0xDBFF);
                     if (p + 1 < len)
@@ -387,7 +385,7 @@ static void test_wide(enum kind kind, enum fast_form from)
                 default:
                     o_write(from, at, 0xD83D);
                     if (p + 1 < len)
-                        o_write(from, at + 2, 0xDE00 + rnd(0x100));
+                        o_write(from, at + 2, 0xDE00 + test_rng_below(&rng, 0x100));
                     break;
                 }
             }
@@ -425,7 +423,8 @@ static void test_cp(enum fast_form to)
             size_t need = encode_all(to, cps, len, scratch);
             turn++;
             struct job j = {K_CP, FORM_UTF32LE, to, (const uint8_t *)cps, len,
-                            need - (turn % 2) * (1 + rnd(4)) % (need + 1), turn % 32, turn % 32};
+                            need - (turn % 2) * (1 + test_rng_below(&rng, 4)) % (need + 1), turn % 32,
+                            turn % 32};
             run(&j);
         }
     }

@@ -11,6 +11,7 @@
  * pattern of the bits left over, every terminator, every cut of the input. */
 #include "check.h"
 #include "fast/kernels.h"
+#include "rng.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -19,14 +20,7 @@ static const char *const levels[] = {"scalar", "sse2", "sse4", "avx2", "avx512",
 static const char b64_utf7[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 static const char b64_imap[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+,";
 
-static uint64_t rng = 0x9E3779B97F4A7C15u;
-static uint32_t next_random(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
-}
+static struct test_rng rng = {0x9E3779B97F4A7C15u};
 
 static int digit_of(int imap, uint8_t b)
 {
@@ -109,7 +103,7 @@ static size_t encode_units(int imap, const uint16_t *u, size_t nu, uint8_t *out)
     for (size_t g = 0; g < nu; g += 3) {
         uint64_t v = 0;
         for (size_t k = 0; k < 3; k++)
-            v = v << 16 | (g + k < nu ? u[g + k] : (next_random() & 0x7FFF) | 0x100);
+            v = v << 16 | (g + k < nu ? u[g + k] : test_rng_below(&rng, 0x8000) | 0x100);
         for (int k = 7; k >= 0; k--)
             out[len++] = (uint8_t)(imap ? b64_imap : b64_utf7)[v >> (6 * k) & 63];
     }
@@ -118,11 +112,12 @@ static size_t encode_units(int imap, const uint16_t *u, size_t nu, uint8_t *out)
 
 static uint16_t random_unit(int imap)
 {
-    switch (next_random() % 8) {
-    case 0: return (uint16_t)(0xD800 + next_random() % 0x400); /* high */
-    case 1: return (uint16_t)(0xDC00 + next_random() % 0x400); /* low */
-    case 2: return (uint16_t)(imap ? 0x20 + next_random() % 0x5F : next_random() % 0x80);
-    default: return (uint16_t)(0x80 + next_random() % 0xD700);
+    switch (test_rng_below(&rng, 8)) {
+    case 0: return (uint16_t)(0xD800 + test_rng_below(&rng, 0x400)); /* high */
+    case 1: return (uint16_t)(0xDC00 + test_rng_below(&rng, 0x400)); /* low */
+    case 2: return (uint16_t)(imap ? 0x20 + test_rng_below(&rng, 0x5F)
+                                   : test_rng_below(&rng, 0x80));
+    default: return (uint16_t)(0x80 + test_rng_below(&rng, 0xD700));
     }
 }
 
@@ -153,15 +148,16 @@ static void test_b64(const char *level, int imap)
     static uint8_t buf[MAXN + 64];
     uint16_t u[MAXN];
     for (int t = 0; t < 400; t++) {
-        size_t nu = next_random() % 76, len;
+        size_t nu = test_rng_below(&rng, 76), len;
         /* 0: clean BMP, 1: pairs everywhere, 2: anything, 3: clean + a bad byte, 4: pairs only
          * (three a 16-digit step), now and then a BMP unit between */
         int mode = t % 5;
         for (size_t k = 0; k < nu; k++) {
-            u[k] = mode == 2 ? random_unit(imap) : (uint16_t)(0x100 + next_random() % 0xD000);
-            if ((mode == 1 || mode == 4) && k + 1 < nu && (mode == 4 ? next_random() % 16 : next_random() % 2)) {
-                u[k] = (uint16_t)(0xD800 + next_random() % 0x400);
-                u[++k] = (uint16_t)(0xDC00 + next_random() % 0x400);
+            u[k] = mode == 2 ? random_unit(imap) : (uint16_t)(0x100 + test_rng_below(&rng, 0xD000));
+            if ((mode == 1 || mode == 4) && k + 1 < nu &&
+                test_rng_below(&rng, mode == 4 ? 16 : 2)) {
+                u[k] = (uint16_t)(0xD800 + test_rng_below(&rng, 0x400));
+                u[++k] = (uint16_t)(0xDC00 + test_rng_below(&rng, 0x400));
             }
         }
         size_t align = (size_t)t % 32;
@@ -173,7 +169,7 @@ static void test_b64(const char *level, int imap)
             for (size_t at = 0; at < len; at++) {
                 uint8_t keep = buf[align + at];
                 static const uint8_t bad[] = {'-', '.', '=', 0x80, 0xFF, 0, '/', ','};
-                buf[align + at] = bad[next_random() % sizeof bad];
+                buf[align + at] = bad[test_rng_below(&rng, sizeof bad)];
                 compare_b64(level, imap, buf + align, len);
                 buf[align + at] = keep;
             }
@@ -186,12 +182,12 @@ static void test_direct(const char *level, int imap)
 {
     static uint8_t s[MAXN + 32], got[4 * MAXN], want[4 * MAXN];
     for (int t = 0; t < 2000; t++) {
-        size_t n = next_random() % MAXN, align = (size_t)t % 32;
+        size_t n = test_rng_below(&rng, MAXN), align = (size_t)t % 32;
         for (size_t k = 0; k < n; k++) { /* mostly direct, now and then any byte */
             uint8_t b;
             do
-                b = (uint8_t)next_random();
-            while (next_random() % 64 && !direct_of(imap, b));
+                b = test_rng_byte(&rng);
+            while (test_rng_below(&rng, 64) && !direct_of(imap, b));
             s[align + k] = b;
         }
         if (!imap) {
@@ -199,7 +195,7 @@ static void test_direct(const char *level, int imap)
             continue;
         }
         for (unsigned width = 0; width <= 4; width += 2) {
-            size_t cap = width ? next_random() % (n + 2) : SIZE_MAX, m = 0;
+            size_t cap = width ? test_rng_below(&rng, n + 2) : SIZE_MAX, m = 0;
             memset(got, SENTINEL, sizeof got);
             memset(want, SENTINEL, sizeof want);
             while (m < n && m < cap && direct_of(imap, s[align + m])) {
@@ -315,13 +311,13 @@ static size_t make_run(uint8_t *p, size_t len, int sur, uint32_t over)
     size_t k = 0;
     uint32_t low = 0; /* the low surrogate due next */
     for (size_t done = 0; done < 6 * len;) {
-        uint32_t u = 0x100 + next_random() % 0xD000;
+        uint32_t u = 0x100 + test_rng_below(&rng, 0xD000);
         if (low)
             u = low, low = 0;
-        else if (sur == 1 && next_random() % 4 == 0)
-            u = 0xD800 + next_random() % 0x800;
-        else if ((sur == 2 && next_random() % 3 == 0) || (sur == 3 && done) || sur == 4)
-            u = 0xD800 + next_random() % 0x400, low = 0xDC00 + next_random() % 0x400;
+        else if (sur == 1 && test_rng_below(&rng, 4) == 0)
+            u = 0xD800 + test_rng_below(&rng, 0x800);
+        else if ((sur == 2 && test_rng_below(&rng, 3) == 0) || (sur == 3 && done) || sur == 4)
+            u = 0xD800 + test_rng_below(&rng, 0x400), low = 0xDC00 + test_rng_below(&rng, 0x400);
         size_t take = 6 * len - done < 16 ? 6 * len - done : 16;
         if (take < 16) /* the bits over: the top `take` bits of `over` */
             u = (over & ((1u << take) - 1)) << (16 - take);
@@ -343,7 +339,7 @@ static void test_text(const char *level)
         for (uint32_t over = 0; over < (1u << over_bits) && over < 64; over++) {
             size_t at = (len * 7 + over) % 17, k = 0, e = over % sizeof ends;
             for (; k < at; k++) /* direct text before, so the run starts anywhere in a window */
-                buf[k] = (uint8_t)"Ab, 1-x.?(!"[next_random() % 11];
+                buf[k] = (uint8_t)"Ab, 1-x.?(!"[test_rng_below(&rng, 11)];
             buf[k++] = '+';
             k += make_run(buf + k, len, (int)((len + over) % 3), over);
             buf[k++] = ends[e];

@@ -26,6 +26,7 @@
  *   test_wide        (TEST_KERNELS_QUICK=1: fewer lengths and alignments, for sanitizers) */
 #include "fast/levels.h"
 #include "check.h"
+#include "rng.h"
 #include "utfdfa.h"
 
 #include <stdio.h>
@@ -159,15 +160,7 @@ static void run(const struct job *j)
 }
 
 /* ------------------------------------------------------------- inputs */
-static uint64_t rng = 0x2545F4914F6CDD1Du;
-
-static uint32_t rnd(uint32_t n)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)((rng >> 11) % n);
-}
+static struct test_rng rng = {0x2545F4914F6CDD1Du};
 
 /* A scalar value: profile 0 ASCII, 1 up to U+07FF, 2 the BMP, 3 anything,
  * 4 ASCII with an occasional other, 5 supplementary only, 6 3-byte forms
@@ -184,22 +177,31 @@ static uint32_t random_cp(int profile)
                                      0x10000, 0x10FFFF, 0xFFFD, 0xFEFF};
     uint32_t c;
     switch (profile) {
-    case 8: return rnd(4) ? edges[rnd(sizeof edges / sizeof edges[0])] : random_cp(3);
+    case 8:
+        return test_rng_below(&rng, 4) ? edges[test_rng_below(&rng, sizeof edges / sizeof edges[0])]
+                                       : random_cp(3);
     case 9:
         if (run_left == 0) {
-            run_class = rnd(4);
-            run_left = 8 + rnd(33);
+            run_class = test_rng_below(&rng, 4);
+            run_left = 8 + test_rng_below(&rng, 33);
         }
         run_left--;
         return run_class == 3 ? random_cp(5) : random_cp(run_class == 2 ? 6 : (int)run_class);
-    case 0: return rnd(0x80);
-    case 1: return rnd(3) ? 0x80 + rnd(0x780) : rnd(0x80);
-    case 2: c = rnd(4) ? 0x800 + rnd(0xF800) : rnd(0x800); break;
-    case 3: c = rnd(3) == 0 ? 0x10000 + rnd(0x100000) : random_cp((int)rnd(3)); break;
-    case 4: return rnd(8) ? rnd(0x80) : random_cp(3);
-    case 5: return 0x10000 + rnd(0x100000);
-    case 7: return rnd(24) ? random_cp(2) : 0x10000 + rnd(0x100000);
-    default: c = 0x800 + rnd(0xF800); break;
+    case 0: return test_rng_below(&rng, 0x80);
+    case 1:
+        return test_rng_below(&rng, 3) ? 0x80 + test_rng_below(&rng, 0x780) : test_rng_below(&rng, 0x80);
+    case 2:
+        c = test_rng_below(&rng, 4) ? 0x800 + test_rng_below(&rng, 0xF800) : test_rng_below(&rng, 0x800);
+        break;
+    case 3:
+        c = test_rng_below(&rng, 3) == 0 ? 0x10000 + test_rng_below(&rng, 0x100000)
+                                         : random_cp((int)test_rng_below(&rng, 3));
+        break;
+    case 4: return test_rng_below(&rng, 8) ? test_rng_below(&rng, 0x80) : random_cp(3);
+    case 5: return 0x10000 + test_rng_below(&rng, 0x100000);
+    case 7:
+        return test_rng_below(&rng, 24) ? random_cp(2) : 0x10000 + test_rng_below(&rng, 0x100000);
+    default: c = 0x800 + test_rng_below(&rng, 0xF800); break;
     }
     return c >= 0xD800 && c < 0xE000 ? c - 0x1000 : c;
 }
@@ -249,10 +251,11 @@ static void valid_text(enum fast_form from, enum fast_form to)
             uint8_t scratch[MAX_LEN * 4 + 8];
             size_t need = encode_all(to, len, scratch);
             for (unsigned sa = 0; sa < 32; sa += quick ? 5 : 1)
-                job(from, to, bytes, need + rnd(70), sa, sa * 11 + (unsigned)len);
+                job(from, to, bytes, need + test_rng_below(&rng, 70), sa, sa * 11 + (unsigned)len);
             sizes(from, to, bytes, need, len);
-            text[bytes] = (uint8_t)rnd(256); /* a partial unit */
-            job(from, to, bytes + 1 + rnd((uint32_t)o_unit(from) - 1), 4 * need + 4, turn++, 0);
+            text[bytes] = test_rng_byte(&rng); /* a partial unit */
+            job(from, to, bytes + 1 + test_rng_below(&rng, (uint32_t)o_unit(from) - 1), 4 * need + 4,
+                turn++, 0);
             /* cut at every unit: pairs split by the end */
             if (len <= (quick ? 24u : 80u) || len == MAX_LEN)
                 for (size_t cut = 0; cut < bytes; cut += o_unit(from), turn++)
@@ -280,8 +283,8 @@ static void bad_units(enum fast_form from, enum fast_form to)
                 o_write(from, q, bad32[(p + len) % 6]);
             } else {
                 switch ((p + len) % 4) {
-                case 0: o_write(from, q, 0xD800 + rnd(0x400)); break; /* lone high */
-                case 1: o_write(from, q, 0xDC00 + rnd(0x400)); break; /* lone low */
+                case 0: o_write(from, q, 0xD800 + test_rng_below(&rng, 0x400)); break; /* lone high */
+                case 1: o_write(from, q, 0xDC00 + test_rng_below(&rng, 0x400)); break; /* lone low */
                 case 2: /* a high before a high */
                     o_write(from, q, 0xDBFF);
                     o_write(from, q + 2, 0xD800);
@@ -289,7 +292,7 @@ static void bad_units(enum fast_form from, enum fast_form to)
                     break;
                 default: /* a high before a BMP unit */
                     o_write(from, q, 0xD83D);
-                    o_write(from, q + 2, 0x41 + rnd(0x7000));
+                    o_write(from, q + 2, 0x41 + test_rng_below(&rng, 0x7000));
                     bytes += 2;
                     break;
                 }
@@ -316,17 +319,18 @@ static void long_text(enum fast_form from, enum fast_form to)
     for (int round = 0; round < (quick ? 6 : 30); round++) {
         size_t n = 0, bytes = 0;
         while (n < LONG_CPS) {
-            int sup = (int)rnd(2);
-            size_t len = 1 + rnd(round % 2 ? 2000 : 60);
+            int sup = (int)test_rng_below(&rng, 2);
+            size_t len = 1 + test_rng_below(&rng, round % 2 ? 2000 : 60);
             for (size_t k = 0; k < len && n < LONG_CPS; k++, n++)
-                bytes += o_encode(from, random_cp(sup ? 5 : (int)rnd(3)), big + bytes);
+                bytes += o_encode(from, random_cp(sup ? 5 : (int)test_rng_below(&rng, 3)), big + bytes);
         }
         if (round % 3 == 1)
-            o_write(from, big + rnd((uint32_t)(bytes / unit)) * unit,
-                    unit == 2 ? 0xDC00 + rnd(0x400) : 0x110000 + rnd(99));
+            o_write(from, big + test_rng_below(&rng, (uint32_t)(bytes / unit)) * unit,
+                    unit == 2 ? 0xDC00 + test_rng_below(&rng, 0x400)
+                              : 0x110000 + test_rng_below(&rng, 99));
         struct job j = {from, to, big, bytes, 4 * bytes, (unsigned)round, (unsigned)round * 7};
         run(&j);
-        j.dst_len = rnd((uint32_t)(4 * bytes));
+        j.dst_len = test_rng_below(&rng, (uint32_t)(4 * bytes));
         run(&j);
     }
 }
@@ -349,11 +353,12 @@ static void drive(enum utfdfa_encoding from, enum utfdfa_encoding to, enum utfdf
     utfdfa_decoder_init(&d, from, mode, bom);
     uint8_t buf[512];
     size_t pos = 0;
+    struct test_rng cuts = {seed};
     t->n = t->ne = 0;
     for (int calls = 0; calls < 20000 && t->ne + 4 < sizeof t->events / 8; calls++) {
-        seed = seed * 6364136223846793005u + 1442695040888963407u;
-        size_t chunk = (seed >> 33) % 4 == 0 ? n - pos : kern_min(n - pos, (seed >> 40) % 700);
-        size_t room = (seed >> 20) % 3 == 0 ? (seed >> 24) % 9 : 40 + (seed >> 24) % 470;
+        uint64_t bits = test_rng_next(&cuts);
+        size_t chunk = (bits >> 33) % 4 == 0 ? n - pos : kern_min(n - pos, (bits >> 40) % 700);
+        size_t room = (bits >> 20) % 3 == 0 ? (bits >> 24) % 9 : 40 + (bits >> 24) % 470;
         size_t m = chunk, o = room;
         utfdfa_error e = {0, 0, UTFDFA_ERR_NONE};
         bool last = pos + chunk == n;
@@ -382,11 +387,16 @@ static void test_transcode(void)
     int runs = quick ? 12 : 60;
     for (size_t f = 0; f < sizeof froms / sizeof froms[0]; f++)
         for (int run = 0; run < runs; run++) {
-            size_t len = rnd(MAX_LEN), bytes = 0, unit = o_unit(forms[f]);
+            size_t len = test_rng_below(&rng, MAX_LEN), bytes = 0, unit = o_unit(forms[f]);
             for (size_t i = 0; i < len; i++) {
                 uint32_t c = random_cp(run % PROFILES);
-                if (rnd(run % 3 == 0 ? 40 : 400) == 0) /* an error, or a value only UCS-4 holds */
-                    c = unit == 2 ? 0xD800 + rnd(0x800) : rnd(2) ? 0xD800 + rnd(0x800) : 0x110000 + rnd(99);
+                if (test_rng_below(&rng, run % 3 == 0 ? 40 : 400) == 0) {
+                    /* an error, or a value only UCS-4 holds */
+                    if (unit == 2 || test_rng_below(&rng, 2))
+                        c = 0xD800 + test_rng_below(&rng, 0x800);
+                    else
+                        c = 0x110000 + test_rng_below(&rng, 99);
+                }
                 bytes += unit == 2 && c >= 0xD800 && c < 0xE000
                              ? (o_write(forms[f], text + bytes, c), 2)
                              : o_encode(forms[f], c, text + bytes);

@@ -27,6 +27,7 @@
 #include "common.h"
 #include "drive.h"
 #include "oracle.h"
+#include "rng.h"
 #include "utfdfa.h"
 
 /* The encodings this file knows (the enum may grow with the variants issue). */
@@ -323,12 +324,7 @@ static void exact_room(void)
 
 /* ------------------------------------------------------------ random */
 
-static uint64_t rng_state = 20261122;
-
-static uint32_t rnd(void)
-{
-    return lcg_next(&rng_state);
-}
+static struct test_rng rng = {20261122};
 
 /* Forward progress and exact cover on hostile random inputs in every
  * encoding, with small and odd output rooms and chunk sizes. */
@@ -339,17 +335,18 @@ static void random_progress(void)
     unsigned long bad = 0, runs = 0;
     for (int t = 0; t < 1500; t++) {
         uint8_t buf[40];
-        size_t n = rnd() % sizeof buf;
+        size_t n = test_rng_below(&rng, sizeof buf);
         for (size_t i = 0; i < n; i++)
-            buf[i] = rnd() % 3 ? pick[rnd() % sizeof pick] : (uint8_t)rnd();
+            buf[i] = test_rng_below(&rng, 3) ? pick[test_rng_below(&rng, sizeof pick)]
+                                             : test_rng_byte(&rng);
         uint8_t *in = dup_exact(buf, n);
-        enum utfdfa_encoding from = encodings[rnd() % NENC];
-        const struct sink *sk = &sinks[rnd() % NSINKS];
-        enum utfdfa_error_mode errors = (enum utfdfa_error_mode)(rnd() % 3);
-        enum utfdfa_bom bom = (enum utfdfa_bom)(rnd() % 3);
-        size_t chunk = rnd() % 6;
+        enum utfdfa_encoding from = encodings[test_rng_below(&rng, NENC)];
+        const struct sink *sk = &sinks[test_rng_below(&rng, NSINKS)];
+        enum utfdfa_error_mode errors = (enum utfdfa_error_mode)test_rng_below(&rng, 3);
+        enum utfdfa_bom bom = (enum utfdfa_bom)test_rng_below(&rng, 3);
+        size_t chunk = test_rng_below(&rng, 6);
         struct drive dv = {from, errors, bom, *sk, chunk, false, 0,
-                           sink_min_room(sk) + rnd() % 5, false, 0};
+                           sink_min_room(sk) + test_rng_below(&rng, 5), false, 0};
         struct outcome o;
         drive_run(&dv, in, n, &o);
         runs++;
