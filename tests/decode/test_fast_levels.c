@@ -34,6 +34,7 @@
 #include "check.h"
 #include "common.h"
 #include "plain_dfa.h"
+#include "rng.h"
 #include "utf8.gen.h"
 #include "utf8_fast.h"
 
@@ -125,14 +126,7 @@ static void check_at(int mode, const uint8_t *src, size_t n, size_t align, uint3
 
 /* ------------------------------------------------------------- inputs */
 
-static uint64_t rng_state;
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1Du;
-}
+static struct test_rng rng_state;
 
 /* The encoding form (Unicode 3.9, Table 3-6), written from the spec. */
 static size_t put_utf8(uint8_t *p, uint32_t c)
@@ -158,10 +152,10 @@ static size_t valid_text(uint8_t *p, size_t len, int mix)
     static const uint32_t lo[4] = {0, 0x80, 0x800, 0x10000}, hi[4] = {0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
     size_t n = 0;
     while (n < len) {
-        unsigned l = mix <= 3 ? (unsigned)mix : mix == 4 ? (unsigned)(rng() % 4) : 1 + (unsigned)(rng() % 3);
+        unsigned l = mix <= 3 ? (unsigned)mix : mix == 4 ? (unsigned)(test_rng_next(&rng_state) % 4) : 1 + (unsigned)(test_rng_next(&rng_state) % 3);
         uint32_t c;
         do
-            c = lo[l] + (uint32_t)(rng() % (hi[l] - lo[l] + 1));
+            c = lo[l] + (uint32_t)(test_rng_next(&rng_state) % (hi[l] - lo[l] + 1));
         while (c >= 0xD800 && c <= 0xDFFF);
         n += put_utf8(p + n, c);
     }
@@ -245,26 +239,26 @@ static void test_long(void)
     enum { MAX = 20000 };
     uint8_t *text = xmalloc(MAX + 8);
     for (int t = 0; t < 60; t++) {
-        size_t n = valid_text(text, 4000 + rng() % (MAX - 4000), (int)(rng() % MIXES));
-        int errors = (int)(rng() % 3);
+        size_t n = valid_text(text, 4000 + test_rng_next(&rng_state) % (MAX - 4000), (int)(test_rng_next(&rng_state) % MIXES));
+        int errors = (int)(test_rng_next(&rng_state) % 3);
         for (int e = 0; e < errors; e++)
-            text[rng() % n] = (uint8_t)(0x80 + rng() % 0x80);
+            text[test_rng_next(&rng_state) % n] = (uint8_t)(0x80 + test_rng_next(&rng_state) % 0x80);
         for (int mode = 0; mode < 3; mode++)
             check_at(mode, text, n, (size_t)t % 64, UTF8_ACCEPT, 0, false, "long text");
     }
     /* Text with an error every few bytes (the replacing windows' blocks:
      * subparts of every length, characters across their edges). */
     for (int t = 0; t < 40; t++) {
-        size_t n = valid_text(text, 300 + rng() % 8000, (int)(rng() % MIXES));
-        for (size_t e = rng() % 8; e < n; e += 1 + rng() % 24)
-            text[e] = (uint8_t)(0x80 + rng() % 0x80);
+        size_t n = valid_text(text, 300 + test_rng_next(&rng_state) % 8000, (int)(test_rng_next(&rng_state) % MIXES));
+        for (size_t e = test_rng_next(&rng_state) % 8; e < n; e += 1 + test_rng_next(&rng_state) % 24)
+            text[e] = (uint8_t)(0x80 + test_rng_next(&rng_state) % 0x80);
         check_at(2, text, n, (size_t)t % 64, UTF8_ACCEPT, 0, false, "dense errors");
     }
     /* Random bytes (the replacing decoder's dense errors). */
     for (int t = 0; t < 20; t++) {
-        size_t n = 1 + rng() % MAX;
+        size_t n = 1 + test_rng_next(&rng_state) % MAX;
         for (size_t i = 0; i < n; i++)
-            text[i] = (uint8_t)(rng() >> 56);
+            text[i] = (uint8_t)(test_rng_next(&rng_state) >> 56);
         for (int mode = 0; mode < 3; mode++)
             check_at(mode, text, n, (size_t)t % 64, UTF8_ACCEPT, 0, false, "random bytes");
     }
@@ -355,7 +349,7 @@ int main(int argc, char **argv)
             continue;
         }
         level_name = levels[l];
-        rng_state = 0x243F6A8885A308D3u; /* the same inputs at every level */
+        rng_state = (struct test_rng){0x243F6A8885A308D3u}; /* the same inputs at every level */
         unsigned long before = passed;
         test_lengths();
         test_errors();

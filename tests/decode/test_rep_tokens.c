@@ -33,6 +33,7 @@
 #include "check.h"
 #include "common.h"
 #include "plain_dfa.h"
+#include "rng.h"
 #include "utf8.gen.h"
 #include "utf8_fast.h"
 
@@ -52,14 +53,7 @@ static const uint8_t probe[] = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 
                                 0xF1, 0xF3, 0xF4, 0xF5, 0xF8, 0xFF};
 enum { NPROBE = sizeof probe };
 
-static uint64_t seed = 0x2545F4914F6CDD1Du;
-static uint32_t rnd(void)
-{
-    seed ^= seed << 13;
-    seed ^= seed >> 7;
-    seed ^= seed << 17;
-    return (uint32_t)(seed >> 17);
-}
+static struct test_rng rng = {0x2545F4914F6CDD1Du};
 
 /* The replacing loop's tables (tests/common/plain_dfa.h). */
 static const struct plain_dfa utf8_plain = PLAIN_DFA(utf8, UTF8);
@@ -130,7 +124,7 @@ static size_t valid_text(uint8_t *buf, size_t len)
 {
     size_t n = 0;
     while (n + 4 <= len) {
-        uint32_t r = rnd(), cp;
+        uint32_t r = test_rng_u32(&rng), cp;
         switch (r % 4) {
         case 0: cp = r >> 8 & 0x7F; break;
         case 1: cp = 0x80 + (r >> 8) % 0x780; break;
@@ -155,7 +149,7 @@ static void test_random(int rounds)
         exit(2);
     for (int r = 0; r < rounds; r++) {
         for (size_t k = 0; k < LEN; k++)
-            buf[k] = (uint8_t)rnd();
+            buf[k] = (uint8_t)test_rng_u32(&rng);
         for (size_t a = 0; a < 64; a++)
             for (size_t b = a + 1; b <= LEN; b += 1 + (b < a + 60 ? 7 : 0))
                 check_exact(buf + a, b - a, a % 8 == 0 && b % 16 == 0, "random", a);
@@ -208,9 +202,9 @@ static void test_inside(void)
         size_t k = 1 + (size_t)r % 3, at = (size_t)r % 40;
         buf[at] = leads[(size_t)r % sizeof leads];
         for (size_t j = 1; j < k; j++)
-            buf[at + j] = (uint8_t)(0x80 + rnd() % 0x40);
+            buf[at + j] = (uint8_t)(0x80 + test_rng_u32(&rng) % 0x40);
         if (r % 4 == 0)
-            buf[at + k] = (uint8_t)rnd();
+            buf[at + k] = (uint8_t)test_rng_u32(&rng);
         uint32_t st = UTF8_ACCEPT, cp = 0, tmp[8];
         size_t w, e, used = plain_dfa_replace(&utf8_plain, buf + at, k, &st, &cp, tmp, 8, &w, &e);
         if (used != k || st == UTF8_ACCEPT || w != 0)
