@@ -8,8 +8,8 @@
  * of that byte (the others random), then wholly random decoders; the same
  * for the encoder's bytes in every target. Each state is driven through
  * every public call (check, decode to UTF-32 and UTF-16, transcode to every
- * target, encode) over random input in exact-size heap buffers, whole and
- * byte by byte. Here the results are judged only on what they promise
+ * target, encode) over random input (1-24 bytes, and 65-200) in exact-size
+ * heap buffers, whole and byte by byte. Here the results are judged only on what they promise
  * whatever the state (counts within the buffers, a known result, an error
  * of at least one byte); the reads and writes themselves are judged by
  * AddressSanitizer and UBSan when check-sanitize (CI) runs this test
@@ -72,20 +72,23 @@ static void drive_decoder(const utfdfa_decoder *d0, const uint8_t *in, size_t n,
 
 static void decoders(void)
 {
-    for (unsigned from = 0; from < UTFDFA_NENCODINGS; from++) {
-        size_t n = 1 + test_rng_below(&rng, 24);
+    /* short inputs, and longer than 64 bytes: UTF-8's direct entry hands
+     * those to the level's decoder */
+    for (unsigned from = 0; from < 2 * UTFDFA_NENCODINGS; from++) {
+        size_t n = from < UTFDFA_NENCODINGS ? 1 + test_rng_below(&rng, 24)
+                                            : 65 + test_rng_below(&rng, 136);
         uint8_t *in = xmalloc(n);
         char what[96];
         for (size_t byte = 0; byte < sizeof(utfdfa_decoder); byte++)
             for (unsigned v = 0; v < 256; v++) {
                 utfdfa_decoder d;
-                utfdfa_decoder_init(&d, (enum utfdfa_encoding)from, UTFDFA_STRICT,
-                                    UTFDFA_BOM_KEEP);
+                enum utfdfa_encoding enc = (enum utfdfa_encoding)(from % UTFDFA_NENCODINGS);
+                utfdfa_decoder_init(&d, enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
                 random_bytes(&d, sizeof d);
                 ((uint8_t *)&d)[byte] = (uint8_t)v;
                 random_bytes(in, n);
-                snprintf(what, sizeof what, "%s decoder, byte %zu = %02X",
-                         utfdfa_encoding_name((enum utfdfa_encoding)from), byte, v);
+                snprintf(what, sizeof what, "%s decoder, byte %zu = %02X, %zu bytes",
+                         utfdfa_encoding_name(enc), byte, v, n);
                 drive_decoder(&d, in, n, v & 1, what);
                 drive_decoder(&d, in, 1, true, what); /* a call of one byte */
             }

@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* utfdfa_decode_utf32's direct UTF-8 entry (src/api/decoder.c: a UTF-8
- * decoder that keeps its BOM, whatever the error mode, goes straight to
- * the fast path's step, utfdfa__utf8_stream32, with a one-block path of its
- * own for chunks of at most 64 bytes at the VBMI level, and at the AVX2
- * and AVX-512 levels when the room exceeds the chunk by AVX2_SLACK units,
- * the scratch its windows may write): at every kernel level the CPU has,
- * text with characters of every length, errors and a character cut by the
- * end is decoded in chunks of every size 1..130 with every output room
- * 1..70, the chunk's size plus AVX2_SLACK - 1 and plus AVX2_SLACK (the
- * least the AVX2 path takes) and room to spare, strict and replacing, and
- * must give what one call gives at the scalar level: the same code points,
- * result, error (offset, length, kind), stream offset and replaced flag;
- * and no call may write at or past the room it was given. At those levels
- * the one-block path must also take every chunk of valid text whole.
+ * decoder that keeps its BOM, whatever the error mode and with a target
+ * limit of none or Unicode, goes straight to utfdfa__utf8_stream32: a
+ * one-block path for chunks of at most 64 bytes at the VBMI level, and at
+ * the AVX2 and AVX-512 levels when the room exceeds the chunk by
+ * AVX2_SLACK units, the scratch its windows may write; the level's decoder
+ * for longer chunks): at every kernel level the CPU has, text with
+ * characters of every length, errors and a character cut by the end is
+ * decoded in chunks of every size 1..130 with every output room 1..70, the
+ * chunk's size plus AVX2_SLACK - 1 and plus AVX2_SLACK (the least the AVX2
+ * path takes) and room to spare, strict, replacing, ignoring and strict
+ * with a UTF-16 target, and must give what one call gives at the scalar
+ * level: the same code points, result, error (offset, length, kind),
+ * stream offset and replaced flag; and no call may write at or past the
+ * room it was given. The direct entry must also take every chunk of valid
+ * text whole: of 1..64 bytes at the levels with the one-block path, of
+ * 65..200 at every level.
  * UTFDFA_QUICK=1 (the sanitized build) takes fewer rooms. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,12 +62,25 @@ static size_t make_text(uint8_t *p)
     return n;
 }
 
+/* The decoders the direct entry takes: each error mode, and a strict one
+ * told its code points go to UTF-16 (a target limit of Unicode). */
+enum { NCONFIGS = 4 };
+
+static void configure(utfdfa_decoder *d, int config)
+{
+    utfdfa_decoder_init(d, UTFDFA_UTF8,
+                        config == 3 ? UTFDFA_STRICT : (enum utfdfa_error_mode)config,
+                        UTFDFA_BOM_KEEP);
+    if (config == 3)
+        utfdfa_decoder_set_target(d, UTFDFA_UTF16LE);
+}
+
 /* The decoded stream: chunks of `chunk` bytes, at most `room` units a call. */
-static bool drive(const uint8_t *src, size_t n, enum utfdfa_error_mode mode, size_t chunk,
-                  size_t room, struct outcome *o)
+static bool drive(const uint8_t *src, size_t n, int config, size_t chunk, size_t room,
+                  struct outcome *o)
 {
     utfdfa_decoder d;
-    utfdfa_decoder_init(&d, UTFDFA_UTF8, mode, UTFDFA_BOM_KEEP);
+    configure(&d, config);
     size_t pos = 0, calls = 0;
     o->len = 0;
     memset(&o->err, 0, sizeof o->err);
@@ -97,7 +113,7 @@ static bool drive(const uint8_t *src, size_t n, enum utfdfa_error_mode mode, siz
 }
 
 static void compare(const struct outcome *want, const struct outcome *got, const char *what,
-                    const char *level, int mode, size_t chunk, size_t room)
+                    const char *level, int config, size_t chunk, size_t room)
 {
     bool same = want->r == got->r && want->len == got->len &&
                 memcmp(want->out, got->out, want->len * sizeof want->out[0]) == 0 &&
@@ -106,33 +122,33 @@ static void compare(const struct outcome *want, const struct outcome *got, const
                  (want->err.offset == got->err.offset && want->err.length == got->err.length &&
                   want->err.kind == got->err.kind));
     CHECK(same,
-          "%s, level %s, mode %d, chunks of %zu, room %zu: result %d/%d, %zu/%zu units, "
+          "%s, level %s, decoder %d, chunks of %zu, room %zu: result %d/%d, %zu/%zu units, "
           "offset %llu/%llu, error at %llu/%llu",
-          what, level, mode, chunk, room, (int)want->r, (int)got->r, want->len, got->len,
+          what, level, config, chunk, room, (int)want->r, (int)got->r, want->len, got->len,
           (unsigned long long)want->offset, (unsigned long long)got->offset,
           (unsigned long long)want->err.offset, (unsigned long long)got->err.offset);
 }
 
 /* Every chunk size and room at the level in use. */
 static void run_level(const char *level, const uint8_t *src, size_t n, const char *what,
-                      const struct outcome want[2], bool quick)
+                      const struct outcome want[NCONFIGS], bool quick)
 {
     static struct outcome got;
     static const size_t quick_rooms[] = {1, 2, 3, 5, 16, 31, 63, 64, 65, 70};
     size_t nrooms = quick ? sizeof quick_rooms / sizeof quick_rooms[0] : 70;
-    for (int mode = UTFDFA_STRICT; mode <= UTFDFA_REPLACE; mode++)
+    for (int config = 0; config < NCONFIGS; config++)
         for (size_t chunk = 1; chunk <= 130; chunk++)
             for (size_t k = 0; k <= nrooms + 2; k++) {
                 /* the rooms, the two at the AVX2 path's edge, room to spare */
                 size_t room = k < nrooms ? (quick ? quick_rooms[k] : k + 1)
                               : k < nrooms + 2 ? chunk + AVX2_SLACK - 1 + (k - nrooms)
                                                : MAX_OUT;
-                if (!drive(src, n, (enum utfdfa_error_mode)mode, chunk, room, &got)) {
-                    fail("%s, level %s, mode %d, chunks of %zu, room %zu: no progress or "
-                         "an unknown result", what, level, mode, chunk, room);
+                if (!drive(src, n, config, chunk, room, &got)) {
+                    fail("%s, level %s, decoder %d, chunks of %zu, room %zu: no progress or "
+                         "an unknown result", what, level, config, chunk, room);
                     continue;
                 }
-                compare(&want[mode], &got, what, level, mode, chunk, room);
+                compare(&want[config], &got, what, level, config, chunk, room);
             }
 }
 
@@ -148,23 +164,30 @@ size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_c
  * the one-block path must read every chunk whole, a character in progress
  * finished and the cut one kept in the cursor; falling back to the general
  * path (which the results above cannot tell apart) fails here. */
+/* The direct entry takes every chunk of valid text in [min, max] whole
+ * (from the first chunk on, of 1..chunk bytes); a last chunk of at most
+ * 64 bytes only when `small` (the level has the one-block path): the
+ * units so far must be the text's. */
 static void check_whole_chunks(const char *level, const uint8_t *src, size_t n,
-                               const struct outcome *want)
+                               const struct outcome *want, size_t min, size_t max, bool small)
 {
     static uint32_t out[MAX_IN + AVX2_SLACK];
-    for (size_t chunk = 1; chunk <= 64; chunk++)
-        for (size_t first = 1; first <= chunk; first++) { /* the first chunk's size */
+    for (size_t chunk = min; chunk <= max; chunk++)
+        for (size_t first = small ? 1 : min; first <= chunk; first++) {
             struct utfdfa__utf8_cursor c = {0, 0, 0};
             size_t o = 0, pos = 0;
             for (size_t len = first; pos < n; pos += len, len = chunk) {
                 size_t w = 0;
                 len = n - pos < len ? n - pos : len;
+                if (!small && len <= 64)
+                    break; /* the general path's */
                 if (utfdfa__utf8_stream32(src + pos, len, &c, out + o, len + AVX2_SLACK, &w) !=
                     len)
                     break;
                 o += w;
             }
-            CHECK(pos >= n && c.state == 0 && o == want->len &&
+            bool whole = pos >= n && c.state == 0 && o == want->len;
+            CHECK((whole || (!small && n - pos <= 64)) && o <= want->len &&
                       memcmp(out, want->out, o * sizeof *out) == 0,
                   "level %s, chunks of %zu after one of %zu: the direct entry stopped at %zu of "
                   "%zu bytes or decoded otherwise", level, chunk, first, pos, n);
@@ -210,17 +233,20 @@ int main(void)
                 src[k + (variant == 5 ? 3 : 2)] = 'x';
                 break;
             }
-        struct outcome want[2];
+        struct outcome want[NCONFIGS];
         if (!utfdfa__fast_force("scalar"))
             return fail("the scalar level cannot be forced"), check_summary("test_direct");
-        for (int mode = UTFDFA_STRICT; mode <= UTFDFA_REPLACE; mode++)
-            CHECK(drive(src, n, (enum utfdfa_error_mode)mode, n, MAX_OUT, &want[mode]),
-                  "%s: the one call", names[variant]);
+        for (int config = 0; config < NCONFIGS; config++)
+            CHECK(drive(src, n, config, n, MAX_OUT, &want[config]), "%s: the one call",
+                  names[variant]);
         for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
             if (utfdfa__fast_force(levels[l])) {
                 run_level(levels[l], src, n, names[variant], want, quick);
                 if (variant == 0 && l >= 3) /* the levels with a one-block path */
-                    check_whole_chunks(levels[l], src, n, &want[UTFDFA_STRICT]);
+                    check_whole_chunks(levels[l], src, n, &want[UTFDFA_STRICT], 1, 64, true);
+                if (variant == 0) /* longer chunks: the level's decoder, at every level */
+                    check_whole_chunks(levels[l], src, n, &want[UTFDFA_STRICT], 65, 200,
+                                       l >= 3);
             }
     }
     utfdfa__fast_force("auto");
