@@ -21,7 +21,10 @@ either form at once takes its per-lane choice of formula from that bit
 (shifted to bit 7, a vpblendvb mask). units[entry]: its characters (units
 to UTF-32) in bits 0-3, its units to UTF-16 (4-byte characters count two)
 in bits 4-7; pair_lanes[entry]: the lanes of its 4-byte characters (bit k:
-lane k; 0 in the 16-bit form).
+lane k; 0 in the 16-bit form). In a 32-bit form's row a lane's byte 3 has
+bit 7 clear exactly when the lane holds a 4-byte character (a character
+above U+FFFF, the form's fact): the transcoder takes its choice of a
+surrogate pair from that bit (asserted below).
 
 To UTF-16, four 32-bit lanes each hold one code unit (low half) or a
 surrogate pair (both halves); pairs[m] (bit k of m: lane k holds a pair)
@@ -94,6 +97,9 @@ def tables(max_len):
         for lengths in itertools.product(range(1, longest + 1), repeat=count):
             where[(f, lengths)] = len(entries)
             row = [b | (MARK if lane == 4 else 0) for b in _shuffle(lengths, lane)]
+            if lane == 4:
+                assert all((row[4 * k + 3] & 0x80 == 0) == (k < count and lengths[k] == 4)
+                           for k in range(4)), "a lane's byte 3 says whether it holds a pair"
             entries.append((f, lengths, row, sum(lengths)))
     index = []
     for mask in range(1 << WINDOW):

@@ -136,7 +136,7 @@ utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *dec, const uint8_t *src, size_
 {
 #ifdef DIRECT_MASK
     /* A chunk, not the last, in the direct state: the decoder's two halves
-     * as integers, no struct between (the kernel takes short chunks only). */
+     * as integers, no struct between. */
     uint64_t hi;
     memcpy(&hi, (const unsigned char *)dec + 8, 8);
     if ((hi & DIRECT_MASK) == 0 && !last && src && dst) {

@@ -339,6 +339,12 @@ static void check_splits(const uint8_t *src, size_t n, int caps, const char *wha
 
 static struct test_rng rng_state = {0x243F6A8885A308D3u};
 
+/* The next 64 bits of this suite's stream. */
+static uint64_t draw(void)
+{
+    return test_rng_next(&rng_state);
+}
+
 static size_t put_utf8(uint8_t *p, uint32_t cp)
 {
     if (cp < 0x80) {
@@ -368,7 +374,7 @@ static uint32_t random_scalar(unsigned len)
     static const uint32_t lo[4] = {0, 0x80, 0x800, 0x10000}, hi[4] = {0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
     uint32_t cp;
     do
-        cp = lo[len] + (uint32_t)(test_rng_next(&rng_state) % (hi[len] - lo[len] + 1));
+        cp = lo[len] + (uint32_t)(draw() % (hi[len] - lo[len] + 1));
     while (cp >= 0xD800 && cp <= 0xDFFF);
     return cp;
 }
@@ -378,27 +384,27 @@ static uint32_t random_scalar(unsigned len)
  * kind (a stray byte, a truncated sequence, an overlong or surrogate form). */
 static size_t random_input(uint8_t *p, size_t max)
 {
-    size_t n = 0, want = test_rng_next(&rng_state) % 2 ? test_rng_next(&rng_state) % 200 : test_rng_next(&rng_state) % max;
-    int errors = test_rng_next(&rng_state) % 3 == 0 ? (int)(test_rng_next(&rng_state) % 4) : 0;
+    size_t n = 0, want = draw() % 2 ? draw() % 200 : draw() % max;
+    int errors = draw() % 3 == 0 ? (int)(draw() % 4) : 0;
     while (n + 8 < want) {
-        switch (test_rng_next(&rng_state) % 4) {
+        switch (draw() % 4) {
         case 0: { /* ASCII run */
-            size_t run = 1 + test_rng_next(&rng_state) % 80;
+            size_t run = 1 + draw() % 80;
             while (run-- && n + 8 < want)
-                p[n++] = (uint8_t)(0x20 + test_rng_next(&rng_state) % 95);
+                p[n++] = (uint8_t)(0x20 + draw() % 95);
             break;
         }
         case 1: { /* one script: same length, long runs */
-            unsigned len = (unsigned)(1 + test_rng_next(&rng_state) % 3);
-            size_t run = 1 + test_rng_next(&rng_state) % 400;
+            unsigned len = (unsigned)(1 + draw() % 3);
+            size_t run = 1 + draw() % 400;
             while (run-- && n + 8 < want)
                 n += put_utf8(p + n, random_scalar(len));
             break;
         }
         default: { /* mixed lengths */
-            size_t run = 1 + test_rng_next(&rng_state) % 60;
+            size_t run = 1 + draw() % 60;
             while (run-- && n + 8 < want)
-                n += put_utf8(p + n, random_scalar((unsigned)(test_rng_next(&rng_state) % 4)));
+                n += put_utf8(p + n, random_scalar((unsigned)(draw() % 4)));
             break;
         }
         }
@@ -406,8 +412,8 @@ static size_t random_input(uint8_t *p, size_t max)
     static const char *const bad[] = {"\x80", "\xBF", "\xC0\xAF", "\xC1", "\xE0\x80", "\xED\xA0",
                                       "\xF4\x90", "\xF5", "\xFF", "\xE2\x82", "\xF0\x9F\x98", "\xC3"};
     for (int e = 0; e < errors && n; e++) {
-        const char *b = bad[test_rng_next(&rng_state) % (sizeof bad / sizeof *bad)];
-        size_t at = test_rng_next(&rng_state) % n, l = strlen(b);
+        const char *b = bad[draw() % (sizeof bad / sizeof *bad)];
+        size_t at = draw() % n, l = strlen(b);
         if (at + l <= n)
             memcpy(p + at, b, l);
     }
@@ -420,16 +426,16 @@ static size_t random_input(uint8_t *p, size_t max)
  * now and then a random byte instead (mostly an error). */
 static size_t random_walk(uint8_t *p, size_t max)
 {
-    size_t n = test_rng_next(&rng_state) % 2 ? test_rng_next(&rng_state) % 200 : test_rng_next(&rng_state) % max;
+    size_t n = draw() % 2 ? draw() % 200 : draw() % max;
     uint32_t st = G->accept, sticky = 0;
     uint8_t byclass[64][256];
     size_t count[64] = {0};
     for (int b = 0; b < 256; b++)
         byclass[G->cls[b]][count[G->cls[b]]++] = (uint8_t)b;
-    unsigned noise = test_rng_next(&rng_state) % 3 == 0 ? 1 + (unsigned)(test_rng_next(&rng_state) % 500) : 0;
+    unsigned noise = draw() % 3 == 0 ? 1 + (unsigned)(draw() % 500) : 0;
     for (size_t i = 0; i < n; i++) {
-        if (noise && test_rng_next(&rng_state) % (1000 * noise) < 1) {
-            p[i] = (uint8_t)test_rng_next(&rng_state);
+        if (noise && draw() % (1000 * noise) < 1) {
+            p[i] = (uint8_t)draw();
             st = next_state(st, p[i]);
             if (st == G->reject)
                 st = G->accept;
@@ -441,13 +447,13 @@ static size_t random_walk(uint8_t *p, size_t max)
                 live[nl++] = c;
         if (!nl)
             return i; /* a state without a way on (none in these grammars) */
-        uint32_t c = live[test_rng_next(&rng_state) % nl];
+        uint32_t c = live[draw() % nl];
         if (st == G->accept && sticky && next_state(st, byclass[sticky][0]) != G->reject &&
-            test_rng_next(&rng_state) % 8)
+            draw() % 8)
             c = sticky;
         else if (st == G->accept)
             sticky = c;
-        p[i] = byclass[c][test_rng_next(&rng_state) % count[c]];
+        p[i] = byclass[c][draw() % count[c]];
         st = next_state(st, p[i]);
     }
     return n;
@@ -562,7 +568,7 @@ static void test_random(int count, bool walk)
         size_t n = walk ? random_walk(buf, MAX) : random_input(buf, MAX);
         if (!walk && t % 10 == 9) /* random bytes: an error every byte or two */
             for (size_t q = 0; q < n; q++)
-                buf[q] = (uint8_t)test_rng_next(&rng_state);
+                buf[q] = (uint8_t)draw();
         /* At alignment t % 64 of a 64-byte-aligned allocation, ending where it ends. */
         size_t align = (size_t)t % 64;
         uint8_t *base;
@@ -573,7 +579,7 @@ static void test_random(int count, bool walk)
         memcpy(base + align, buf, n);
         check_all(base + align, n, G->accept, 0, CAPS_SOME, "random");
         for (int r = 0; r < 8; r++)
-            check_pending(G->pending, base + align, n ? (size_t)(test_rng_next(&rng_state) % (n + 1)) : 0);
+            check_pending(G->pending, base + align, n ? (size_t)(draw() % (n + 1)) : 0);
         /* And from a state in mid-sequence: split inside the first character. */
         if (n > 2 && next_state(G->accept, buf[0]) != G->accept) {
             uint32_t st = G->accept, cp = 0;
@@ -632,13 +638,13 @@ static void test_lane_errors(int count)
     for (int t = 0; t < count; t++) {
         size_t n = valid_walk_text(buf, MIN, MAX);
         check_all(buf, n, G->accept, 0, CAPS_SOME, "lanes, valid");
-        size_t stride = 61 + (size_t)(test_rng_next(&rng_state) % 120);
-        for (size_t at = (size_t)(test_rng_next(&rng_state) % 50); at < n; at += stride) {
+        size_t stride = 61 + (size_t)(draw() % 120);
+        for (size_t at = (size_t)(draw() % 50); at < n; at += stride) {
             uint8_t *c = dup_exact(buf, n);
             uint32_t st = G->accept;
             for (size_t q = 0; q < at; q++)
                 st = next_state(st, c[q]);
-            int b = (int)(test_rng_next(&rng_state) % 256), tries = 0;
+            int b = (int)(draw() % 256), tries = 0;
             while (next_state(st, (uint8_t)b) != G->reject && tries++ < 256)
                 b = (b + 1) % 256;
             if (next_state(st, (uint8_t)b) == G->reject) {

@@ -128,6 +128,12 @@ static void check_at(int mode, const uint8_t *src, size_t n, size_t align, uint3
 
 static struct test_rng rng_state;
 
+/* The next 64 bits of this suite's stream. */
+static uint64_t draw(void)
+{
+    return test_rng_next(&rng_state);
+}
+
 /* The encoding form (Unicode 3.9, Table 3-6), written from the spec. */
 static size_t put_utf8(uint8_t *p, uint32_t c)
 {
@@ -152,10 +158,10 @@ static size_t valid_text(uint8_t *p, size_t len, int mix)
     static const uint32_t lo[4] = {0, 0x80, 0x800, 0x10000}, hi[4] = {0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
     size_t n = 0;
     while (n < len) {
-        unsigned l = mix <= 3 ? (unsigned)mix : mix == 4 ? (unsigned)(test_rng_next(&rng_state) % 4) : 1 + (unsigned)(test_rng_next(&rng_state) % 3);
+        unsigned l = mix <= 3 ? (unsigned)mix : mix == 4 ? (unsigned)(draw() % 4) : 1 + (unsigned)(draw() % 3);
         uint32_t c;
         do
-            c = lo[l] + (uint32_t)(test_rng_next(&rng_state) % (hi[l] - lo[l] + 1));
+            c = lo[l] + (uint32_t)(draw() % (hi[l] - lo[l] + 1));
         while (c >= 0xD800 && c <= 0xDFFF);
         n += put_utf8(p + n, c);
     }
@@ -239,26 +245,26 @@ static void test_long(void)
     enum { MAX = 20000 };
     uint8_t *text = xmalloc(MAX + 8);
     for (int t = 0; t < 60; t++) {
-        size_t n = valid_text(text, 4000 + test_rng_next(&rng_state) % (MAX - 4000), (int)(test_rng_next(&rng_state) % MIXES));
-        int errors = (int)(test_rng_next(&rng_state) % 3);
+        size_t n = valid_text(text, 4000 + draw() % (MAX - 4000), (int)(draw() % MIXES));
+        int errors = (int)(draw() % 3);
         for (int e = 0; e < errors; e++)
-            text[test_rng_next(&rng_state) % n] = (uint8_t)(0x80 + test_rng_next(&rng_state) % 0x80);
+            text[draw() % n] = (uint8_t)(0x80 + draw() % 0x80);
         for (int mode = 0; mode < 3; mode++)
             check_at(mode, text, n, (size_t)t % 64, UTF8_ACCEPT, 0, false, "long text");
     }
     /* Text with an error every few bytes (the replacing windows' blocks:
      * subparts of every length, characters across their edges). */
     for (int t = 0; t < 40; t++) {
-        size_t n = valid_text(text, 300 + test_rng_next(&rng_state) % 8000, (int)(test_rng_next(&rng_state) % MIXES));
-        for (size_t e = test_rng_next(&rng_state) % 8; e < n; e += 1 + test_rng_next(&rng_state) % 24)
-            text[e] = (uint8_t)(0x80 + test_rng_next(&rng_state) % 0x80);
+        size_t n = valid_text(text, 300 + draw() % 8000, (int)(draw() % MIXES));
+        for (size_t e = draw() % 8; e < n; e += 1 + draw() % 24)
+            text[e] = (uint8_t)(0x80 + draw() % 0x80);
         check_at(2, text, n, (size_t)t % 64, UTF8_ACCEPT, 0, false, "dense errors");
     }
     /* Random bytes (the replacing decoder's dense errors). */
     for (int t = 0; t < 20; t++) {
-        size_t n = 1 + test_rng_next(&rng_state) % MAX;
+        size_t n = 1 + draw() % MAX;
         for (size_t i = 0; i < n; i++)
-            text[i] = (uint8_t)(test_rng_next(&rng_state) >> 56);
+            text[i] = (uint8_t)(draw() >> 56);
         for (int mode = 0; mode < 3; mode++)
             check_at(mode, text, n, (size_t)t % 64, UTF8_ACCEPT, 0, false, "random bytes");
     }

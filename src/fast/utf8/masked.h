@@ -61,23 +61,30 @@ MK_INLINE void mk_store16(void *dst, __m128i w, bool u16)
     }
 }
 
+/* Each 32-bit lane's code point above U+FFFF as its surrogate pair, the
+ * high surrogate low: (c >> 10) + D7C0 below DC00 | (c & 3FF) (no carry
+ * between the halves). */
+MK_INLINE __m128i mk_pairs(__m128i c)
+{
+    return _mm_add_epi32(
+        _mm_add_epi32(_mm_srli_epi32(c, 10), _mm_set1_epi32((int)0xDC00D7C0)),
+        _mm_and_si128(_mm_slli_epi32(c, 16), _mm_set1_epi32(0x03FF0000)));
+}
+
 /* The code points of entry e in c (its shuffle row sh: lanes of 32 bits)
  * to dst; the units written. UTF-16: a lane of a 4-byte character
- * becomes a pair, the high surrogate low, (c >> 10) + D7C0 below
- * DC00 | (c & 3FF) (no carry between the halves); a lane's shuffle index
- * for its byte 3 is 0x80 (bit 7 set) unless it holds a 4-byte character,
- * so the row chooses, not a compare; the entry's pair lanes pick the
- * packing (the generated pairs[]), not the values. */
+ * becomes a pair (mk_pairs); a lane's shuffle index
+ * for its byte 3 has bit 7 set (ZERO, 0x80, with the 32-bit forms' MARK)
+ * unless the lane holds a 4-byte character, so the row chooses, not a
+ * compare; the entry's pair lanes pick the packing (the generated
+ * pairs[]), not the values. */
 MK_INLINE size_t mk_store32(void *dst, __m128i c, __m128i sh, unsigned e, bool u16)
 {
     if (!u16) {
         MK_STORE(dst, c);
         return utf8_shuffle_tables.units[e] & 15u;
     }
-    __m128i w = _mm_add_epi32(
-        _mm_add_epi32(_mm_srli_epi32(c, 10), _mm_set1_epi32((int)0xDC00D7C0)),
-        _mm_and_si128(_mm_slli_epi32(c, 16), _mm_set1_epi32(0x03FF0000)));
-    w = _mm_blendv_epi8(w, c, _mm_srai_epi32(sh, 31));
+    __m128i w = _mm_blendv_epi8(mk_pairs(c), c, _mm_srai_epi32(sh, 31));
     MK_STORE(dst, _mm_shuffle_epi8(
                       w, MK_LOAD(utf8_shuffle_tables.pairs[utf8_shuffle_tables.pair_lanes[e]])));
     return utf8_shuffle_tables.units[e] >> 4;
@@ -137,9 +144,7 @@ MK_INLINE size_t mk_window(const uint8_t *p, uint64_t ends, void *dst, size_t *p
     c = _mm_or_si128(c, _mm_srli_epi32(b2, 4));
     c = _mm_or_si128(c, _mm_srli_epi32(_mm_and_si128(t, _mm_set1_epi32(0x07000000)), 6));
     if (u16 && e == UTF8_SHUF_ALL4) { /* three pairs: in order as they are */
-        __m128i hi = _mm_add_epi32(_mm_srli_epi32(c, 10), _mm_set1_epi32(0xD7C0));
-        __m128i lo = _mm_or_si128(_mm_and_si128(c, _mm_set1_epi32(0x3FF)), _mm_set1_epi32(0xDC00));
-        MK_STORE(d, _mm_or_si128(hi, _mm_slli_epi32(lo, 16)));
+        MK_STORE(d, mk_pairs(c));
         *po += 6;
     } else if (u16 && e < UTF8_SHUF_THREE_END) { /* 1-3 bytes: below U+10000 */
         _mm_storel_epi64((__m128i *)d, _mm_packus_epi32(c, c));
@@ -199,14 +204,15 @@ FAST_INLINE FAST_TARGET_AVX2 void mk_pair(const uint8_t *px, unsigned mx, void *
         *ox += utf8_shuffle_tables.units[ex] >> 4;
         *oy += utf8_shuffle_tables.units[ey] >> 4;
     } else {
-        /* pairs as mk_store32 makes them */
+        /* pairs as mk_pairs and mk_store32 make them */
         __m256i w = _mm256_add_epi32(
             _mm256_add_epi32(_mm256_srli_epi32(c, 10), _mm256_set1_epi32((int)0xDC00D7C0)),
             _mm256_and_si256(_mm256_slli_epi32(c, 16), _mm256_set1_epi32(0x03FF0000)));
         w = _mm256_blendv_epi8(w, c, _mm256_srai_epi32(sh, 31));
+        const struct utfdfa_shuffle_tables *st = &utf8_shuffle_tables;
         __m256i pk = _mm256_inserti128_si256(
-            _mm256_castsi128_si256(MK_LOAD(utf8_shuffle_tables.pairs[utf8_shuffle_tables.pair_lanes[ex]])),
-            MK_LOAD(utf8_shuffle_tables.pairs[utf8_shuffle_tables.pair_lanes[ey]]), 1);
+            _mm256_castsi128_si256(MK_LOAD(st->pairs[st->pair_lanes[ex]])),
+            MK_LOAD(st->pairs[st->pair_lanes[ey]]), 1);
         __m256i v = _mm256_blendv_epi8(r16, _mm256_shuffle_epi8(w, pk), wide);
         MK_STORE(dx, _mm256_castsi256_si128(v));
         MK_STORE(dy, _mm256_extracti128_si256(v, 1));
@@ -227,20 +233,22 @@ FAST_INLINE FAST_TARGET_AVX2 size_t mk_took(unsigned m)
     return utf8_shuffle_tables.took[utf8_shuffle_tables.index[m]];
 }
 
-/* The windows of a block in buf from 0 to whole or past it (16 bytes
- * readable at each; ends: ones past whole, where every byte counts as a
- * character of one byte), units out at *po: two consecutive windows in one
- * mk_pair, the second's place from the first's bytes (mk_took), so that
- * their shuffles, formulas and stores are done once for both. The first's
- * 8 units go out before the second's, which start where the first's
- * counted ones end. Where the windows end. */
-FAST_INLINE FAST_TARGET_AVX2 size_t mk_block_windows(const uint8_t *buf, uint64_t ends,
-                                                     size_t whole, void *dst, size_t *po,
-                                                     bool u16)
+/* The characters of a block buf[0..whole) to dst, *po advanced by their
+ * units: windows (16 bytes readable at each; ends: ones past whole, where
+ * every byte counts as a character of one byte, scratch units up to 8 and
+ * a window's bytes past the block's), an ASCII block's by mk_window, others
+ * two at a time in one mk_pair, the second's place from the first's bytes
+ * (mk_took), so that their shuffles, formulas and stores are done once for
+ * both: the first's 8 units go out before the second's, which start where
+ * the first's counted ones end. */
+FAST_INLINE FAST_TARGET_AVX2 void mk_block(const uint8_t *buf, uint64_t ends, size_t whole,
+                                           void *dst, size_t *po, bool u16)
 {
     const struct utfdfa_shuffle_tables *st = &utf8_shuffle_tables;
     size_t pos = 0, o = *po, q, t, us = u16 ? 2 : 4;
     char *d = (char *)dst;
+    while (ends == ~(uint64_t)0 && pos < whole)
+        pos += mk_window(buf + pos, ends, dst, &o, u16);
     while (pos < whole) {
         unsigned m = (unsigned)(ends >> pos | ~(~(uint64_t)0 >> pos));
         unsigned units = st->units[st->index[m & 0xFFF]];
@@ -257,8 +265,7 @@ FAST_INLINE FAST_TARGET_AVX2 size_t mk_block_windows(const uint8_t *buf, uint64_
         pos = q + mk_took(m2);
         o = o2;
     }
-    *po = o;
-    return pos;
+    *po = o - (pos - whole); /* the bytes past the block: one unit each */
 }
 
 /* Valid UTF-8 at p (whole characters, n bytes) one character at a time:

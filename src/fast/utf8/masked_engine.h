@@ -41,7 +41,7 @@ FAST_INLINE MK_TARGET void MK_(widen64)(const __m128i *v, void *dst, bool u16)
  * shifted by the bytes taken: off the chain of table loads. Windows while
  * 16 bytes are readable, and for the first half while 32 are left in it
  * (mk_pair writes 8 units: 8 characters at least, so never over the
- * second half's units); each half's tail one character at a time. */
+ * second half's units); each half's last bytes by MK_(tail). */
 FAST_INLINE MK_TARGET uint64_t MK_(bits)(const uint8_t *map, size_t q)
 {
     uint64_t w;
@@ -225,14 +225,8 @@ FAST_NOINLINE MK_TARGET static size_t MK_(tail)(const uint8_t *p, size_t t, void
     uint32_t cont = (uint32_t)_mm256_movemask_epi8(
         _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(UTF8_SHUF_CONT_MAX + 1)), v));
     uint64_t ends = ~(uint64_t)(cont >> 1);
-    size_t o = 0, pos = 0;
-    if (ends == ~(uint64_t)0) {
-        while (pos < t)
-            pos += mk_window(buf + pos, ends, out, &o, u16);
-    } else {
-        pos = mk_block_windows(buf, ends, t, out, &o, u16);
-    }
-    o -= pos - t; /* the zeros' units */
+    size_t o = 0;
+    mk_block(buf, ends, t, out, &o, u16);
     memcpy(dst, out, o * (u16 ? 2 : 4));
     return o;
 }

@@ -59,9 +59,11 @@ size_t utfdfa__utf8_decode32(const uint8_t *src, size_t n, uint32_t *state, uint
  * a short chunk, or the AVX2 one's (small_avx2.h: the AVX-512 level without
  * VBMI too, which decodes with the AVX2 set) when the room leaves it its
  * scratch (the level read without a call; before it is chosen, the general
- * path's first call chooses it); a longer chunk by the level's decoder,
- * called as the general path's fast step calls it (the layers between
- * cost a 4 KiB chunk of ASCII a tenth of its time); else nothing. */
+ * path's first call chooses it); a longer chunk by the level's strict
+ * decoder, the state converted as the general path's fast step converts
+ * it (the layers between cost a 4 KiB chunk of ASCII a tenth of its
+ * time; in any error mode the general path takes over at an error, as
+ * the strict output up to it is the same); else nothing. */
 size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
                              uint32_t *dst, size_t cap, size_t *written)
 {

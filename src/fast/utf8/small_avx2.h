@@ -143,16 +143,9 @@ SM_INLINE size_t sm_block(const uint8_t *src, size_t i, size_t n, uint32_t *dst,
         ends = ~(sm_cont(v0) >> 1 | sm_cont(v1) << 31);
         ends |= ~_bzhi_u64(~(uint64_t)0, (unsigned)whole);
     }
-    /* The windows (16 bytes read, the block's 64 and the pad after them):
-     * an ASCII block's by mk_window (16 bytes each), others by two at a time. */
-    size_t pos = 0;
-    if (ends == ~(uint64_t)0) {
-        while (pos < whole)
-            pos += mk_window(buf + pos, ~(uint64_t)0, dst, &o, false);
-    } else {
-        pos = mk_block_windows(buf, ends, whole, dst, &o, false);
-    }
-    *po = o - (pos - whole);
+    /* the windows read 16 bytes: the block's 64 and the pad after them */
+    mk_block(buf, ends, whole, dst, &o, false);
+    *po = o;
     return whole;
 }
 
