@@ -489,7 +489,7 @@ FAST_TARGET_VBMI size_t utfdfa__utf8_rep_vbmi(const uint8_t *src, size_t n, uint
 /* The scan is the level's lookup validator (lookup.c). */
 const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_vbmi = {
     utfdfa__utf8_scan_lookup_vbmi, utfdfa__utf8_dec_vbmi_32, utfdfa__utf8_dec_vbmi_16,
-    utfdfa__utf8_rep_vbmi,
+    utfdfa__utf8_rep_vbmi, NULL,
 };
 #else
 typedef int utfdfa__utf8_fast_avx512_none; /* not x86-64: nothing here (a unit must declare something) */

@@ -46,12 +46,12 @@
 
 const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_sse4 = {
     utfdfa__utf8_scan_lookup_sse4, utfdfa__utf8_dec_sse4_32, utfdfa__utf8_dec_sse4_16,
-    utfdfa__utf8_rep_sse4,
+    utfdfa__utf8_rep_sse4, mk_sse4_ascii32,
 };
 
 const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_avx2 = {
     utfdfa__utf8_scan_lookup_avx2, utfdfa__utf8_dec_avx2_32, utfdfa__utf8_dec_avx2_16,
-    utfdfa__utf8_rep_avx2,
+    utfdfa__utf8_rep_avx2, mk_avx2_ascii32,
 };
 #else
 typedef int utfdfa__utf8_fast_masked_none; /* not x86-64: nothing here (a unit must declare something) */

@@ -54,7 +54,7 @@ size_t utfdfa__utf8_rep_sse2(const uint8_t *src, size_t n, uint32_t *state,
 
 const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_portable = {
     utfdfa__utf8_scan_sse2_l4, utfdfa__utf8_dec_free_sse2_32, utfdfa__utf8_dec_free_sse2_16,
-    utfdfa__utf8_rep_sse2,
+    utfdfa__utf8_rep_sse2, NULL,
 };
 #endif
 
@@ -130,7 +130,7 @@ size_t utfdfa__utf8_rep_word(const uint8_t *src, size_t n, uint32_t *state,
 /* Shift rows need no lanes beyond two (the loads, not the chain, limit them). */
 const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_portable = {
     utfdfa__utf8_scan_word_l2, utfdfa__utf8_dec_l2_word_32, utfdfa__utf8_dec_free_word_16,
-    utfdfa__utf8_rep_word,
+    utfdfa__utf8_rep_word, NULL,
 };
 #endif
 

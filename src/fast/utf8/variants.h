@@ -26,6 +26,9 @@ struct utfdfa__utf8_fast_impl {
     utfdfa__dec32_fn dec32;
     utfdfa__dec16_fn dec16;
     utfdfa__rep_fn rep;
+    /* src[0..n)'s leading blocks that are all ASCII widened to UTF-32 at
+     * dst (room for n); how many bytes. NULL: the level has no such step. */
+    size_t (*ascii32)(const uint8_t *src, size_t n, void *dst);
 };
 
 extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_portable;
