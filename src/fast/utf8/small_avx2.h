@@ -118,31 +118,37 @@ SM_INLINE size_t sm_block(const uint8_t *src, size_t i, size_t n, uint32_t *dst,
         v0 = LK_AVX2_LOAD(buf);
         v1 = LK_AVX2_LOAD(buf + 32);
     }
+    if (!_mm256_movemask_epi8(_mm256_or_si256(v0, v1))) { /* all ASCII: widened, 16 bytes a step */
+        __m128i q[4] = {_mm256_castsi256_si128(v0), _mm256_extracti128_si256(v0, 1),
+                        _mm256_castsi256_si128(v1), _mm256_extracti128_si256(v1, 1)};
+        for (size_t k = 0; 16 * k < rem; k++) {
+            SM_STORE(dst + o + 16 * k, _mm256_cvtepu8_epi32(q[k]));
+            SM_STORE(dst + o + 16 * k + 8, _mm256_cvtepu8_epi32(_mm_unpackhi_epi64(q[k], q[k])));
+        }
+        *po = o + rem;
+        return rem;
+    }
+    struct lk_avx2_ctx lc;
+    lk_avx2_init(&lc, t, UTF8_SIMD_CUR_LOW);
+    uint64_t bad = 0;
+    __m256i prev = lc.pad, cur = v0;
+    for (unsigned h = 0;; h = 32) { /* a loop, not two copies: small */
+        bad |= lk_avx2_nonzero(lk_avx2_check(&lc, t, UTF8_SIMD_CUR_LOW, prev, cur)) << h;
+        if (h || rem <= 32)
+            break;
+        prev = v0;
+        cur = v1;
+    }
+    if (_bzhi_u64(bad, (unsigned)rem)) /* (past rem: the pad's, after a cut character) */
+        return SIZE_MAX;
     /* A byte ends a character when the next one is no continuation. From
      * whole on (the cut character, then pad), every byte counts as one of
      * a byte: a window's end mask stays one the tables know (a 12-byte
      * window never ends in more than 3 bytes of no end), and the units of
      * those bytes, scratch past the chunk's own, one a byte. */
-    size_t whole = rem;
-    uint64_t ends = ~(uint64_t)0;
-    if (_mm256_movemask_epi8(_mm256_or_si256(v0, v1))) { /* not all ASCII */
-        struct lk_avx2_ctx lc;
-        lk_avx2_init(&lc, t, UTF8_SIMD_CUR_LOW);
-        uint64_t bad = 0;
-        __m256i prev = lc.pad, cur = v0;
-        for (unsigned h = 0;; h = 32) { /* a loop, not two copies: small */
-            bad |= lk_avx2_nonzero(lk_avx2_check(&lc, t, UTF8_SIMD_CUR_LOW, prev, cur)) << h;
-            if (h || rem <= 32)
-                break;
-            prev = v0;
-            cur = v1;
-        }
-        if (_bzhi_u64(bad, (unsigned)rem)) /* (past rem: the pad's, after a cut character) */
-            return SIZE_MAX;
-        whole -= sm_cut(t, buf, rem);
-        ends = ~(sm_cont(v0) >> 1 | sm_cont(v1) << 31);
-        ends |= ~_bzhi_u64(~(uint64_t)0, (unsigned)whole);
-    }
+    size_t whole = rem - sm_cut(t, buf, rem);
+    uint64_t ends = ~(sm_cont(v0) >> 1 | sm_cont(v1) << 31) |
+                    ~_bzhi_u64(~(uint64_t)0, (unsigned)whole);
     /* the windows read 16 bytes: the block's 64 and the pad after them */
     mk_block(buf, ends, whole, dst, &o, false);
     *po = o;
