@@ -5,7 +5,8 @@
  * VBMI level's steps (avx512.c) with the AVX2 level's parts. A character
  * in progress is finished by the plain step; the rest, at most 64 bytes,
  * is a block padded with the lookup validator's pad (0) (a 64-byte chunk
- * loaded in place, a shorter one copied), checked from ACCEPT by the AVX2
+ * loaded in place, a shorter one copied); a block of ASCII is widened
+ * from those loads, any other is checked from ACCEPT by the AVX2
  * lookup validator (lookup_avx2.h), the character the end cuts left out by
  * the commit rule (lookup.h), the others transcoded by the 128-bit
  * transcoder's windows (two at a time by masked.h's mk_pair; mk_window for
