@@ -5,11 +5,14 @@
  * every field is masked or clamped where it is read.
  *
  * For each source encoding and each of the decoder's 16 bytes, every value
- * of that byte (the others random), then wholly random decoders; the same
- * for the encoder's bytes in every target. Each state is driven through
- * every public call (check, decode to UTF-32 and UTF-16, transcode to every
- * target, encode) over random input (1-24 bytes, and 65-200) in exact-size
- * heap buffers, whole and byte by byte. Here the results are judged only on what they promise
+ * of that byte, the others random or as utfdfa_decoder_init left them (so
+ * that one field at a time is garbage in a decoder the fast paths take);
+ * the same for the encoder's bytes in every target. Each state is driven
+ * through every public call (check, decode to UTF-32 and UTF-16, transcode
+ * to every target, encode) over random input (1-24 bytes, and 65-200;
+ * random bytes or mostly ASCII) in exact-size heap buffers (a fixed room,
+ * and the input's size plus 16: the AVX2 direct entry's scratch), whole and
+ * byte by byte. Here the results are judged only on what they promise
  * whatever the state (counts within the buffers, a known result, an error
  * of at least one byte); the reads and writes themselves are judged by
  * AddressSanitizer and UBSan when check-sanitize (CI) runs this test
@@ -34,6 +37,19 @@ static void random_bytes(void *p, size_t n)
         ((uint8_t *)p)[k] = test_rng_byte(&rng);
 }
 
+/* Random bytes, or mostly ASCII (one byte in 16 random): whole blocks of
+ * ASCII for the fast paths' ASCII steps. */
+static void random_input(uint8_t *p, size_t n, bool mostly_ascii)
+{
+    random_bytes(p, n);
+    for (size_t k = 0; mostly_ascii && k < n; k++)
+        if (test_rng_below(&rng, 16))
+            p[k] &= 0x7F;
+}
+
+/* The fixed room of the output buffers (the other: the input's size + 16). */
+enum { ROOM = 37 };
+
 static bool known(utfdfa_result r)
 {
     return r == UTFDFA_INPUT_EMPTY || r == UTFDFA_OUTPUT_FULL || r == UTFDFA_MALFORMED;
@@ -41,15 +57,14 @@ static bool known(utfdfa_result r)
 
 /* One call of each kind from the state *d0, over in[0..n) (heap, exact). */
 static void drive_decoder(const utfdfa_decoder *d0, const uint8_t *in, size_t n, bool last,
-                          const char *what)
+                          size_t cap, const char *what)
 {
-    enum { CAP = 37 };
-    uint32_t *u32 = xmalloc(CAP * sizeof *u32);
-    uint16_t *u16 = xmalloc(CAP * sizeof *u16);
-    uint8_t *bytes = xmalloc(CAP);
+    uint32_t *u32 = xmalloc(cap * sizeof *u32);
+    uint16_t *u16 = xmalloc(cap * sizeof *u16);
+    uint8_t *bytes = xmalloc(cap);
     for (int call = 0; call < 3 + UTFDFA_NENCODINGS; call++) {
         utfdfa_decoder d = *d0;
-        size_t k = n, m = CAP;
+        size_t k = n, m = cap;
         utfdfa_error err = {0, 0, UTFDFA_ERR_NONE};
         utfdfa_result r;
         if (call == 0)
@@ -61,9 +76,9 @@ static void drive_decoder(const utfdfa_decoder *d0, const uint8_t *in, size_t n,
         else
             r = utfdfa_transcode(&d, (enum utfdfa_encoding)(call - 3), in, &k, bytes, &m, last,
                                  &err);
-        CHECK(known(r) && k <= n && m <= CAP && (r != UTFDFA_MALFORMED || err.length >= 1),
-              "%s, call %d: result %d, read %zu of %zu, wrote %zu of %d, error length %u", what,
-              call, (int)r, k, n, m, CAP, err.length);
+        CHECK(known(r) && k <= n && m <= cap && (r != UTFDFA_MALFORMED || err.length >= 1),
+              "%s, call %d, room %zu: result %d, read %zu of %zu, wrote %zu, error length %u",
+              what, call, cap, (int)r, k, n, m, err.length);
     }
     free(u32);
     free(u16);
@@ -79,19 +94,23 @@ static void decoders(void)
                                             : 65 + test_rng_below(&rng, 136);
         uint8_t *in = xmalloc(n);
         char what[96];
-        for (size_t byte = 0; byte < sizeof(utfdfa_decoder); byte++)
-            for (unsigned v = 0; v < 256; v++) {
-                utfdfa_decoder d;
-                enum utfdfa_encoding enc = (enum utfdfa_encoding)(from % UTFDFA_NENCODINGS);
-                utfdfa_decoder_init(&d, enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
-                random_bytes(&d, sizeof d);
-                ((uint8_t *)&d)[byte] = (uint8_t)v;
-                random_bytes(in, n);
-                snprintf(what, sizeof what, "%s decoder, byte %zu = %02X, %zu bytes",
-                         utfdfa_encoding_name(enc), byte, v, n);
-                drive_decoder(&d, in, n, v & 1, what);
-                drive_decoder(&d, in, 1, true, what); /* a call of one byte */
-            }
+        for (int others_random = 0; others_random < 2; others_random++)
+            for (size_t byte = 0; byte < sizeof(utfdfa_decoder); byte++)
+                for (unsigned v = 0; v < 256; v++) {
+                    utfdfa_decoder d;
+                    enum utfdfa_encoding enc = (enum utfdfa_encoding)(from % UTFDFA_NENCODINGS);
+                    utfdfa_decoder_init(&d, enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+                    if (others_random)
+                        random_bytes(&d, sizeof d);
+                    ((uint8_t *)&d)[byte] = (uint8_t)v;
+                    random_input(in, n, v & 2);
+                    snprintf(what, sizeof what, "%s decoder, byte %zu = %02X (others %s), %zu bytes",
+                             utfdfa_encoding_name(enc), byte, v, others_random ? "random" : "as init",
+                             n);
+                    drive_decoder(&d, in, n, v & 1, ROOM, what);
+                    drive_decoder(&d, in, n, v & 1, n + 16, what);
+                    drive_decoder(&d, in, 1, true, ROOM, what); /* a call of one byte */
+                }
         free(in);
     }
 }

@@ -42,7 +42,9 @@ struct outcome {
 };
 
 /* Text whose characters have 1 to 4 bytes, with ASCII runs longer than a
- * block, so that chunk ends fall inside characters of every length. */
+ * block, so that chunk ends fall inside characters of every length; the
+ * runs come after characters of 2, 3 and 4 bytes, so that a block can
+ * begin with the last 1, 2 or 3 bytes of a character and be ASCII after. */
 static size_t make_text(uint8_t *p)
 {
     static const char *const parts[] = {
@@ -50,15 +52,19 @@ static size_t make_text(uint8_t *p)
         "\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80", "a", "\xD0\x96\xD0\xB8",
         "\xE0\xA4\xB9\xE0\xA4\xBF", "bc", "\xF4\x8F\xBF\xBF", "\xEF\xBB\xBF", "\xC2\x80",
     };
+    static const char *const before_run[] = {"", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80"};
     size_t n = 0;
-    for (int round = 0; round < 3; round++)
+    for (int round = 0; round < 3; round++) {
+        memcpy(p + n, before_run[round], strlen(before_run[round]));
+        n += strlen(before_run[round]);
         for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
             size_t m = strlen(parts[k]);
-            if (n + m > 300)
+            if (n + m > 340)
                 return n;
             memcpy(p + n, parts[k], m);
             n += m;
         }
+    }
     return n;
 }
 

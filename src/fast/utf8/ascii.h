@@ -236,6 +236,11 @@ FAST_AVX2_HELPER static size_t fast_ascii_widen_avx2(const uint8_t *p, size_t n,
 }
 #endif /* FAST_X86 */
 
+/* An ASCII step: the leading ASCII bytes of src[0..n) widened at dst (to
+ * UTF-32, or UTF-16 for a decoder to UTF-16), their count; the block that
+ * ends the run is widened whole, so dst must have room for n units. */
+typedef size_t (*fast_ascii_fn)(const uint8_t *src, size_t n, void *dst);
+
 FAST_INLINE size_t fast_ascii_widen(int amode, const uint8_t *p, size_t n, void *dst,
                                     size_t room, bool u16)
 {

@@ -79,17 +79,20 @@ size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_c
 #endif
         return 0;
     }
-    /* From ACCEPT, the leading ASCII blocks first: then a chunk of ASCII
-     * text costs no slab set-up and no count of pending bytes (a tenth of
-     * a 4 KiB chunk's time). */
+    /* From ACCEPT, the leading ASCII bytes first: then a chunk of ASCII
+     * text costs no slab set-up and no count of pending bytes. */
     const struct utfdfa__utf8_fast_impl *impl = fast_impl();
     size_t a = !c->pending && impl->ascii32 && cap >= n ? impl->ascii32(src, n, dst) : 0;
+    /* ACCEPT, as a call of dec32 leaves it (only a corrupted decoder has
+     * another state with nothing pending) */
     if (a)
-        c->state = 0; /* ACCEPT, as a call of dec32 would leave it */
+        c->state = 0;
     uint32_t nclasses = fast_utf8()->nclasses;
     /* ACCEPT when nothing is pending, as the general path reads the state */
     uint32_t state = c->pending ? c->state * nclasses : 0, partial = c->partial;
-    size_t w = 0, k = a == n ? 0 : impl->dec32(src + a, n - a, &state, &partial, dst + a, cap - a, &w);
+    size_t w = 0, k = 0;
+    if (a < n)
+        k = impl->dec32(src + a, n - a, &state, &partial, dst + a, cap - a, &w);
     if (k) {
         size_t p = utfdfa__utf8_pending(src + a, k, state);
         c->pending = p == SIZE_MAX ? c->pending + (uint32_t)k : (uint32_t)p;

@@ -26,10 +26,8 @@ enum { REP_WIN_MIN = 64, REP_WIN_MAX = 4096 };
 /* A transcoder of valid UTF-8: src[0..n) is whole characters; it writes
  * their units at dst (u16: UTF-16, else UTF-32) and returns how many. */
 typedef size_t (*fast_valid_fn)(const uint8_t *src, size_t n, void *dst);
-/* An ASCII run (or NULL): from src[0..n), n at most the room, the leading
- * blocks that are all ASCII widened at dst (u16 as above); how many bytes.
- * Called at each slab's start, so that ASCII text is read once. */
-typedef size_t (*fast_ascii_fn)(const uint8_t *src, size_t n, void *dst);
+/* ascii: a fast_ascii_fn (ascii.h) of the engine's output form, or NULL;
+ * called at each slab's start, so that ASCII text is read once. */
 
 FAST_INLINE size_t fast_min3(size_t a, size_t b, size_t c)
 {

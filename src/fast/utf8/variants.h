@@ -10,6 +10,7 @@
 #ifndef UTFDFA_FAST_UTF8_VARIANTS_H
 #define UTFDFA_FAST_UTF8_VARIANTS_H
 
+#include "ascii.h"
 #include "common.h"
 #include "model.h"
 #include "utf8_fast.h"
@@ -26,9 +27,7 @@ struct utfdfa__utf8_fast_impl {
     utfdfa__dec32_fn dec32;
     utfdfa__dec16_fn dec16;
     utfdfa__rep_fn rep;
-    /* src[0..n)'s leading blocks that are all ASCII widened to UTF-32 at
-     * dst (room for n); how many bytes. NULL: the level has no such step. */
-    size_t (*ascii32)(const uint8_t *src, size_t n, void *dst);
+    fast_ascii_fn ascii32; /* to UTF-32 (ascii.h); NULL: the level has none */
 };
 
 extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_portable;
