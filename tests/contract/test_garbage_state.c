@@ -104,9 +104,9 @@ static void decoders(void)
                         random_bytes(&d, sizeof d);
                     ((uint8_t *)&d)[byte] = (uint8_t)v;
                     random_input(in, n, v & 2);
-                    snprintf(what, sizeof what, "%s decoder, byte %zu = %02X (others %s), %zu bytes",
-                             utfdfa_encoding_name(enc), byte, v, others_random ? "random" : "as init",
-                             n);
+                    snprintf(what, sizeof what, "%s decoder, byte %zu = %02X (others %s), %zu "
+                             "bytes", utfdfa_encoding_name(enc), byte, v,
+                             others_random ? "random" : "as init", n);
                     drive_decoder(&d, in, n, v & 1, ROOM, what);
                     drive_decoder(&d, in, n, v & 1, n + 16, what);
                     drive_decoder(&d, in, 1, true, ROOM, what); /* a call of one byte */
