@@ -245,12 +245,20 @@ ALWAYS_INLINE bool u7_fast_on(const struct u7_call *c)
            ((c->d->flags & F_STARTED) || BOM_MODE(c->d->flags) == UTFDFA_BOM_KEEP);
 }
 
-/* The kernels pay for their call only over long stretches, so the steps
- * offer them one only U7_DIRECT_AFTER direct characters after a run, or
- * `wait` digits into a run (a whole group; 8 more after each refusal, up
- * to 64, and 8 again after a call that read), and u7_kernel calls one only
- * when the next U7_AHEAD bytes are of its kind. Short runs and stretches (a
- * word of Cyrillic, ASCII with Set O in base64) rarely call. */
+/* The kernels pay for their call only over long stretches. The group
+ * kernel is offered `digits` into a run (a whole group; 8 more after each
+ * refusal, up to 64, and 8 again after a call that read): short runs
+ * rarely call. The text kernel goes on over runs and direct characters
+ * alike, to the end of the input or of the room; it is offered where a call
+ * begins and right after a run's end, so that a call that begins inside a
+ * run (a chunk's or an output block's cut) reaches it there; after a call
+ * that read nothing, only U7_DIRECT_AFTER direct characters after a run's
+ * end. u7_kernel calls one only when the next U7_AHEAD bytes are of its
+ * kind. */
+struct u7_pace {
+    unsigned digits; /* into a run, before the group kernel is offered */
+    unsigned direct; /* after a run's end, before the text kernel is offered */
+};
 #define U7_DIRECT_AFTER 16
 #define U7_AHEAD 16
 #if defined(__GNUC__)
@@ -258,6 +266,35 @@ ALWAYS_INLINE bool u7_fast_on(const struct u7_call *c)
 #else
 #define U7_RARELY(x) (x)
 #endif
+
+/* The states of a run where a group of 8 digits begins: after the shift
+ * character, and after any 8k digits (`cycle`; every digit steps alike). */
+ALWAYS_INLINE uint32_t u7_group(const struct u7g *g)
+{
+    return g->trans[UTF7_ACCEPT + g->cls[g->imap ? '&' : '+']];
+}
+
+ALWAYS_INLINE uint32_t u7_cycle(const struct u7g *g)
+{
+    uint32_t s = u7_group(g);
+    for (int j = 0; j < 8; j++)
+        s = g->trans[s + g->cls[g->digit_byte[0]]];
+    return s;
+}
+
+/* Digits from `state`, inside a run, to where the next group begins (1-8;
+ * rare: one copy). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static unsigned u7_to_group(const struct u7g *g, uint32_t state)
+{
+    uint32_t cycle = u7_cycle(g);
+    unsigned k = 1;
+    for (state = g->trans[state + g->cls[g->digit_byte[0]]]; state != cycle && k < 8; k++)
+        state = g->trans[state + g->cls[g->digit_byte[0]]];
+    return k;
+}
 
 /* A kernel where it applies, at p[0..rem) (rem >= U7_AHEAD) in `state`:
  * what it read (0: nothing) and the state after. One copy for every sink:
@@ -285,10 +322,8 @@ static struct u7_took u7_kernel(struct decoder *d, struct out *o, enum sink sink
     if (state == UTF7_ACCEPT) {
         t.k = utfdfa__utf7_text(g->imap, p, rem, dst, width, cap, &w);
     } else {
-        uint32_t group = g->trans[UTF7_ACCEPT + g->cls[g->imap ? '&' : '+']], cycle = group;
-        for (int j = 0; j < 8; j++) /* any 8 digits lead there */
-            cycle = g->trans[cycle + g->cls[g->digit_byte[0]]];
-        if (state == group || state == cycle)
+        uint32_t cycle = u7_cycle(g);
+        if (state == u7_group(g) || state == cycle)
             t.k = utfdfa__utf7_b64(g->imap, p, rem, dst, width, cap, &w);
         t.state = t.k ? cycle : state;
     }
@@ -305,17 +340,21 @@ static struct u7_took u7_kernel(struct decoder *d, struct out *o, enum sink sink
  * boundary (pending is 0 only there or after its shift character). Returns
  * where to offer one next. */
 ALWAYS_INLINE size_t u7_offer(const struct u7_call *c, struct u7_run *run, const uint8_t *src,
-                              size_t n, unsigned *wait)
+                              size_t n, struct u7_pace *pace)
 {
-    if (n - run->i < U7_AHEAD || (run->pending | (run->partial & ~U7_AFTER_RUN)) != 0 ||
-        (run->state != UTF7_ACCEPT && run->partial))
+    if (n - run->i < U7_AHEAD)
         return run->i + 8;
+    if ((run->pending | (run->partial & ~U7_AFTER_RUN)) != 0 ||
+        (run->state != UTF7_ACCEPT && run->partial)) /* where a group begins (a chunk's cut) */
+        return run->i + (run->state != UTF7_ACCEPT ? u7_to_group(c->g, run->state) : 8);
     struct u7_took t = u7_kernel(c->d, c->o, c->sink, c->g, run->state, src + run->i, n - run->i);
     run->i += t.k;
     run->state = t.state;
     run->partial = t.k ? 0 : run->partial;
     if (run->state != UTF7_ACCEPT) /* short runs wait longer, up to 64 digits */
-        *wait = t.k ? 8 : *wait < 64 ? *wait + 8 : 64;
+        pace->digits = t.k ? 8 : pace->digits < 64 ? pace->digits + 8 : 64;
+    else
+        pace->direct = t.k ? 0 : U7_DIRECT_AFTER;
     return run->i + (t.k ? 1 : run->state == UTF7_ACCEPT ? U7_DIRECT_AFTER : 8);
 }
 
@@ -327,11 +366,11 @@ ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, siz
     struct u7_run run = {state_of(d, g->nstates, g->nclasses), d->partial, PENDING(d->flags), 0};
     /* Where a kernel may be offered next; never when they do not apply. */
     size_t retry = u7_fast_on(&c) ? 0 : SIZE_MAX;
-    unsigned wait = 8; /* digits of a run before the kernel is offered */
+    struct u7_pace pace = {8, 0};
     int r = STEP_NEXT;
     while (r == STEP_NEXT) {
         if (U7_RARELY(run.i >= retry))
-            retry = u7_offer(&c, &run, src, *n, &wait);
+            retry = u7_offer(&c, &run, src, *n, &pace);
         /* The end of input steps like "." (outside Set B, not absorbed). */
         bool end = run.i == *n;
         if (end && !(last && run.state != UTF7_ACCEPT)) {
@@ -354,10 +393,10 @@ ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, siz
         else if (next == UTF7_ACCEPT) {
             r = u7_accept(&c, &run, b, tag, end, here);
             if (in_run && retry != SIZE_MAX) /* a run's end */
-                retry = run.i + U7_DIRECT_AFTER;
+                retry = run.i + pace.direct;
         } else if (!in_run) { /* the shift character: no bits; a group first */
             u7_read(&run, next, run.partial, run.pending);
-            retry = retry != SIZE_MAX ? run.i + wait : retry;
+            retry = retry != SIZE_MAX ? run.i + pace.digits : retry;
         } else {
             r = u7_digit(&c, &run, b, tag, next, here);
         }

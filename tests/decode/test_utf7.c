@@ -33,8 +33,18 @@ struct result {
 
 /* Decode s[0..n) in chunks of `chunk` bytes (0: whole), output buffers of
  * `room` code points (0: enough), strict mode resumed after each error. */
+static void decode_cut(const uint8_t *s, size_t n, size_t first, size_t chunk, size_t room,
+                       enum utfdfa_error_mode mode, struct result *res);
+
 static void decode(const uint8_t *s, size_t n, size_t chunk, size_t room, enum utfdfa_error_mode mode,
                    struct result *res)
+{
+    decode_cut(s, n, chunk, chunk, room, mode, res);
+}
+
+/* The same, the first chunk `first` bytes long. */
+static void decode_cut(const uint8_t *s, size_t n, size_t first, size_t chunk, size_t room,
+                       enum utfdfa_error_mode mode, struct result *res)
 {
     uint8_t *copy = malloc(n ? n : 1);
     if (n)
@@ -44,7 +54,8 @@ static void decode(const uint8_t *s, size_t n, size_t chunk, size_t room, enum u
     res->ncp = res->nerr = 0;
     size_t at = 0;
     for (;;) {
-        size_t end = chunk && n - at > chunk ? at + chunk : n;
+        size_t step = at ? chunk : first;
+        size_t end = step && n - at > step ? at + step : n;
         bool last = end == n;
         size_t cap = room ? room : sizeof res->cp / sizeof res->cp[0] - res->ncp;
         if (cap > sizeof res->cp / sizeof res->cp[0] - res->ncp)
@@ -155,6 +166,11 @@ static void test_rfc_examples(void)
 }
 
 static struct test_rng rng = {0x9E3779B97F4A7C15u};
+
+static size_t min_size(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
 
 /* Random text: ASCII (direct, Set O, specials), BMP and supplementary. */
 static size_t random_text(uint32_t *cp, size_t max)
@@ -302,6 +318,65 @@ static void test_random_bytes(void)
     }
 }
 
+/* Words of 1-40 characters that UTF-7 puts in base64 (one in 8 outside
+ * the BMP) between 1-3 direct characters: runs long enough for the kernels
+ * (src/fast/), which a call offers only 16 bytes ahead. */
+static size_t worded_text(uint32_t *cp, size_t max)
+{
+    size_t n = 0;
+    while (n + 44 <= max) {
+        for (size_t k = 1 + test_rng_below(&rng, 40); k; k--) {
+            uint32_t r = test_rng_u32(&rng);
+            cp[n++] = r % 8 ? 0x100 + r / 8 % 0xD700 : 0x10000 + r / 8 % 0x100000;
+        }
+        for (size_t k = 1 + test_rng_below(&rng, 3); k; k--)
+            cp[n++] = " ,a"[test_rng_below(&rng, 3)];
+    }
+    return n;
+}
+
+/* Calls that begin inside a run, at every bit phase and with a high
+ * surrogate held, and end in one: the text cut in two at every byte and in
+ * chunks of 16-99 bytes, decoded and transcoded to UTF-8, gives what one
+ * call gives (the kernels take over a run where its next group begins, and
+ * the text after the run's end). */
+static void test_kernel_cuts(void)
+{
+    static uint32_t cp[2000];
+    static uint8_t in[2000 * 8], want[2000 * 4], got[2000 * 4 + 64];
+    static struct result whole, cut;
+    for (int t = 0; t < 12; t++) {
+        size_t n = worded_text(cp, t < 10 ? 300 : 2000);
+        size_t m = encode(cp, n, 0, 0, in, sizeof in);
+        decode(in, m, 0, 0, UTFDFA_STRICT, &whole);
+        CHECK(whole.nerr == 0 && whole.ncp == n && !memcmp(whole.cp, cp, n * sizeof cp[0]),
+              "worded text %d: one call (%zu bytes)", t, m);
+        utfdfa_encoder e;
+        utfdfa_encoder_init(&e, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        size_t src = n, w = sizeof want;
+        utfdfa_encode(&e, cp, &src, want, &w, true, NULL);
+        for (size_t first = 1; first < m; first += t < 10 ? 1 : 7) {
+            size_t chunk = first % 8 ? m : 16 + first % 84;
+            decode_cut(in, m, first, chunk, 0, UTFDFA_STRICT, &cut);
+            CHECK(same(&cut, &whole), "worded text %d: cut at %zu, then chunks of %zu", t,
+                  first, chunk);
+            utfdfa_decoder d;
+            utfdfa_decoder_init(&d, g_enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+            size_t at = 0, o = 0;
+            for (size_t end = first; at < m; end = min_size(m, at + chunk)) {
+                size_t s2 = end - at, d2 = sizeof got - o;
+                utfdfa_transcode(&d, UTFDFA_UTF8, in + at, &s2, got + o, &d2, end == m, NULL);
+                at += s2;
+                o += d2;
+                if (s2 == 0 && d2 == 0)
+                    break;
+            }
+            CHECK(at == m && o == w && !memcmp(got, want, w),
+                  "worded text %d to UTF-8: cut at %zu, then chunks of %zu", t, first, chunk);
+        }
+    }
+}
+
 /* An unterminated run of n bytes fed one byte at a time, each call given
  * only that byte in a 1-byte heap buffer (so under ASan no call can look
  * back at earlier input: the decoder's fixed-size state is all it keeps).
@@ -421,6 +496,7 @@ static void test_imap(void)
     test_round_trips();
     test_random_bytes();
     test_transcode();
+    test_kernel_cuts();
     g_enc = UTFDFA_UTF7;
 }
 
@@ -436,6 +512,7 @@ int main(int argc, char **argv)
     test_round_trips();
     test_random_bytes();
     test_transcode();
+    test_kernel_cuts();
     test_long_run();
     test_imap();
     return check_summary("test_utf7");
