@@ -246,19 +246,14 @@ ALWAYS_INLINE bool u7_fast_on(const struct u7_call *c)
 }
 
 /* The kernels pay for their call only over long stretches. The group
- * kernel is offered `digits` into a run (a whole group; 8 more after each
- * refusal, up to 64, and 8 again after a call that read): short runs
+ * kernel is offered `wait` digits into a run (a whole group; 8 more after
+ * each refusal, up to 64, and 8 again after a call that read): short runs
  * rarely call. The text kernel goes on over runs and direct characters
  * alike, to the end of the input or of the room; it is offered where a call
- * begins and right after a run's end, so that a call that begins inside a
- * run (a chunk's or an output block's cut) reaches it there; after a call
- * that read nothing, only U7_DIRECT_AFTER direct characters after a run's
- * end. u7_kernel calls one only when the next U7_AHEAD bytes are of its
- * kind. */
-struct u7_pace {
-    unsigned digits; /* into a run, before the group kernel is offered */
-    unsigned direct; /* after a run's end, before the text kernel is offered */
-};
+ * begins and right after each run's end, so that a call that begins inside
+ * a run (a chunk's or an output block's cut) reaches it there; after it
+ * read nothing, U7_DIRECT_AFTER bytes on. u7_kernel calls one only when the
+ * next U7_AHEAD bytes are of its kind. */
 #define U7_DIRECT_AFTER 16
 #define U7_AHEAD 16
 #if defined(__GNUC__)
@@ -282,12 +277,8 @@ ALWAYS_INLINE uint32_t u7_cycle(const struct u7g *g)
     return s;
 }
 
-/* Digits from `state`, inside a run, to where the next group begins (1-8;
- * rare: one copy). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static unsigned u7_to_group(const struct u7g *g, uint32_t state)
+/* Digits from `state`, inside a run, to where the next group begins (1-8). */
+ALWAYS_INLINE unsigned u7_to_group(const struct u7g *g, uint32_t state)
 {
     uint32_t cycle = u7_cycle(g);
     unsigned k = 1;
@@ -302,18 +293,24 @@ static unsigned u7_to_group(const struct u7g *g, uint32_t state)
 struct u7_took {
     size_t k;
     uint32_t state;
+    unsigned wait; /* when bits are held: the bytes to where one may be offered */
 };
 
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 static struct u7_took u7_kernel(struct decoder *d, struct out *o, enum sink sink,
-                                const struct u7g *g, uint32_t state, const uint8_t *p, size_t rem)
+                                const struct u7g *g, uint32_t state, bool held, const uint8_t *p,
+                                size_t rem)
 {
     unsigned width = sink == SINK_U16 ? 2 : sink == SINK_NONE ? 0 : 4;
     size_t w = 0, cap = width ? o->cap - o->len : 0;
     void *dst = width ? (uint8_t *)o->p + o->len * width : NULL;
-    struct u7_took t = {0, state};
+    struct u7_took t = {0, state, 0};
+    if (held) { /* where the next group begins (a chunk's cut) */
+        t.wait = state != UTF7_ACCEPT ? u7_to_group(g, state) : 8;
+        return t;
+    }
     /* The next bytes are of the kernel's kind (UTF-7 text: anything, its short runs too). */
     for (int j = 0; j < U7_AHEAD && (state != UTF7_ACCEPT || g->imap); j++)
         if (state == UTF7_ACCEPT ? g->trans[UTF7_ACCEPT + g->cls[p[j]]] != UTF7_ACCEPT
@@ -340,21 +337,21 @@ static struct u7_took u7_kernel(struct decoder *d, struct out *o, enum sink sink
  * boundary (pending is 0 only there or after its shift character). Returns
  * where to offer one next. */
 ALWAYS_INLINE size_t u7_offer(const struct u7_call *c, struct u7_run *run, const uint8_t *src,
-                              size_t n, struct u7_pace *pace)
+                              size_t n, unsigned *wait)
 {
     if (n - run->i < U7_AHEAD)
         return run->i + 8;
-    if ((run->pending | (run->partial & ~U7_AFTER_RUN)) != 0 ||
-        (run->state != UTF7_ACCEPT && run->partial)) /* where a group begins (a chunk's cut) */
-        return run->i + (run->state != UTF7_ACCEPT ? u7_to_group(c->g, run->state) : 8);
-    struct u7_took t = u7_kernel(c->d, c->o, c->sink, c->g, run->state, src + run->i, n - run->i);
+    bool held = (run->pending | (run->partial & ~U7_AFTER_RUN)) != 0 ||
+                (run->state != UTF7_ACCEPT && run->partial);
+    struct u7_took t = u7_kernel(c->d, c->o, c->sink, c->g, run->state, held, src + run->i,
+                                 n - run->i);
+    if (t.wait)
+        return run->i + t.wait;
     run->i += t.k;
     run->state = t.state;
     run->partial = t.k ? 0 : run->partial;
     if (run->state != UTF7_ACCEPT) /* short runs wait longer, up to 64 digits */
-        pace->digits = t.k ? 8 : pace->digits < 64 ? pace->digits + 8 : 64;
-    else
-        pace->direct = t.k ? 0 : U7_DIRECT_AFTER;
+        *wait = t.k ? 8 : *wait < 64 ? *wait + 8 : 64;
     return run->i + (t.k ? 1 : run->state == UTF7_ACCEPT ? U7_DIRECT_AFTER : 8);
 }
 
@@ -366,11 +363,11 @@ ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, siz
     struct u7_run run = {state_of(d, g->nstates, g->nclasses), d->partial, PENDING(d->flags), 0};
     /* Where a kernel may be offered next; never when they do not apply. */
     size_t retry = u7_fast_on(&c) ? 0 : SIZE_MAX;
-    struct u7_pace pace = {8, 0};
+    unsigned wait = 8; /* digits of a run before the group kernel is offered */
     int r = STEP_NEXT;
     while (r == STEP_NEXT) {
         if (U7_RARELY(run.i >= retry))
-            retry = u7_offer(&c, &run, src, *n, &pace);
+            retry = u7_offer(&c, &run, src, *n, &wait);
         /* The end of input steps like "." (outside Set B, not absorbed). */
         bool end = run.i == *n;
         if (end && !(last && run.state != UTF7_ACCEPT)) {
@@ -393,10 +390,10 @@ ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, siz
         else if (next == UTF7_ACCEPT) {
             r = u7_accept(&c, &run, b, tag, end, here);
             if (in_run && retry != SIZE_MAX) /* a run's end */
-                retry = run.i + pace.direct;
+                retry = run.i;
         } else if (!in_run) { /* the shift character: no bits; a group first */
             u7_read(&run, next, run.partial, run.pending);
-            retry = retry != SIZE_MAX ? run.i + pace.digits : retry;
+            retry = retry != SIZE_MAX ? run.i + wait : retry;
         } else {
             r = u7_digit(&c, &run, b, tag, next, here);
         }
