@@ -51,7 +51,7 @@ static inline size_t u7_close_len(const struct u7w *w, uint32_t next)
         return 0;
     /* IMAP: "There is no implicit shift from BASE64 to US-ASCII". */
     bool dash = w->imap || next == U7_END || next == '-' ||
-                (next < 0x80 && utf7_digit[next] != 0xFF);
+                (next < 0x80 && (utf7_ascii_class[next] & UTF7_CLASS_BASE64));
     return (w->shift >> 1 != 0) + dash;
 }
 

@@ -86,6 +86,11 @@ size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, 
                              size_t cap, size_t *written);
 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
                               size_t cap, size_t *written);
+/* The UTF-7 SIMD kernels' rows (utf7_simd of encodings.gen.h), one copy for them all (utf7.c). */
+extern const uint8_t (*const utfdfa__utf7_simd)[4][16];
+/* The UTF-7 text kernel of x86/utf7_avx2.c (AVX2 on). */
+size_t utfdfa__avx2_utf7_text(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                              size_t cap, size_t *written);
 #endif
 
 /* The scalar kernels: the reference, and the tails of the SIMD levels. */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The UTF-7 kernels' scalar reference (kernels.h): one group of 8 base64
- * digits at a time through the grammar's digit table, the direct characters
- * by the SIMD kernels' set (utf7_simd, from the grammar's `direct` rule), and
- * the text between (utfdfa__utf7_text: whole short runs). The SIMD level
- * (x86/utf7_sse4.c) finishes with these and hands them whatever is unusual. */
+ * digits at a time, the direct characters and the digits by the SIMD
+ * kernels' rows (utf7_simd, from the grammar's `direct` and `b64` rules: a
+ * byte's set bit, a digit's value), and the text between
+ * (utfdfa__utf7_text: whole short runs). The SIMD levels (x86/utf7_sse4.c,
+ * x86/utf7_avx2.c) finish with these and hand them whatever is unusual. The
+ * oracle they are all tested against is written from the RFCs in
+ * tests/fast/test_utf7_kernels.c. */
 #include "levels.h"
 #include "encodings.gen.h"
 #include "utf7.gen.h"
@@ -11,19 +14,31 @@
 
 _Static_assert(UTF7_DIGIT_BITS == 6 && UTF7_IMAP_DIGIT_BITS == 6, "base64: 6 bits a digit");
 
+const uint8_t (*const utfdfa__utf7_simd)[4][16] = utf7_simd;
+
 /* Whether byte b is in the set of row (utf7_simd's nibble bits). */
 KERN_INLINE int u7k_in(const uint8_t *row, uint8_t b)
 {
     return b < 0x80 && (row[b & 15] >> (b >> 4) & 1);
 }
 
+/* The value of byte b as a base64 digit of the SIMD kernels' rows t, or
+ * 0xFF: b + roll[(b >> 4) - (b == fix)] (one copy of the alphabet's facts
+ * in the library, not two). */
+KERN_INLINE uint8_t u7k_digit(const uint8_t (*t)[16], uint8_t b)
+{
+    if (!u7k_in(t[UTF7_SIMD_B64], b))
+        return 0xFF;
+    return (uint8_t)(b + t[UTF7_SIMD_ROLL][(b >> 4) - (b == t[UTF7_SIMD_FIX][0])]);
+}
+
 /* The 8 digits at p as three 16-bit units (RFC 2152: big-endian bits);
  * false when one is not a digit. */
-KERN_INLINE int u7k_group(const uint8_t *digit, const uint8_t *p, uint32_t *u)
+KERN_INLINE int u7k_group(const uint8_t (*t)[16], const uint8_t *p, uint32_t *u)
 {
     uint64_t bits = 0;
     for (int k = 0; k < 8; k++) {
-        uint8_t v = digit[p[k]];
+        uint8_t v = u7k_digit(t, p[k]);
         if (v == 0xFF)
             return 0;
         bits = bits << 6 | v;
@@ -95,7 +110,7 @@ KERN_INLINE size_t u7k_units(unsigned width, const uint32_t *cp, size_t m)
 size_t utfdfa__scalar_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst,
                                unsigned width, size_t cap, size_t *written)
 {
-    const uint8_t *digit = imap ? utf7_imap_digit : utf7_digit;
+    const uint8_t(*digit)[16] = utf7_simd[imap != 0];
     size_t i = 0, w = 0;
     while (n - i >= 8) {
         uint32_t u[6], cp[6];
@@ -141,15 +156,15 @@ KERN_INLINE int u7k_emit(void *dst, unsigned width, size_t cap, size_t *w, uint3
 size_t utfdfa__scalar_utf7_text(int imap, const uint8_t *src, size_t n, void *dst,
                                 unsigned width, size_t cap, size_t *written)
 {
-    const uint8_t *direct = utf7_simd[imap != 0][UTF7_SIMD_DIRECT];
+    const uint8_t(*t)[16] = utf7_simd[0], *direct = utf7_simd[imap != 0][UTF7_SIMD_DIRECT];
     size_t taken = 0, w = 0, run_at = 0, run_w = 0, j;
     uint32_t acc = 0, cp, high = 0; /* high: a high surrogate waiting for its low one */
     unsigned bits = 0;
     int in_run = 0;
     for (j = 0; j < n; j++) {
         cp = src[j];
-        if (in_run && utf7_digit[cp] != 0xFF) {
-            acc = acc << 6 | utf7_digit[cp];
+        if (in_run && u7k_digit(t, (uint8_t)cp) != 0xFF) {
+            acc = acc << 6 | u7k_digit(t, (uint8_t)cp);
             if ((bits += 6) < 16)
                 continue;
             cp = acc >> (bits -= 16);

@@ -379,6 +379,36 @@ static void test_long_runs(const char *level)
     }
 }
 
+/* Prose: words (runs of 0-100 digits: BMP units; in some texts now and
+ * then a pair or a lone surrogate, or bits over that are not zero) between
+ * 1-3 direct characters, the first at every offset of a 64-byte window (the
+ * AVX2 kernel's), runs of 32 digits and more among them, every kind of
+ * terminator now and then; each text cut at 24 points near its end. */
+static void test_words(const char *level)
+{
+    static const uint8_t ends[] = {'-', ' ', '.', '!', '\n', '~', '\\', '+', 0x80, 0, '&', '?'};
+    static uint8_t buf[TEXT_MAXN];
+    for (int t = 0; t < 192; t++) {
+        size_t k = (size_t)t % 64;
+        for (size_t j = 0; j < k; j++)
+            buf[j] = (uint8_t)"Ab, 1-x.?(!"[test_rng_below(&rng, 11)];
+        while (k < TEXT_MAXN - 130) {
+            /* mostly lengths that may end well: 8k + 0, 1, 3 or 6 */
+            size_t len = 8 * test_rng_below(&rng, 13) + (size_t)"\0\1\3\6"[test_rng_below(&rng, 4)];
+            len = test_rng_below(&rng, 8) ? len : test_rng_below(&rng, 101);
+            uint32_t over = t % 9 == 0 && test_rng_below(&rng, 4) == 0 ? test_rng_u32(&rng) : 0;
+            buf[k++] = '+';
+            k += make_run(buf + k, len, t % 4 == 0 ? 2 : t % 8 == 1 ? 1 : 0, over);
+            buf[k++] = test_rng_below(&rng, 16) ? (uint8_t)" -"[test_rng_below(&rng, 2)]
+                                                : ends[test_rng_below(&rng, sizeof ends)];
+            for (size_t j = test_rng_below(&rng, 3); j; j--)
+                buf[k++] = (uint8_t)"Ab, 1-x.?(!"[test_rng_below(&rng, 11)];
+        }
+        for (size_t c = 0; c < 24; c++)
+            compare_text(level, buf, k - test_rng_below(&rng, 130));
+    }
+}
+
 int main(void)
 {
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
@@ -392,6 +422,7 @@ int main(void)
         }
         test_text(levels[l]);
         test_long_runs(levels[l]);
+        test_words(levels[l]);
     }
     utfdfa__fast_force("auto");
     return check_summary("test_utf7_kernels");

@@ -290,7 +290,7 @@ KERN_AVX2 static size_t avx2_cp_to_form(enum fast_form to, const uint32_t *src, 
 const struct fast_kernels utfdfa__fast_avx2 = {
     "avx2", avx2_ascii_copy, avx2_utf16_to_cp, avx2_utf32_to_cp, avx2_cp_to_form,
     utfdfa__avx2_wide_transcode, WIDE_PAIRS, /* into UTF-8: wide_avx2.c */
-    utfdfa__sse4_utf7_b64, utfdfa__sse4_utf7_text, /* 32 bytes a step gained little */
+    utfdfa__sse4_utf7_b64, utfdfa__avx2_utf7_text, /* base64 in 32-byte steps gained little */
 };
 
 #else

@@ -24,7 +24,7 @@ struct sse4_u7 {
 
 SSE4_INLINE struct sse4_u7 sse4_u7_tables(int imap)
 {
-    const uint8_t(*t)[16] = utf7_simd[imap != 0];
+    const uint8_t(*t)[16] = utfdfa__utf7_simd[imap != 0];
     struct sse4_u7 s;
     s.direct = _mm_loadu_si128((const __m128i *)(const void *)t[UTF7_SIMD_DIRECT]);
     s.b64 = _mm_loadu_si128((const __m128i *)(const void *)t[UTF7_SIMD_B64]);
