@@ -822,7 +822,7 @@ static void job_for(struct job *j, const struct engine *e, const struct corpus *
     j->ncps = c->ncps;
     j->dst = buf;
     j->cap = out_cap_units(e->out, j->n);
-    j->chunk = e->op == OP_STREAM4K ? 4096 : e->op == OP_STREAM64 ? 64 : c->n;
+    j->chunk = e->op == OP_STREAM4K ? 4096 : e->op == OP_STREAM64 ? 64 : j->n; /* UTF-7: its length */
     j->ctx = e->ctx;
 }
 
