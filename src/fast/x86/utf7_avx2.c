@@ -32,7 +32,7 @@ AVX2_INLINE __m256i avx2_u7_row(int row)
 }
 
 /* Bits of the bytes of v (high nibbles hi) that are not in `set`. */
-AVX2_INLINE uint32_t avx2_outside(const struct avx2_u7 *s, __m256i v, __m256i hi, __m256i set)
+AVX2_INLINE uint32_t avx2_u7_outside(const struct avx2_u7 *s, __m256i v, __m256i hi, __m256i set)
 {
     __m256i lo = _mm256_and_si256(v, s->nibble);
     __m256i bits = _mm256_and_si256(_mm256_shuffle_epi8(set, lo),
@@ -40,13 +40,13 @@ AVX2_INLINE uint32_t avx2_outside(const struct avx2_u7 *s, __m256i v, __m256i hi
     return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(bits, _mm256_setzero_si256()));
 }
 
-AVX2_INLINE __m256i avx2_high_nibbles(const struct avx2_u7 *s, __m256i v)
+AVX2_INLINE __m256i avx2_u7_high_nibbles(const struct avx2_u7 *s, __m256i v)
 {
     return _mm256_and_si256(_mm256_srli_epi16(v, 4), s->nibble);
 }
 
 /* The first len (at most 32) digits of v as units 0-11 in order, zero after. */
-AVX2_INLINE __m256i avx2_units(const struct avx2_u7 *s, __m256i v, __m256i hi, unsigned len)
+AVX2_INLINE __m256i avx2_u7_units(const struct avx2_u7 *s, __m256i v, __m256i hi, unsigned len)
 {
     const __m256i iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
                                           16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
@@ -61,7 +61,7 @@ AVX2_INLINE __m256i avx2_units(const struct avx2_u7 *s, __m256i v, __m256i hi, u
 }
 
 /* The bytes of v widened at d: the first 8 (width 4) or 16 (width 2), all 32 when `all`. */
-AVX2_INLINE void avx2_put_bytes(uint8_t *d, unsigned width, __m256i v, int all)
+AVX2_INLINE void avx2_u7_put_bytes(uint8_t *d, unsigned width, __m256i v, int all)
 {
     __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
     if (width == 4) {
@@ -80,7 +80,7 @@ AVX2_INLINE void avx2_put_bytes(uint8_t *d, unsigned width, __m256i v, int all)
 }
 
 /* Units 0-15 of u at d. */
-AVX2_INLINE void avx2_put_units(uint8_t *d, unsigned width, __m256i u)
+AVX2_INLINE void avx2_u7_put_units(uint8_t *d, unsigned width, __m256i u)
 {
     if (width == 4) {
         _mm256_storeu_si256((__m256i *)(void *)d, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(u)));
@@ -94,8 +94,8 @@ AVX2_INLINE void avx2_put_units(uint8_t *d, unsigned width, __m256i u)
 /* A run's units a[0..nu) with surrogates in them, when those are pairs:
  * at d as code points (width 4) or units (2), and 1 + how many; else 0.
  * Out of line: text outside the BMP is the rarer, and a loop is short. */
-__attribute__((noinline)) static unsigned avx2_pairs(uint8_t *d, unsigned width,
-                                                     const uint16_t *a, unsigned nu)
+__attribute__((noinline)) static unsigned avx2_u7_pairs(uint8_t *d, unsigned width,
+                                                        const uint16_t *a, unsigned nu)
 {
     unsigned m = 0;
     for (unsigned k = 0; k < nu; k++, m++) {
@@ -116,20 +116,20 @@ __attribute__((noinline)) static unsigned avx2_pairs(uint8_t *d, unsigned width,
  * end before a byte (direct, dash: whether it is a direct character, "-").
  * RFC 2152: fewer than 8 bits over (32 digits are 12 units: len % 8 is 0,
  * 1, 3 or 6), then "-" (taken) or a direct character; "+-" is "+". */
-AVX2_INLINE int avx2_ends_well(unsigned len, int fresh, int direct, int dash)
+AVX2_INLINE int avx2_u7_ends_well(unsigned len, int fresh, int direct, int dash)
 {
     return direct && (0x4Bu >> (len & 7) & 1) && (len || !fresh || dash);
 }
 
 /* The len digits of a run at p (32 bytes readable): 32 of its digits, or
- * its last len (< 32) before an end that avx2_ends_well accepted. Their
+ * its last len (< 32) before an end that avx2_u7_ends_well accepted. Their
  * units at d, *nu of them, when a step takes them; else 0 (a surrogate, or
  * bits over that are not zero). */
-AVX2_INLINE int avx2_run(const struct avx2_u7 *s, const uint8_t *p, unsigned len, int fresh,
-                         uint8_t *d, unsigned width, unsigned *nu)
+AVX2_INLINE int avx2_u7_run(const struct avx2_u7 *s, const uint8_t *p, unsigned len, int fresh,
+                            uint8_t *d, unsigned width, unsigned *nu)
 {
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i u = avx2_units(s, v, avx2_high_nibbles(s, v), len);
+    __m256i u = avx2_u7_units(s, v, avx2_u7_high_nibbles(s, v), len);
     unsigned units = 6 * len >> 4;
     uint32_t zero = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(u, _mm256_setzero_si256()));
     uint32_t sur = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(
@@ -139,7 +139,7 @@ AVX2_INLINE int avx2_run(const struct avx2_u7 *s, const uint8_t *p, unsigned len
     if (sur & ((1u << 2 * units) - 1)) { /* pairs, or a lone one */
         uint16_t a[16];
         _mm256_storeu_si256((__m256i *)(void *)a, u);
-        unsigned took = avx2_pairs(d, width, a, units);
+        unsigned took = avx2_u7_pairs(d, width, a, units);
         *nu = took - 1;
         return took != 0;
     }
@@ -147,24 +147,24 @@ AVX2_INLINE int avx2_run(const struct avx2_u7 *s, const uint8_t *p, unsigned len
         u = _mm256_set1_epi16('+');
         units = 1;
     }
-    avx2_put_units(d, width, u);
+    avx2_u7_put_units(d, width, u);
     *nu = units;
     return 1;
 }
 
 /* 64 bytes of text: bits of those that are not direct, not digits, "-". */
-struct avx2_window {
+struct avx2_u7_window {
     uint64_t other, nondigit, dash;
 };
 
-AVX2_INLINE struct avx2_window avx2_classify(const struct avx2_u7 *s, const uint8_t *p)
+AVX2_INLINE struct avx2_u7_window avx2_u7_classify(const struct avx2_u7 *s, const uint8_t *p)
 {
-    struct avx2_window x = {0, 0, 0};
+    struct avx2_u7_window x = {0, 0, 0};
     for (int half = 0; half < 2; half++) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * half));
-        __m256i hi = avx2_high_nibbles(s, v);
-        x.other |= (uint64_t)avx2_outside(s, v, hi, s->direct) << 32 * half;
-        x.nondigit |= (uint64_t)avx2_outside(s, v, hi, s->b64) << 32 * half;
+        __m256i hi = avx2_u7_high_nibbles(s, v);
+        x.other |= (uint64_t)avx2_u7_outside(s, v, hi, s->direct) << 32 * half;
+        x.nondigit |= (uint64_t)avx2_u7_outside(s, v, hi, s->b64) << 32 * half;
         uint32_t dash = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('-')));
         x.dash |= (uint64_t)dash << 32 * half;
     }
@@ -177,18 +177,18 @@ AVX2_INLINE struct avx2_window avx2_classify(const struct avx2_u7 *s, const uint
  * Returns the index after it, or i when it cannot take it (*w as it was).
  * Out of line and compiled for size: long runs are few, their steps long. */
 __attribute__((noinline, optimize("Os"))) static KERN_AVX2 size_t
-avx2_long_run(const struct avx2_u7 *s, const uint8_t *src, size_t n, size_t i, uint8_t *out,
-              unsigned width, size_t cap, size_t *w)
+avx2_u7_long_run(const struct avx2_u7 *s, const uint8_t *src, size_t n, size_t i, uint8_t *out,
+                 unsigned width, size_t cap, size_t *w)
 {
     size_t p = i + 1, w0 = *w;
     unsigned nu = 0;
     while (n - p >= 64 && (!width || cap - *w >= 16)) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + p));
-        uint32_t nondigit = avx2_outside(s, v, avx2_high_nibbles(s, v), s->b64);
+        uint32_t nondigit = avx2_u7_outside(s, v, avx2_u7_high_nibbles(s, v), s->b64);
         unsigned len = nondigit ? (unsigned)__builtin_ctz(nondigit) : 32, end = src[p + len];
         int direct = utfdfa__utf7_simd[0][UTF7_SIMD_DIRECT][end & 15] >> (end >> 4) & 1;
-        if ((len < 32 && (p == i + 1 || !avx2_ends_well(len, 0, direct, end == '-'))) ||
-            !avx2_run(s, src + p, len, 0, out + *w * width, width, &nu))
+        if ((len < 32 && (p == i + 1 || !avx2_u7_ends_well(len, 0, direct, end == '-'))) ||
+            !avx2_u7_run(s, src + p, len, 0, out + *w * width, width, &nu))
             break;
         *w += width ? nu : 0;
         p += len;
@@ -204,16 +204,16 @@ avx2_long_run(const struct avx2_u7 *s, const uint8_t *src, size_t n, size_t i, u
  * in the window. Returns where it stopped: 64 or less (what follows is the
  * next window's), or the "+" of a run it cannot take (*refused: the bytes
  * from there to the one after the run; 64 when that is not in the window). */
-AVX2_INLINE unsigned avx2_window(const struct avx2_u7 *s, const uint8_t *src, uint8_t *out,
-                                 unsigned width, size_t *w, unsigned *refused)
+AVX2_INLINE unsigned avx2_u7_window(const struct avx2_u7 *s, const uint8_t *src, uint8_t *out,
+                                    unsigned width, size_t *w, unsigned *refused)
 {
-    const struct avx2_window x = avx2_classify(s, src);
+    const struct avx2_u7_window x = avx2_u7_classify(s, src);
     unsigned at = 0, nu = 0;
     while (at < 63) {
         uint64_t rest = x.other >> at;
         unsigned direct = rest ? (unsigned)__builtin_ctzll(rest) : 64 - at;
         direct = direct > 32 ? 32 : direct;
-        avx2_put_bytes(out + *w * width, width,
+        avx2_u7_put_bytes(out + *w * width, width,
                        _mm256_loadu_si256((const __m256i *)(const void *)(src + at)),
                        direct > (width == 4 ? 8u : 16u));
         *w += width ? direct : 0;
@@ -227,8 +227,8 @@ AVX2_INLINE unsigned avx2_window(const struct avx2_u7 *s, const uint8_t *src, ui
         if (!after && at)
             break; /* a run whose end is in the next window */
         if (!after || len >= 32 ||
-            !avx2_ends_well(len, 1, !(x.other >> end & 1), x.dash >> end & 1) ||
-            !avx2_run(s, src + at + 1, len, 1, out + *w * width, width, &nu)) {
+            !avx2_u7_ends_well(len, 1, !(x.other >> end & 1), x.dash >> end & 1) ||
+            !avx2_u7_run(s, src + at + 1, len, 1, out + *w * width, width, &nu)) {
             *refused = after ? end + 1 - at : 64;
             break;
         }
@@ -250,13 +250,15 @@ KERN_AVX2 size_t utfdfa__avx2_utf7_text(int imap, const uint8_t *src, size_t n, 
     size_t i = 0, w = 0, got = 0, k;
     while (n - i >= 96 && (!width || cap - w >= 128)) {
         unsigned refused = 0;
-        unsigned at = avx2_window(&s, src + i, out, width, &w, &refused);
+        unsigned at = avx2_u7_window(&s, src + i, out, width, &w, &refused);
         i += at;
         if (!refused && at)
             continue;
         if (!refused)
             break; /* a byte to stop at */
-        size_t after = refused >= 32 ? avx2_long_run(&s, src, n, i, out, width, cap, &w) : i;
+        size_t after = i;
+        if (refused >= 32)
+            after = avx2_u7_long_run(&s, src, n, i, out, width, cap, &w);
         if (after != i) {
             i = after;
             continue;
