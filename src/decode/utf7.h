@@ -332,10 +332,11 @@ static struct u7_took u7_kernel(struct decoder *d, struct out *o, enum sink sink
     return t;
 }
 
-/* At run->i, where a kernel may be offered (U7_DIRECT_AFTER): the kernel
- * where nothing is held but a run's end, the start state or a run's group
- * boundary (pending is 0 only there or after its shift character). Returns
- * where to offer one next. */
+/* At run->i, where a kernel may be offered: the kernel where nothing is
+ * held but a run's end, the start state or a run's group boundary (pending
+ * is 0 only there or after its shift character); where bits are held,
+ * u7_kernel says how far on the next group begins. Returns where to offer
+ * one next. */
 ALWAYS_INLINE size_t u7_offer(const struct u7_call *c, struct u7_run *run, const uint8_t *src,
                               size_t n, unsigned *wait)
 {

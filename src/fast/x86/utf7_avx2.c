@@ -10,9 +10,9 @@
  * on its length. A run of 32 digits or more goes on 32 digits (12 units) a
  * step. Surrogate pairs are joined by a scalar loop (text outside the BMP
  * is the rarer). What it cannot take (a lone surrogate, a pair cut by a
- * step, a run that ends badly) goes to the SSE4 kernel: a short run alone,
- * a long one with the rest of the input. Digits are valued as in
- * utf7_sse4.c (utf7_x86.h). */
+ * step, a run that ends badly) goes to the SSE4 kernel: that run alone when
+ * its end is in the window, else with the rest of the input. Digits are
+ * valued as in utf7_sse4.c (utf7_x86.h). */
 #include "utf7_x86.h"
 
 #if KERN_X86
@@ -20,6 +20,12 @@
 
 #define KERN_AVX2 __attribute__((target("avx2")))
 #define AVX2_INLINE KERN_INLINE KERN_AVX2
+#if defined(__clang__) /* no per-function optimize attribute */
+#define U7_FOR_SIZE
+#else
+#define U7_FOR_SIZE __attribute__((optimize("Os")))
+#endif
+#define U7_UNKNOWN_END 65 /* avx2_u7_window: the refused run's end is not in the window */
 
 struct avx2_u7 {
     __m256i direct, b64, roll, fix, high_bits, nibble;
@@ -123,7 +129,7 @@ AVX2_INLINE int avx2_u7_ends_well(unsigned len, int fresh, int direct, int dash)
 
 /* The len digits of a run at p (32 bytes readable): 32 of its digits, or
  * its last len (< 32) before an end that avx2_u7_ends_well accepted. Their
- * units at d, *nu of them, when a step takes them; else 0 (a surrogate, or
+ * units at d, *nu of them, when a step takes them; else 0 (a lone surrogate, or
  * bits over that are not zero). */
 AVX2_INLINE int avx2_u7_run(const struct avx2_u7 *s, const uint8_t *p, unsigned len, int fresh,
                             uint8_t *d, unsigned width, unsigned *nu)
@@ -176,7 +182,7 @@ AVX2_INLINE struct avx2_u7_window avx2_u7_classify(const struct avx2_u7 *s, cons
  * window.
  * Returns the index after it, or i when it cannot take it (*w as it was).
  * Out of line and compiled for size: long runs are few, their steps long. */
-__attribute__((noinline, optimize("Os"))) static KERN_AVX2 size_t
+__attribute__((noinline)) U7_FOR_SIZE static KERN_AVX2 size_t
 avx2_u7_long_run(const struct avx2_u7 *s, const uint8_t *src, size_t n, size_t i, uint8_t *out,
                  unsigned width, size_t cap, size_t *w)
 {
@@ -203,7 +209,7 @@ avx2_u7_long_run(const struct avx2_u7 *s, const uint8_t *src, size_t n, size_t i
  * 128 units at out + *w): their direct characters and the runs whose end is
  * in the window. Returns where it stopped: 64 or less (what follows is the
  * next window's), or the "+" of a run it cannot take (*refused: the bytes
- * from there to the one after the run; 64 when that is not in the window). */
+ * from there to the one after the run, or U7_UNKNOWN_END). */
 AVX2_INLINE unsigned avx2_u7_window(const struct avx2_u7 *s, const uint8_t *src, uint8_t *out,
                                     unsigned width, size_t *w, unsigned *refused)
 {
@@ -229,7 +235,7 @@ AVX2_INLINE unsigned avx2_u7_window(const struct avx2_u7 *s, const uint8_t *src,
         if (!after || len >= 32 ||
             !avx2_u7_ends_well(len, 1, !(x.other >> end & 1), x.dash >> end & 1) ||
             !avx2_u7_run(s, src + at + 1, len, 1, out + *w * width, width, &nu)) {
-            *refused = after ? end + 1 - at : 64;
+            *refused = after ? end + 1 - at : U7_UNKNOWN_END;
             break;
         }
         *w += width ? nu : 0;
@@ -263,8 +269,8 @@ KERN_AVX2 size_t utfdfa__avx2_utf7_text(int imap, const uint8_t *src, size_t n, 
             i = after;
             continue;
         }
-        /* A run it cannot take: the SSE4 kernel's (a long one: to the end). */
-        k = utfdfa__sse4_utf7_text(0, src + i, refused < 64 ? refused : n - i,
+        /* A run it cannot take: the SSE4 kernel's (to the end, when its end is unknown). */
+        k = utfdfa__sse4_utf7_text(0, src + i, refused != U7_UNKNOWN_END ? refused : n - i,
                                    width ? out + w * width : NULL, width, width ? cap - w : 0,
                                    &got);
         i += k;
