@@ -178,8 +178,7 @@ AVX2_INLINE struct avx2_u7_window avx2_u7_classify(const struct avx2_u7 *s, cons
 }
 
 /* A run of 32 digits or more at src[i] ("+"): 32 digits (12 units) a
- * step while their surrogates are pairs, then its last digits as in a
- * window.
+ * step while their surrogates are pairs, then its last digits as in a window.
  * Returns the index after it, or i when it cannot take it (*w as it was).
  * Out of line and compiled for size: long runs are few, their steps long. */
 __attribute__((noinline)) U7_FOR_SIZE static KERN_AVX2 size_t
@@ -220,8 +219,8 @@ AVX2_INLINE unsigned avx2_u7_window(const struct avx2_u7 *s, const uint8_t *src,
         unsigned direct = rest ? (unsigned)__builtin_ctzll(rest) : 64 - at;
         direct = direct > 32 ? 32 : direct;
         avx2_u7_put_bytes(out + *w * width, width,
-                       _mm256_loadu_si256((const __m256i *)(const void *)(src + at)),
-                       direct > (width == 4 ? 8u : 16u));
+                          _mm256_loadu_si256((const __m256i *)(const void *)(src + at)),
+                          direct > (width == 4 ? 8u : 16u));
         *w += width ? direct : 0;
         at += direct;
         if (at >= 63 || !(x.other >> at & 1))
