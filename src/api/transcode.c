@@ -211,8 +211,6 @@ static bool at_utf8_boundary(const struct decoder *d)
            ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP);
 }
 
-enum { PART_SLAB = 16384 }; /* the bounds' search, then the fast path, per slab */
-
 /* The UTF-8 text at src that has its own bytes in both the source and the
  * target (UTF-8 into UTF-8, WTF-8 into UTF-8, CESU-8 into CESU-8, ...): what
  * the fast validator passes is copied as it is, up to the last character
@@ -226,9 +224,9 @@ static size_t copy_utf8_part(struct decoder *d, unsigned to, const uint8_t *src,
         !at_utf8_boundary(d))
         return 0;
     struct out *o = &w->bytes;
-    size_t done = 0, room = o->cap - o->len, end = n < room ? n : room;
+    size_t done = 0, room = o->cap - o->len, end = n < room ? n : room, most = UTF8_PART_FIRST;
     for (;;) {
-        size_t slab = end - done < PART_SLAB ? end - done : PART_SLAB, m = slab;
+        size_t slab = end - done < most ? end - done : most, m = slab;
         if (below > 0 || limit < 256)
             m = utfdfa__utf8_part_end(src + done, slab, below, limit);
         uint32_t state = UTF8_ACCEPT;
@@ -237,8 +235,9 @@ static size_t copy_utf8_part(struct decoder *d, unsigned to, const uint8_t *src,
             k -= utfdfa__utf8_pending(src + done, k, state); /* began at a boundary: at most k */
         memcpy((uint8_t *)o->p + o->len + done, src + done, k);
         done += k;
-        if (read < m || m < PART_SLAB) /* stopped, or at the end: else only a slab's end cut */
+        if (read < m || m < most) /* stopped, or at the end: else only a slab's end cut */
             break;
+        most = most < UTF8_PART_MOST ? 2 * most : most;
     }
     if (done) {
         o->len += done;

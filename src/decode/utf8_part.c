@@ -6,8 +6,6 @@
  * matters. */
 #include "decode/convert.h"
 
-enum { UTF8_PART_SLAB = 16384 }; /* the bounds' search, then the fast path, per slab */
-
 /* From a character boundary (fast_ok): UTF-8's fast path over src up to
  * the first byte that leaves the source's part, and back to the start of a
  * character it left unfinished (the plain loop decodes that one by the
@@ -20,9 +18,9 @@ size_t utfdfa__utf8_part_step(struct decoder *d, const uint8_t *src, size_t n, s
         below = utf8_sublanguages[from].below;
         limit = utf8_sublanguages[from].from;
     }
-    size_t done = 0, written = 0;
+    size_t done = 0, written = 0, most = UTF8_PART_FIRST;
     while (n - done > 0) {
-        size_t slab = n - done < UTF8_PART_SLAB ? n - done : UTF8_PART_SLAB, m = slab, w = 0, k;
+        size_t slab = n - done < most ? n - done : most, m = slab, w = 0, k;
         uint32_t state = UTF8_ACCEPT, partial = 0;
         if (below > 0 || limit < 256)
             m = utfdfa__utf8_part_end(src + done, slab, below, limit);
@@ -41,8 +39,9 @@ size_t utfdfa__utf8_part_step(struct decoder *d, const uint8_t *src, size_t n, s
             k -= utfdfa__utf8_pending(src + done, k, state);
         done += k;
         written += w;
-        if (read < m || m < UTF8_PART_SLAB) /* stopped, or at the end: else only a slab's end cut */
+        if (read < m || m < most) /* stopped, or at the end: else only a slab's end cut */
             break;
+        most = most < UTF8_PART_MOST ? 2 * most : most;
     }
     if (done) {
         d->offset += done;
