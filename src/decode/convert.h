@@ -109,11 +109,15 @@ ALWAYS_INLINE utfdfa_result convert(struct decoder *d, const uint8_t *src, size_
  * a prefix and leaves exactly the state, partial value and output the plain
  * loop would (utf8_fast.h); they stop before an error, a character that
  * does not fit the output, or the end. The plain loop (convert) then takes
- * a short window past where they stopped, and the fast path goes on. They
+ * a short window past where they stopped, and the fast path goes on; while
+ * the fast path reads less than the window before it (the source's own
+ * characters close together: CESU-8's pairs, UTF-16's in emoji text), each
+ * window is twice as long, up to FAST_WINDOW_MOST, so that its calls do not
+ * cost more than they read. They
  * are not used while a BOM mode still acts on the stream's first
  * character, nor for a target that cannot hold every scalar value
  * (Corrected UTF-8: C1 controls, U+0000). */
-enum { FAST_WINDOW = 16 };
+enum { FAST_WINDOW = 16, FAST_WINDOW_MOST = 1024 };
 
 /* The code-unit form of a source the kernels decode, or -1. */
 ALWAYS_INLINE int unit_form(unsigned from)
@@ -229,7 +233,7 @@ ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const
                                          size_t *src_len, struct out *o, enum sink sink,
                                          unsigned to, bool last, utfdfa_error *err)
 {
-    size_t done = 0, n = *src_len;
+    size_t done = 0, n = *src_len, plain = FAST_WINDOW;
     for (;;) {
         size_t k = 0;
         if (fast_ok(d, from, sink, to))
@@ -249,7 +253,8 @@ ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const
          * the window reaches just the next unit boundary. A UTF-8 part's
          * fast path starts only at a character's start: byte by byte to it. */
         unsigned pending = PENDING(d->flags);
-        size_t window = FAST_WINDOW;
+        plain = k >= plain ? FAST_WINDOW : plain < FAST_WINDOW_MOST ? 2 * plain : plain;
+        size_t window = plain;
         if (pending && has_utf8_part(from))
             window = 1;
         else if (pending && unit_form(from) >= 0)
