@@ -12,8 +12,10 @@
 
 #if defined(__GNUC__)
 #define KERN_INLINE static inline __attribute__((always_inline))
+#define KERN_LIKELY(x) __builtin_expect(!!(x), 1) /* keeps the common step the loop's straight line */
 #else
 #define KERN_INLINE static inline
+#define KERN_LIKELY(x) (x)
 #endif
 
 /* SIMD levels exist for x86-64 with GCC-style target attributes. */

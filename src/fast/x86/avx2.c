@@ -131,12 +131,15 @@ KERN_AVX2 static size_t avx2_ascii_copy(enum fast_form from, enum fast_form to,
     return 0;
 }
 
-/* UTF-16: 16 units without a surrogate become 16 code points; a step with
- * one goes to the scalar kernel (pairs included), given the unit after the
- * step too so that a pair across its end is whole. */
-KERN_AVX2 static size_t avx2_utf16_to_cp(enum fast_form from, const uint8_t *src,
-                                         size_t src_len, uint32_t *dst, size_t cap,
-                                         size_t *written)
+/* UTF-16: 16 units without a surrogate become 16 code points, 8 pairs
+ * (each 32-bit lane a high then a low surrogate) 8 code points; another
+ * step with a surrogate goes to the scalar kernel, given the unit after the
+ * step too so that a pair across its end is whole. Aligned to 64 bytes:
+ * where its loop fell among the 64-byte lines, with code before it changed
+ * elsewhere, moved its speed by up to 1.2x. */
+__attribute__((aligned(64))) KERN_AVX2 static size_t
+avx2_utf16_to_cp(enum fast_form from, const uint8_t *src, size_t src_len, uint32_t *dst,
+                 size_t cap, size_t *written)
 {
     const __m256i top5 = _mm256_set1_epi16((short)0xF800);
     const __m256i surrogate = _mm256_set1_epi16((short)0xD800);
@@ -145,12 +148,22 @@ KERN_AVX2 static size_t avx2_utf16_to_cp(enum fast_form from, const uint8_t *src
         __m256i v = AVX2_LOAD(src + i);
         if (from == FORM_UTF16BE)
             v = avx2_bswap16(v);
-        if (_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_and_si256(v, top5), surrogate)) == 0) {
+        if (KERN_LIKELY(!_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_and_si256(v, top5), surrogate)))) {
             AVX2_STORE((uint8_t *)dst + w * 4, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v)));
             AVX2_STORE((uint8_t *)dst + w * 4 + 32,
                        _mm256_cvtepu16_epi32(_mm256_extracti128_si256(v, 1)));
             i += 32;
             w += 16;
+            continue;
+        }
+        __m256i kinds = _mm256_and_si256(v, _mm256_set1_epi32((int)KERN_SURROGATE_TOPS));
+        kinds = _mm256_xor_si256(kinds, _mm256_set1_epi32((int)KERN_SURROGATE_KINDS));
+        if (_mm256_testz_si256(kinds, kinds)) { /* 8 pairs from a pair's start (emoji text) */
+            __m256i cp = _mm256_madd_epi16(v, _mm256_set1_epi32(KERN_SURROGATE_FACTORS));
+            AVX2_STORE((uint8_t *)dst + w * 4,
+                       _mm256_add_epi32(cp, _mm256_set1_epi32(KERN_SURROGATE_BIAS)));
+            i += 32;
+            w += 8;
             continue;
         }
         size_t r = utfdfa__scalar_utf16_to_cp(from, src + i, kern_min(src_len - i, 34), dst + w,

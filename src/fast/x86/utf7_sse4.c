@@ -103,10 +103,9 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, v
         __m128i u;
         int kind = n - i >= 16 && (!width || cap - w >= 6) ? sse4_b64_step(&s, imap, src + i, &u) : 0;
         if (kind == 2 && width == 4) {
-            /* Three pairs: (high - 0xD800) << 10 + low - 0xDC00 + 0x10000, from the signed
-             * products (high - 0x10000) * 0x400 + (low - 0x10000) of one multiply-add. */
-            __m128i cp = _mm_add_epi32(_mm_madd_epi16(u, _mm_set1_epi32(0x00010400)),
-                                       _mm_set1_epi32(0xA12400));
+            /* Three pairs: one multiply-add (x86.h) */
+            __m128i cp = _mm_add_epi32(_mm_madd_epi16(u, _mm_set1_epi32(KERN_SURROGATE_FACTORS)),
+                                       _mm_set1_epi32(KERN_SURROGATE_BIAS));
             uint32_t third = (uint32_t)_mm_extract_epi32(cp, 2);
             _mm_storel_epi64((__m128i *)(void *)(out + w * 4), cp);
             memcpy(out + w * 4 + 8, &third, 4);

@@ -25,6 +25,16 @@ static const uint8_t kern_ascii_masks[5][16] = {
                       0xFF, 0xFF, 0xFF, 0x80, 0xFF, 0xFF, 0xFF, 0x80},
 };
 
+/* Surrogate pairs as 32-bit lanes, a high then a low one (x86 is
+ * little-endian): a lane's top 6 bits of each unit, and what they are in a
+ * pair; pmaddwd's factors, high * 0x400 + low, the units taken as signed
+ * (so 1025 * 0x10000 less), and what makes that sum the code point
+ * (0x10000 - 0xD800 * 0x400 - 0xDC00 + 1025 * 0x10000). */
+#define KERN_SURROGATE_TOPS 0xFC00FC00u
+#define KERN_SURROGATE_KINDS 0xDC00D800u
+#define KERN_SURROGATE_FACTORS 0x00010400
+#define KERN_SURROGATE_BIAS 0x00A12400
+
 /* units_avx512.c: between the unit forms at the AVX-512 VBMI2 level (the
  * contract of utfdfa__wide_transcode; be_in, be_out: the orders). */
 size_t utfdfa__vbmi_utf16_to_utf16(int be_in, int be_out, const uint8_t *src, size_t src_len,
