@@ -148,7 +148,8 @@ avx2_utf16_to_cp(enum fast_form from, const uint8_t *src, size_t src_len, uint32
         __m256i v = AVX2_LOAD(src + i);
         if (from == FORM_UTF16BE)
             v = avx2_bswap16(v);
-        if (KERN_LIKELY(!_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_and_si256(v, top5), surrogate)))) {
+        __m256i sur = _mm256_cmpeq_epi16(_mm256_and_si256(v, top5), surrogate);
+        if (KERN_LIKELY(!_mm256_movemask_epi8(sur))) {
             AVX2_STORE((uint8_t *)dst + w * 4, _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v)));
             AVX2_STORE((uint8_t *)dst + w * 4 + 32,
                        _mm256_cvtepu16_epi32(_mm256_extracti128_si256(v, 1)));

@@ -110,9 +110,10 @@ static size_t sse2_ascii_copy(enum fast_form from, enum fast_form to, const uint
     return 0;
 }
 
-/* UTF-16: 8 units without a surrogate become 8 code points; a step with
- * one goes to the scalar kernel (pairs included), given the unit after the
- * step too so that a pair across its end is whole. */
+/* UTF-16: 8 units without a surrogate become 8 code points, 4 pairs (each
+ * 32-bit lane a high then a low surrogate) 4 code points; another step with
+ * a surrogate goes to the scalar kernel, given the unit after the step too
+ * so that a pair across its end is whole. */
 static size_t sse2_utf16_to_cp(enum fast_form from, const uint8_t *src, size_t src_len,
                                uint32_t *dst, size_t cap, size_t *written)
 {
@@ -123,11 +124,22 @@ static size_t sse2_utf16_to_cp(enum fast_form from, const uint8_t *src, size_t s
         __m128i v = SSE2_LOAD(src + i);
         if (from == FORM_UTF16BE)
             v = sse2_bswap16(v);
-        if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(v, top5), surrogate)) == 0) {
+        __m128i sur = _mm_cmpeq_epi16(_mm_and_si128(v, top5), surrogate);
+        if (KERN_LIKELY(!_mm_movemask_epi8(sur))) {
             SSE2_STORE((uint8_t *)dst + w * 4, _mm_unpacklo_epi16(v, z));
             SSE2_STORE((uint8_t *)dst + w * 4 + 16, _mm_unpackhi_epi16(v, z));
             i += 16;
             w += 8;
+            continue;
+        }
+        __m128i kinds = _mm_and_si128(v, _mm_set1_epi32((int)KERN_SURROGATE_TOPS));
+        kinds = _mm_cmpeq_epi32(kinds, _mm_set1_epi32((int)KERN_SURROGATE_KINDS));
+        if (_mm_movemask_epi8(kinds) == 0xFFFF) { /* 4 pairs from a pair's start (emoji text) */
+            __m128i cp = _mm_madd_epi16(v, _mm_set1_epi32(KERN_SURROGATE_FACTORS));
+            cp = _mm_add_epi32(cp, _mm_set1_epi32(KERN_SURROGATE_BIAS));
+            SSE2_STORE((uint8_t *)dst + w * 4, cp);
+            i += 16;
+            w += 4;
             continue;
         }
         size_t r = utfdfa__scalar_utf16_to_cp(from, src + i, kern_min(src_len - i, 18), dst + w,
