@@ -215,19 +215,22 @@ static bool at_utf8_boundary(const struct decoder *d)
  * target (UTF-8 into UTF-8, WTF-8 into UTF-8, CESU-8 into CESU-8, ...): what
  * the fast validator passes is copied as it is, up to the last character
  * it completes; the block path takes what follows (an error, a character
- * of the source's own or split at the end, the output's last bytes). */
+ * of the source's own or split at the end, the output's last bytes).
+ * first: the first slab's length (utf8_fast.h). */
 static size_t copy_utf8_part(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
-                             struct writer *w)
+                             struct writer *w, size_t first)
 {
     unsigned below = 0, limit = 256;
     if (!utf8_part_bounds(FROM(d->config), &below, &limit) || !utf8_part_bounds(to, &below, &limit) ||
         !at_utf8_boundary(d))
         return 0;
     struct out *o = &w->bytes;
-    size_t done = 0, room = o->cap - o->len, end = n < room ? n : room, most = UTF8_PART_FIRST;
+    bool bounded = below > 0 || limit < 256;
+    size_t done = 0, room = o->cap - o->len, end = n < room ? n : room;
+    size_t most = bounded ? first : UTF8_PART_MOST;
     for (;;) {
         size_t slab = end - done < most ? end - done : most, m = slab;
-        if (below > 0 || limit < 256)
+        if (bounded)
             m = utfdfa__utf8_part_end(src + done, slab, below, limit);
         uint32_t state = UTF8_ACCEPT;
         size_t read = utfdfa__utf8_scan(src + done, m, &state), k = read;
@@ -296,9 +299,10 @@ static size_t copy_wide(struct decoder *d, unsigned to, const uint8_t *src, size
  * fast path writes the units in place, the same values the block path
  * would write, without a block between. It stops before an error, a
  * character of the source's own, one that does not fit or one cut by the
- * end; what it read of such a character is given back to the block path. */
+ * end; what it read of such a character is given back to the block path.
+ * first: as copy_utf8_part's. */
 static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
-                               struct writer *w)
+                               struct writer *w, size_t first)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     struct out *o = &w->bytes;
@@ -309,14 +313,14 @@ static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *sr
         !utf8_part_bounds(FROM(d->config), &below, &limit) || !at_utf8_boundary(d))
         return 0;
     struct out units = {at, (o->cap - o->len) / unit, 0, {0, 0, false, false}, false};
-    size_t k = utfdfa__utf8_part_step(d, src, n, &units, unit == 4 ? SINK_U32 : SINK_U16);
+    size_t k = utfdfa__utf8_part_step(d, src, n, &units, unit == 4 ? SINK_U32 : SINK_U16, first);
     if (k) {
         o->len += units.len * unit;
         w->after_high = false;
     }
     return k;
 #else
-    (void)d, (void)to, (void)src, (void)n, (void)w;
+    (void)d, (void)to, (void)src, (void)n, (void)w, (void)first;
     return 0;
 #endif
 }
@@ -361,11 +365,13 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, con
     src = REAL_ADDRESS(src, n); /* src + done below: no arithmetic on NULL */
     utfdfa_error e;
     int r;
+    size_t slab = UTF8_PART_MOST; /* a UTF-8 part's first slab (utf8_fast.h) */
     do {
         done += copy_ascii(d, target, src + done, n - done, &w);
-        size_t k = copy_utf8_part(d, target, src + done, n - done, &w);
+        size_t k = copy_utf8_part(d, target, src + done, n - done, &w, slab);
         if (k == 0)
-            k = copy_utf8_native(d, target, src + done, n - done, &w);
+            k = copy_utf8_native(d, target, src + done, n - done, &w, slab);
+        slab = UTF8_PART_FIRST;
         if (k == 0)
             k = copy_wide(d, target, src + done, n - done, &w);
         done += k;

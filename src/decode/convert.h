@@ -109,12 +109,12 @@ ALWAYS_INLINE utfdfa_result convert(struct decoder *d, const uint8_t *src, size_
  * a prefix and leaves exactly the state, partial value and output the plain
  * loop would (utf8_fast.h); they stop before an error, a character that
  * does not fit the output, or the end. The plain loop (convert) then takes
- * a short window past where they stopped, and the fast path goes on; while
- * the fast path reads less than the window before it (the source's own
- * characters close together: CESU-8's pairs, UTF-16's in emoji text), each
- * window is twice as long, up to FAST_WINDOW_MOST, so that its calls do not
- * cost more than they read. They
- * are not used while a BOM mode still acts on the stream's first
+ * a short window past where they stopped, and the fast path goes on. For a
+ * UTF-8 part (CESU-8, modified UTF-8, RFC 2279, WTF-8), while the fast path
+ * reads less than the window before it (the source's own characters close
+ * together: CESU-8's pairs), each window is twice as long, up to
+ * FAST_WINDOW_MOST, so that its calls do not cost more than they read. The
+ * fast paths are not used while a BOM mode still acts on the stream's first
  * character, nor for a target that cannot hold every scalar value
  * (Corrected UTF-8: C1 controls, U+0000). */
 enum { FAST_WINDOW = 16, FAST_WINDOW_MOST = 1024 };
@@ -226,21 +226,24 @@ ALWAYS_INLINE size_t fast_step(struct decoder *d, const uint8_t *src, size_t n, 
  * src[0..n), from a character boundary, up to a byte that leaves the part;
  * into sink SINK_NONE, SINK_U16 or code points (SINK_U32, SINK_CODES). */
 size_t utfdfa__utf8_part_step(struct decoder *d, const uint8_t *src, size_t n, struct out *o,
-                              enum sink sink);
+                              enum sink sink, size_t first);
 
 /* A public call for a source with a fast path: fast path, plain window, again. */
 ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const uint8_t *src,
                                          size_t *src_len, struct out *o, enum sink sink,
                                          unsigned to, bool last, utfdfa_error *err)
 {
-    size_t done = 0, n = *src_len, plain = FAST_WINDOW;
+    size_t done = 0, n = *src_len, plain = FAST_WINDOW / 2; /* the first window: FAST_WINDOW */
+    size_t slab = UTF8_PART_MOST; /* a UTF-8 part's first slab (utf8_fast.h) */
     for (;;) {
         size_t k = 0;
-        if (fast_ok(d, from, sink, to))
+        if (fast_ok(d, from, sink, to)) {
             done += k = from == UTFDFA_UTF8   ? fast_step(d, src + done, n - done, o, sink)
                         : has_utf8_part(from) ? utfdfa__utf8_part_step(d, src + done, n - done,
-                                                                       o, sink)
+                                                                       o, sink, slab)
                                               : unit_step(d, from, src + done, n - done, o);
+            slab = UTF8_PART_FIRST;
+        }
         /* UTF-8 read to the end of a chunk that is not the last: the plain
          * loop over no bytes would change nothing (the state just stored
          * is a valid one). */
@@ -253,7 +256,8 @@ ALWAYS_INLINE utfdfa_result convert_fast(struct decoder *d, unsigned from, const
          * the window reaches just the next unit boundary. A UTF-8 part's
          * fast path starts only at a character's start: byte by byte to it. */
         unsigned pending = PENDING(d->flags);
-        plain = k >= plain ? FAST_WINDOW : plain < FAST_WINDOW_MOST ? 2 * plain : plain;
+        bool grow = has_utf8_part(from) && k < plain && plain < FAST_WINDOW_MOST;
+        plain = grow ? 2 * plain : FAST_WINDOW;
         size_t window = plain;
         if (pending && has_utf8_part(from))
             window = 1;

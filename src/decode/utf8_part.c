@@ -9,20 +9,22 @@
 /* From a character boundary (fast_ok): UTF-8's fast path over src up to
  * the first byte that leaves the source's part, and back to the start of a
  * character it left unfinished (the plain loop decodes that one by the
- * source's own grammar). A UTF-8 source has no bounds. */
+ * source's own grammar). A UTF-8 source has no bounds. first: the first
+ * slab's length (utf8_fast.h). */
 size_t utfdfa__utf8_part_step(struct decoder *d, const uint8_t *src, size_t n, struct out *o,
-                              enum sink sink)
+                              enum sink sink, size_t first)
 {
     unsigned from = FROM(d->config), below = 0, limit = 256;
     if (from != UTFDFA_UTF8) {
         below = utf8_sublanguages[from].below;
         limit = utf8_sublanguages[from].from;
     }
-    size_t done = 0, written = 0, most = UTF8_PART_FIRST;
+    bool bounded = below > 0 || limit < 256;
+    size_t done = 0, written = 0, most = bounded ? first : UTF8_PART_MOST;
     while (n - done > 0) {
         size_t slab = n - done < most ? n - done : most, m = slab, w = 0, k;
         uint32_t state = UTF8_ACCEPT, partial = 0;
-        if (below > 0 || limit < 256)
+        if (bounded)
             m = utfdfa__utf8_part_end(src + done, slab, below, limit);
         if (sink == SINK_NONE)
             k = utfdfa__utf8_scan(src + done, m, &state);

@@ -63,10 +63,13 @@ size_t utfdfa__utf8_pending(const uint8_t *src, size_t k, uint32_t state);
  * utf8_sublanguages) runs up to the first byte outside [below, from)
  * (below < from <= 256): its index in src[0..n), or n. */
 size_t utfdfa__utf8_part_end(const uint8_t *src, size_t n, unsigned below, unsigned from);
-/* A caller searches for that end and runs the fast path a slab at a time,
- * the first slab short, each after a slab passed whole twice as long up to
- * the most: where the source's own characters come often (CESU-8's pairs),
- * each search then costs what the fast path passed, not a long slab. */
+/* Its callers search for that end and run the fast path a slab at a time,
+ * each after a slab passed whole twice as long, up to the most. A public
+ * call's first slab is the most; once the fast path has stopped in that
+ * call (at one of the source's own characters: CESU-8's pairs), a search
+ * starts short, so that where those come close together it costs about
+ * what the fast path then reads, not 16 KiB. A part without bounds (RFC
+ * 2279, WTF-8) has no search: its slabs are the most. */
 enum { UTF8_PART_FIRST = 256, UTF8_PART_MOST = 16384 };
 
 /* A stream's position inside a character: the state's number (not
