@@ -12,7 +12,8 @@
 
 #if defined(__GNUC__)
 #define KERN_INLINE static inline __attribute__((always_inline))
-#define KERN_LIKELY(x) __builtin_expect(!!(x), 1) /* keeps the common step the loop's straight line */
+/* For a loop's common case, so that it is the loop's straight line. */
+#define KERN_LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define KERN_INLINE static inline
 #define KERN_LIKELY(x) (x)

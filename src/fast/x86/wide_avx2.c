@@ -130,8 +130,10 @@ AVX2_INLINE void wavx_threes(__m256i v, __m256i b, uint8_t *dst, __m128i *saved,
 /* The pairs' constants, each loaded by a broadcast (GCC would build each
  * anew every step from an integer register): x86.h's four, then the 6-bit
  * fields of bytes 1-3 and the bytes' fixed bits. */
-static const uint32_t wavx_pair_k[] = {KERN_SURROGATE_TOPS, KERN_SURROGATE_KINDS, KERN_SURROGATE_FACTORS,
-                                       KERN_SURROGATE_BIAS, 0x3F00, 0x3F0000, 0x3F000000, 0x808080F0};
+static const uint32_t wavx_pair_k[] = {KERN_SURROGATE_TOPS,    KERN_SURROGATE_KINDS,
+                                       KERN_SURROGATE_FACTORS, KERN_SURROGATE_BIAS,
+                                       0x3F00,                 0x3F0000,
+                                       0x3F000000,             0x808080F0};
 #define WAVX_PAIR_K(n) _mm256_broadcastd_epi32(_mm_loadu_si32(wavx_pair_k + (n)))
 
 /* 16 units that are 8 pairs, each 32-bit lane a high then a low surrogate
