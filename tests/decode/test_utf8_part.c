@@ -13,7 +13,10 @@
  *     (check, UTF-32, UTF-16, utfdfa_transcode into the UTF-8 family, UTF-16LE,
  *     UTF-32LE) against the references' encoders where every value can be
  *     written, and in chunks with little room against the one-call result,
- *     also with the BOM stripped or added (texts that begin with one too).
+ *     also with the BOM stripped or added (texts that begin with one too);
+ *   - the same on texts dense in the encoding's own characters, and on long
+ *     runs of its UTF-8 between them, also in chunks of the fast path's
+ *     slab sizes and around them.
  * Last line: "test_utf8_part: N passed, M failed". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,6 +254,95 @@ static void random_texts(enum utfdfa_encoding from, const char *level, int count
           utfdfa_encoding_name(from), level, count);
 }
 
+/* ------------------------------------------------------ shaped texts */
+
+/* One of the encoding's own characters, which UTF-8's fast path stops at:
+ * a surrogate pair (CESU-8, modified UTF-8), a value above U+10FFFF (RFC
+ * 2279), a lone surrogate (WTF-8). */
+static void put_own(enum utfdfa_encoding enc, uint8_t *s, size_t *n)
+{
+    uint32_t v = test_rng_below(&rng, 0x100000);
+    if (enc == UTFDFA_CESU8 || enc == UTFDFA_MUTF8) {
+        *n += put_layout(0xD800 + (v >> 10), s + *n);
+        *n += put_layout(0xDC00 + (v & 0x3FF), s + *n);
+    } else {
+        *n += put_layout(enc == UTFDFA_UTF8_RFC2279 ? 0x110000 + v * 16 : 0xD800 + v % 0x800,
+                         s + *n);
+    }
+}
+
+/* UTF-8 text of the part (1-3 byte characters), about len bytes. */
+static void put_run(uint8_t *s, size_t *n, size_t len)
+{
+    for (size_t end = *n + len; *n < end;) {
+        uint32_t r = test_rng_below(&rng, 3);
+        uint32_t v = r == 0 ? 0x20 + test_rng_below(&rng, 0x5F)
+                     : r == 1 ? 0x80 + test_rng_below(&rng, 0x780)
+                              : 0x4E00 + test_rng_below(&rng, 0x5000);
+        *n += put_layout(v, s + *n);
+    }
+}
+
+/* Texts for the fast path's restarts: the encoding's own characters close
+ * together (a few ASCII between), or runs of its UTF-8 part long enough to
+ * cross the search's growing slabs (utf8_fast.h) between them. */
+static size_t shaped_text(enum utfdfa_encoding enc, uint8_t *s, size_t max, bool dense)
+{
+    static const size_t runs[] = {200, 255, 256, 257, 700, 1800, 5000};
+    size_t n = 0;
+    while (n + 5100 < max || (dense && n + 16 < max)) {
+        put_own(enc, s, &n);
+        if (dense)
+            for (uint32_t k = test_rng_below(&rng, 4); k > 0; k--)
+                s[n++] = (uint8_t)(0x20 + test_rng_below(&rng, 0x5F));
+        else
+            put_run(s, &n, runs[test_rng_below(&rng, sizeof runs / sizeof runs[0])]);
+    }
+    return n;
+}
+
+/* Chunks of the slabs' sizes and around them, little room or ample: the
+ * same as one call, in the sinks that search (and copy_utf8_part's and
+ * copy_utf8_native's transcoding). */
+static bool chunks_agree(enum utfdfa_encoding from, const uint8_t *s, size_t n)
+{
+    static const size_t chunks[] = {1, 2, 3, 5, 7, 16, 31, 64, 255, 256, 257, 767, 769, 4096};
+    const struct sink sk[] = {{SINK_CHECK, UTFDFA_UTF8}, {SINK_U32, UTFDFA_UTF8},
+                              {SINK_U16, UTFDFA_UTF8}, {SINK_BYTES, from},
+                              {SINK_BYTES, UTFDFA_UTF16LE}};
+    bool same = true;
+    for (size_t k = 0; k < sizeof sk / sizeof sk[0]; k++) {
+        struct drive dv = drive_for(from, &sk[k], UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        struct outcome whole, pieces;
+        dv.outcap = n * 8 + 16;
+        drive_run(&dv, s, n, &whole);
+        for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+            dv.chunk = chunks[c];
+            dv.outcap = c % 2 ? n * 8 + 16 : sink_min_room(&sk[k]) + test_rng_below(&rng, 40);
+            dv.grow = true;
+            drive_run(&dv, s, n, &pieces);
+            same = same && outcome_same(&whole, &pieces);
+            outcome_free(&pieces);
+        }
+        outcome_free(&whole);
+    }
+    return same;
+}
+
+static void shaped_texts(enum utfdfa_encoding from, const char *level)
+{
+    static uint8_t s[8000];
+    unsigned long bad = 0;
+    for (int t = 0; t < 6; t++) {
+        size_t n = shaped_text(from, s, t % 2 ? sizeof s : 3000, t % 2 == 0);
+        uint8_t *exact = dup_exact(s, n);
+        bad += !one_text(from, exact, n, level) || !chunks_agree(from, exact, n);
+        free(exact);
+    }
+    CHECK(bad == 0, "%s at level %s: texts dense in its own characters and long runs between them",
+          utfdfa_encoding_name(from), level);
+}
+
 int main(void)
 {
     static const char *const levels[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
@@ -261,8 +353,10 @@ int main(void)
             printf("test_utf8_part: level %s: not on this CPU, skipped\n", levels[l]);
             continue;
         }
-        for (size_t k = 0; k < sizeof sources / sizeof sources[0]; k++)
+        for (size_t k = 0; k < sizeof sources / sizeof sources[0]; k++) {
             random_texts(sources[k], levels[l], 60);
+            shaped_texts(sources[k], levels[l]);
+        }
     }
     utfdfa__fast_force("auto");
     return check_summary("test_utf8_part");
