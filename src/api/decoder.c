@@ -80,12 +80,56 @@ utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t 
     }
 }
 
+/* A call of utfdfa_check (SINK_NONE) or decode_utf16 (SINK_U16): for a
+ * UTF-16/32 (or UCS-4) source the unit kernels read what they can first,
+ * once the general call has finished a unit or pair the last call left
+ * (from the few bytes it needs); the general call decodes the rest, from
+ * an error, a cut unit or pair, or the end of the room, as its core would. */
+static utfdfa_result unit_call(struct decoder *d, const uint8_t *src, size_t *src_len,
+                               struct out *o, enum sink sink, bool last, utfdfa_error *err)
+{
+    int form = unit_form(FROM(d->config));
+    size_t n = *src_len, done = 0, m, k = 0;
+    utfdfa_result r = UTFDFA_INPUT_EMPTY;
+    while (form >= 0 && PENDING(d->flags) && done < n && r == UTFDFA_INPUT_EMPTY) {
+        m = 4 - PENDING(d->flags) % 4; /* at most the rest of a unit or a pair (1-3 bytes) */
+        m = m < n - done ? m : n - done;
+        r = utfdfa__convert_any(d, src + done, &m, o, sink, UTFDFA_UTF8, last && m == n - done,
+                                err);
+        done += m;
+    }
+    if (r != UTFDFA_INPUT_EMPTY || (done == n && done)) {
+        *src_len = done;
+        return r;
+    }
+    /* the kernels start at a unit boundary, the BOM mode done */
+    bool ready = form >= 0 && src && !PENDING(d->flags) &&
+                 ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP);
+    if (ready && sink == SINK_NONE) {
+        k = utfdfa__unit_check((enum fast_form)form, src + done, n - done);
+    } else if (ready && o->p) {
+        k = utfdfa__unit_to_utf16((enum fast_form)form, src + done, n - done,
+                                  (uint16_t *)o->p + o->len, o->cap - o->len, &m);
+        o->len += m;
+    }
+    if (k) {
+        d->offset += k;
+        d->partial = 0;
+        d->flags |= F_STARTED;
+        done += k;
+    }
+    m = n - done;
+    r = utfdfa__convert_any(d, src ? src + done : src, &m, o, sink, UTFDFA_UTF8, last, err);
+    *src_len = done + m;
+    return r;
+}
+
 utfdfa_result utfdfa_check(utfdfa_decoder *dec, const uint8_t *src, size_t *src_len, bool last,
                            utfdfa_error *err)
 {
     struct decoder d = load_decoder(dec);
     struct out o = {NULL, 0, 0, {0, 0, false, false}, false};
-    utfdfa_result r = utfdfa__convert_any(&d, src, src_len, &o, SINK_NONE, UTFDFA_UTF8, last, err);
+    utfdfa_result r = unit_call(&d, src, src_len, &o, SINK_NONE, last, err);
     store_decoder(dec, &d);
     return r;
 }
@@ -168,7 +212,7 @@ utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *dec, const uint8_t *src, size_
 {
     struct decoder d = load_decoder(dec);
     struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
-    utfdfa_result r = utfdfa__convert_any(&d, src, src_len, &o, SINK_U16, UTFDFA_UTF8, last, err);
+    utfdfa_result r = unit_call(&d, src, src_len, &o, SINK_U16, last, err);
     store_decoder(dec, &d);
     *dst_len = o.len;
     return r;

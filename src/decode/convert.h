@@ -183,6 +183,14 @@ ALWAYS_INLINE size_t unit_step(struct decoder *d, unsigned from, const uint8_t *
     return k;
 }
 
+/* unit_fast.c, for the public calls (src/api/decoder.c): a UTF-16/32
+ * source checked by the unit kernels; decoded into the host's UTF-16 by
+ * the fused kernel where the level has one (else 0). What they read:
+ * scalar values, up to where the kernels stop. */
+size_t utfdfa__unit_check(enum fast_form form, const uint8_t *src, size_t n);
+size_t utfdfa__unit_to_utf16(enum fast_form form, const uint8_t *src, size_t n, uint16_t *dst,
+                             size_t cap, size_t *written);
+
 /* The fast path over src[0..n), output at o; what it read. */
 ALWAYS_INLINE size_t fast_step(struct decoder *d, const uint8_t *src, size_t n, struct out *o,
                                enum sink sink)
