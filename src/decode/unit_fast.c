@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The unit kernels (src/fast/) where a UTF-16 or UTF-32 source's output is
  * not code points: utfdfa_check, and decode_utf16 by the fused kernel into
- * the host's UTF-16. One copy for every decoder instance (convert.h's
- * unit_step calls them). */
+ * the host's UTF-16. The public calls (src/api/decoder.c) run them before
+ * the decoder instance, so that no instance carries a copy. */
 #include "decode/convert.h"
 
 size_t utfdfa__unit_check(enum fast_form form, const uint8_t *src, size_t n)
