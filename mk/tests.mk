@@ -88,7 +88,8 @@ $(TEST_COMMON): $(TEST_COMMON_OBJS)
 
 # A suite is tests/FEATURE/NAME.c, linked with the common library and libutfdfa.a.
 LIB_TESTS = decode/test_decode decode/test_variants decode/test_forms decode/test_utf7 \
-            decode/test_utf7_ref decode/test_imap_iconv encode/test_encode stream/test_vectors \
+            decode/test_utf7_ref decode/test_imap_iconv encode/test_encode encode/test_encode_levels \
+            stream/test_vectors \
             stream/test_hostile contract/test_bounds contract/test_writer_agrees \
             contract/test_garbage_state decode/test_byte_order decode/test_utf8_part \
             stream/test_direct
@@ -113,13 +114,15 @@ check-engines: $(T)/test_engines
 # against tests/ref/ref_forms.c (and through the CLI against Python's codecs);
 # UTF-16/32 without a byte order against Python's codecs; the UTF-8 text
 # inside RFC 2279, CESU-8, modified UTF-8 and WTF-8 (UTF-8's fast paths)
-# against tests/ref at every kernel level.
-check-unit: $(T)/test_decode $(T)/test_variants $(T)/test_encode $(T)/test_utf7 $(T)/test_utf7_ref \
-            $(T)/test_forms $(T)/test_imap_iconv $(T)/test_byte_order $(T)/test_utf8_part \
+# against tests/ref at every kernel level; the encoder at every kernel level
+# against a model of its contract over tests/ref.
+check-unit: $(T)/test_decode $(T)/test_variants $(T)/test_encode $(T)/test_encode_levels \
+            $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_forms $(T)/test_imap_iconv $(T)/test_byte_order $(T)/test_utf8_part \
             check-deprecated
 	$(T)/test_decode $(SHARED)
 	$(T)/test_variants
 	$(T)/test_encode
+	$(T)/test_encode_levels
 	$(T)/test_utf7
 	$(T)/test_utf7_ref
 	$(T)/test_forms

@@ -15,8 +15,10 @@
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
 #else
 #define ALWAYS_INLINE static inline
+#define NOINLINE
 #endif
 
 enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };

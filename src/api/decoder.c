@@ -5,12 +5,6 @@
 #include "decode/byte_order.h"
 #include "decode/convert.h"
 
-#if defined(__GNUC__)
-#define DECODE_NOINLINE __attribute__((noinline))
-#else
-#define DECODE_NOINLINE
-#endif
-
 void utfdfa_decoder_init(utfdfa_decoder *dec, enum utfdfa_encoding from,
                          enum utfdfa_error_mode mode, enum utfdfa_bom bom)
 {
@@ -136,7 +130,7 @@ utfdfa_result utfdfa_check(utfdfa_decoder *dec, const uint8_t *src, size_t *src_
 
 /* The general call, after a direct step (below) that read `done` bytes,
  * wrote `wrote` units and left the cursor c (nothing when done is 0). */
-DECODE_NOINLINE static utfdfa_result decode32_rest(utfdfa_decoder *dec, const uint8_t *src,
+NOINLINE static utfdfa_result decode32_rest(utfdfa_decoder *dec, const uint8_t *src,
                                                    size_t *src_len, size_t done, uint32_t *dst,
                                                    size_t *dst_len, size_t wrote, bool last,
                                                    const struct utfdfa__utf8_cursor *c,

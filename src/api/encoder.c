@@ -74,6 +74,43 @@ static bool start_with_error(struct encoder *e, struct out *o, unsigned to)
     return true;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_UTF32 FORM_UTF32BE
+#else
+#define HOST_UTF32 FORM_UTF32LE
+#endif
+
+/* The longest run of src that is scalar values (no surrogate, none above
+ * U+10FFFF: what every kernel form holds) and fits o, written by the
+ * kernels: src is the host's UTF-32, so the UTF-32 decoder's kernel finds
+ * the run and the encoder's writes it, or a fused kernel does both.
+ * Returns the code points written. */
+static size_t encode_scalars(enum fast_form form, const uint32_t *src, size_t n, struct out *o)
+{
+    const uint8_t *bytes = (const uint8_t *)src;
+    uint8_t *dst = (uint8_t *)o->p + o->len;
+    size_t room = o->cap - o->len, done = 0, written = 0;
+    if (utfdfa__wide_fused(HOST_UTF32, form)) {
+        done = utfdfa__wide_transcode(HOST_UTF32, form, bytes, 4 * n, dst, room, &written) / 4;
+    } else {
+        uint32_t scratch[256]; /* the decoder kernel's copy, unread: 1 KiB of stack */
+        size_t valid = 256, k = 256, got;
+        while (valid == k && k == 256 && done < n) {
+            utfdfa__utf32_to_cp(HOST_UTF32, bytes + 4 * done, 4 * (n - done), scratch, 256, &valid);
+            k = utfdfa__cp_to_form(form, src + done, valid, dst + written, room - written, &got);
+            done += k;
+            written += got;
+        }
+    }
+    o->len += written;
+    return done;
+}
+
+/* After a stop of the kernels that took fewer than this many code points,
+ * the loop takes this many before it tries them again: with errors close
+ * together, a kernel call for each would cost more than it saves. */
+enum { ENCODE_FAST_MIN = 16 };
+
 /* Into UTF-16 or UTF-32 without a byte order (decode/byte_order.h): the
  * little-endian encoder, a BOM before what it writes first. */
 static utfdfa_result encode_unordered(utfdfa_encoder *enc, const uint32_t *src, size_t *src_len,
@@ -121,7 +158,18 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
     } else if (to == UTFDFA_WTF8) {
         o.after_high = e->shift & 1;
     }
+    int form = kernel_form(to);
+    size_t fast_at = 0; /* where the kernels are tried next */
     for (; i < n; i++) {
+        if (form >= 0 && e->started && i >= fast_at) {
+            size_t k = encode_scalars((enum fast_form)form, src + i, n - i, &o);
+            i += k;
+            fast_at = i + (k < ENCODE_FAST_MIN ? ENCODE_FAST_MIN : 1);
+            if (k)
+                o.after_high = false;
+            if (i == n)
+                break;
+        }
         uint32_t cp = src[i];
         enum utfdfa_error_kind kind = unwritable(e, &o, to, limit, &cp);
         if (kind != UTFDFA_ERR_NONE) {

@@ -54,41 +54,24 @@ static size_t encode_fast(struct out *o, enum fast_form form, const uint32_t *co
     return k;
 }
 
-/* The form the encoder's kernels write for `to`, or -1. */
-static int kernel_form(unsigned to)
+/* The encoder: a kernel, or the writer specialised per target. Each case
+ * knows its choice when compiled, so no writer is copied for a target the
+ * kernels write. Called once a block: out of line, whatever the inliner
+ * weighs, so that the writers are not copied into transcode_block. */
+NOINLINE static size_t encode_codes(struct out *o, unsigned to, const uint32_t *codes, size_t n)
 {
-    switch (to) {
-    case UTFDFA_UTF8:
-    case UTFDFA_WTF8:
-        return FORM_UTF8;
-    case UTFDFA_UTF16LE:
-        return FORM_UTF16LE;
-    case UTFDFA_UTF16BE:
-        return FORM_UTF16BE;
-    case UTFDFA_UTF32LE:
-        return FORM_UTF32LE;
-    case UTFDFA_UTF32BE:
-        return FORM_UTF32BE;
-    default:
-        return -1;
-    }
-}
-
-/* The encoder: a kernel, or the writer specialised per target. */
-static size_t encode_codes(struct out *o, unsigned to, const uint32_t *codes, size_t n)
-{
-    int form = kernel_form(to);
-    if (form >= 0)
-        return encode_fast(o, (enum fast_form)form, codes, n);
     switch (to) {
 #define ENCODE_CASE(name, enc)                                                             \
     case enc:                                                                              \
+        if (kernel_form(enc) >= 0)                                                         \
+            break;                                                                         \
         return write_codes(o, enc, codes, n);
         UTFDFA_EACH_ENCODING(ENCODE_CASE)
 #undef ENCODE_CASE
     default:
         return write_codes(o, UTFDFA_UCS4BE, codes, n);
     }
+    return encode_fast(o, (enum fast_form)kernel_form(to), codes, n);
 }
 
 /* At the end of the stream: the "-" (and last digit) that close an open

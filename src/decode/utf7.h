@@ -296,10 +296,7 @@ struct u7_took {
     unsigned wait; /* when bits are held: the bytes to where one may be offered */
 };
 
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static struct u7_took u7_kernel(struct decoder *d, struct out *o, enum sink sink,
+NOINLINE static struct u7_took u7_kernel(struct decoder *d, struct out *o, enum sink sink,
                                 const struct u7g *g, uint32_t state, bool held, const uint8_t *p,
                                 size_t rem)
 {

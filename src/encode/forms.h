@@ -7,6 +7,7 @@
 #include "common.h"
 #include "corrected-utf-8.gen.h"
 #include "encodings.gen.h"
+#include "fast/kernels.h"
 
 /* ------------------------------------------------------------ output side */
 
@@ -131,6 +132,28 @@ ALWAYS_INLINE void put_bytes(uint8_t *p, unsigned to, uint32_t cp)
         p[2] = (uint8_t)(cp >> 8);
         p[3] = (uint8_t)cp;
         break;
+    }
+}
+
+/* The form the kernels (src/fast/kernels.h) write for `to`, or -1. For
+ * WTF-8 it is UTF-8's: the kernels write a surrogate value in its 3-byte
+ * form. */
+static inline int kernel_form(unsigned to)
+{
+    switch (to) {
+    case UTFDFA_UTF8:
+    case UTFDFA_WTF8:
+        return FORM_UTF8;
+    case UTFDFA_UTF16LE:
+        return FORM_UTF16LE;
+    case UTFDFA_UTF16BE:
+        return FORM_UTF16BE;
+    case UTFDFA_UTF32LE:
+        return FORM_UTF32LE;
+    case UTFDFA_UTF32BE:
+        return FORM_UTF32BE;
+    default:
+        return -1;
     }
 }
 

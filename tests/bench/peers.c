@@ -107,6 +107,7 @@ int base_lib_open(void); /* base_lib.c: BENCH_BASE_SO */
 size_t base_utf7dec(const struct job *j);
 size_t base_utf8dec(const struct job *j);
 size_t base_utf8rep(const struct job *j);
+size_t base_encode(const struct job *j);
 #ifdef HAVE_PYTHON /* python_peer.c */
 int py_peer_open(void);
 size_t py_utf7dec(const struct job *j);
@@ -390,6 +391,7 @@ size_t peers_register(struct engine *e, size_t max)
         add("utfdfa (BENCH_BASE_SO)", OP_REPLACE, OUT_U32, ROLE_BASELINE, base_utf8rep);
         add("utfdfa (BENCH_BASE_SO)", OP_STREAM4K, OUT_U32, ROLE_BASELINE, base_utf8dec);
         add("utfdfa (BENCH_BASE_SO)", OP_STREAM64, OUT_U32, ROLE_BASELINE, base_utf8dec);
+        add("utfdfa (BENCH_BASE_SO)", OP_ENCODE, OUT_BYTES, ROLE_BASELINE, base_encode);
     }
 #ifdef HAVE_PYTHON
     if (py_peer_open())
