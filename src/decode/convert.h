@@ -191,6 +191,16 @@ size_t utfdfa__unit_check(enum fast_form form, const uint8_t *src, size_t n);
 size_t utfdfa__unit_to_utf16(enum fast_form form, const uint8_t *src, size_t n, uint16_t *dst,
                              size_t cap, size_t *written);
 
+/* utf8_lossy.c: UTF-8's fast paths (utf8_fast.h) by error mode and unit
+ * width (2: UTF-16, 4: UTF-32), under their contract: strict, replacing,
+ * and, into UTF-16, replacing by the strict and the replacing paths in
+ * turn; ignoring (UTFDFA_IGNORE) drops the errors (*errors counts them)
+ * and may stop before any error. dst: units of the width. */
+size_t utfdfa__utf8_decode_in_mode(enum utfdfa_error_mode mode, unsigned width,
+                                   const uint8_t *src, size_t n, uint32_t *state,
+                                   uint32_t *partial, void *dst, size_t cap, size_t *written,
+                                   size_t *errors);
+
 /* The fast path over src[0..n), output at o; what it read. */
 ALWAYS_INLINE size_t fast_step(struct decoder *d, const uint8_t *src, size_t n, struct out *o,
                                enum sink sink)
@@ -202,19 +212,11 @@ ALWAYS_INLINE size_t fast_step(struct decoder *d, const uint8_t *src, size_t n, 
         k = utfdfa__utf8_scan(src, n, &state);
         partial = 0; /* unused: validation has no values */
         break;
-    case SINK_U32:
-    case SINK_CODES:
-        if (ERRORS(d->config) == UTFDFA_REPLACE)
-            k = utfdfa__utf8_decode32_replace(src, n, &state, &partial,
-                                              (uint32_t *)o->p + o->len, o->cap - o->len,
-                                              &written, &errors);
-        else
-            k = utfdfa__utf8_decode32(src, n, &state, &partial, (uint32_t *)o->p + o->len,
-                                      o->cap - o->len, &written);
-        break;
-    default:
-        k = utfdfa__utf8_decode16(src, n, &state, &partial, (uint16_t *)o->p + o->len,
-                                  o->cap - o->len, &written);
+    default: /* one call out of line for every mode and width: fast_step has many copies */
+        k = utfdfa__utf8_decode_in_mode((enum utfdfa_error_mode)ERRORS(d->config),
+                                        sink == SINK_U16 ? 2 : 4, src, n, &state, &partial,
+                                        (uint8_t *)o->p + o->len * (sink == SINK_U16 ? 2 : 4),
+                                        o->cap - o->len, &written, &errors);
         break;
     }
     if (k) {

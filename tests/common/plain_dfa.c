@@ -7,16 +7,17 @@ uint32_t plain_dfa_step(const struct plain_dfa *d, uint32_t state, uint8_t byte)
     return d->trans_size == 1 ? ((const uint8_t *)d->trans)[k] : ((const uint16_t *)d->trans)[k];
 }
 
-enum form { STRICT32, STRICT16, REPLACE32 };
+enum form { STRICT32, STRICT16, REPLACE32, REPLACE16, IGNORE32, IGNORE16 };
 
 /* Writes the character v as form's units if they fit in cap - *o, a
  * surrogate pair whole or not at all; false when they do not fit. */
 static bool put(enum form form, uint32_t v, void *dst, size_t cap, size_t *o)
 {
-    size_t units = form == STRICT16 && v >= 0x10000 ? 2 : 1;
+    bool utf16 = form == STRICT16 || form == REPLACE16 || form == IGNORE16;
+    size_t units = utf16 && v >= 0x10000 ? 2 : 1;
     if (cap - *o < units)
         return false;
-    if (form != STRICT16) {
+    if (!utf16) {
         ((uint32_t *)dst)[(*o)++] = v;
     } else if (units == 1) {
         ((uint16_t *)dst)[(*o)++] = (uint16_t)v;
@@ -27,8 +28,8 @@ static bool put(enum form form, uint32_t v, void *dst, size_t cap, size_t *o)
     return true;
 }
 
-/* Both loops in one, so that strict and replacing differ only where the
- * runtime's do: at a rejecting byte. */
+/* The loops in one, so that strict, replacing and ignoring differ only
+ * where the runtime's do: at a rejecting byte. */
 static size_t run(const struct plain_dfa *d, enum form form, const uint8_t *s, size_t n,
                   uint32_t *state, uint32_t *partial, void *dst, size_t cap, size_t *written,
                   size_t *errors)
@@ -38,7 +39,9 @@ static size_t run(const struct plain_dfa *d, enum form form, const uint8_t *s, s
     while (i < n) {
         uint32_t next = plain_dfa_step(d, st, s[i]);
         if (next == d->reject) {
-            if (form != REPLACE32 || !put(form, 0xFFFD, dst, cap, &o))
+            bool ignore = form == IGNORE32 || form == IGNORE16;
+            if (!ignore && ((form != REPLACE32 && form != REPLACE16) ||
+                            !put(form, 0xFFFD, dst, cap, &o)))
                 break;
             e++;
             /* A byte that cannot start a character is one error; one that
@@ -80,4 +83,18 @@ size_t plain_dfa_replace(const struct plain_dfa *d, const uint8_t *s, size_t n, 
                          size_t *errors)
 {
     return run(d, REPLACE32, s, n, state, partial, dst, cap, written, errors);
+}
+
+size_t plain_dfa_replace16(const struct plain_dfa *d, const uint8_t *s, size_t n,
+                           uint32_t *state, uint32_t *partial, uint16_t *dst, size_t cap,
+                           size_t *written, size_t *errors)
+{
+    return run(d, REPLACE16, s, n, state, partial, dst, cap, written, errors);
+}
+
+size_t plain_dfa_ignore(const struct plain_dfa *d, const uint8_t *s, size_t n, uint32_t *state,
+                        uint32_t *partial, void *dst, size_t cap, size_t *written,
+                        size_t *errors, bool utf16)
+{
+    return run(d, utf16 ? IGNORE16 : IGNORE32, s, n, state, partial, dst, cap, written, errors);
 }

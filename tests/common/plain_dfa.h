@@ -44,4 +44,15 @@ size_t plain_dfa_replace(const struct plain_dfa *d, const uint8_t *s, size_t n, 
                          uint32_t *partial, uint32_t *dst, size_t cap, size_t *written,
                          size_t *errors);
 
+/* The same into UTF-16 units: a pair whole or not at all, as strict. */
+size_t plain_dfa_replace16(const struct plain_dfa *d, const uint8_t *s, size_t n,
+                           uint32_t *state, uint32_t *partial, uint16_t *dst, size_t cap,
+                           size_t *written, size_t *errors);
+
+/* Ignoring (UTFDFA_IGNORE), into UTF-32 or (utf16) UTF-16: as replacing,
+ * but an error writes nothing (errors counts it). */
+size_t plain_dfa_ignore(const struct plain_dfa *d, const uint8_t *s, size_t n, uint32_t *state,
+                        uint32_t *partial, void *dst, size_t cap, size_t *written,
+                        size_t *errors, bool utf16);
+
 #endif /* UTFDFA_TESTS_PLAIN_DFA_H */

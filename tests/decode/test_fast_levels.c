@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* The UTF-8 decoders the library calls (utfdfa__utf8_decode32, _decode16,
- * _decode32_replace of src/fast/utf8/), forced to each kernel level in turn
+ * _decode32_replace of src/fast/utf8/; utfdfa__utf8_decode_in_mode of
+ * src/decode/utf8_lossy.c replacing into UTF-16 and ignoring), forced to
+ * each kernel level in turn
  * (utfdfa__fast_force; a level this CPU lacks is skipped with a note),
  * against the plain per-byte loop (tests/common/plain_dfa.c) over the
  * generated tables (utf8_trans, utf8_class, utf8_payload_mask), which the
  * fast paths do not read. Each call must stop exactly where the plain loop
  * over the whole input stops, with the same cap, and leave the same state,
- * partial value, units written, output and (replacing) error count;
+ * partial value, units written, output and (replacing, ignoring) error
+ * count (ignoring may stop early: see check_call);
  * nothing may be written at or past dst[cap] (guard units after it are
  * checked).
  *
@@ -37,8 +40,13 @@
 #include "rng.h"
 #include "utf8.gen.h"
 #include "utf8_fast.h"
+#include "utfdfa.h"
 
 int utfdfa__fast_force(const char *level);
+size_t utfdfa__utf8_decode_in_mode(enum utfdfa_error_mode mode, unsigned width,
+                                   const uint8_t *src, size_t n, uint32_t *state,
+                                   uint32_t *partial, void *dst, size_t cap, size_t *written,
+                                   size_t *errors); /* src/decode/convert.h */
 
 static const char *level_name = "";
 
@@ -46,39 +54,90 @@ static const char *level_name = "";
 
 static const struct plain_dfa utf8_plain = PLAIN_DFA(utf8, UTF8);
 
-/* Strict (mode 0: UTF-32, 1: UTF-16) or replacing (mode 2, UTF-32). */
+/* Strict (mode 0: UTF-32, 1: UTF-16), replacing (2: UTF-32, 3: UTF-16) or
+ * ignoring (4: UTF-32, 5: UTF-16). */
+enum { NMODES = 6 };
+static const char *const mode_names[NMODES] = {"decode32", "decode16", "replace",
+                                               "replace16", "ignore32", "ignore16"};
+
+static size_t unit_of(int mode)
+{
+    return mode % 2 ? 2 : 4;
+}
+
 static size_t plain(int mode, const uint8_t *s, size_t n, uint32_t *state, uint32_t *partial,
                     void *dst, size_t cap, size_t *written, size_t *errors)
 {
     *errors = 0;
     if (mode == 2)
         return plain_dfa_replace(&utf8_plain, s, n, state, partial, dst, cap, written, errors);
+    if (mode == 3)
+        return plain_dfa_replace16(&utf8_plain, s, n, state, partial, dst, cap, written, errors);
+    if (mode >= 4)
+        return plain_dfa_ignore(&utf8_plain, s, n, state, partial, dst, cap, written, errors,
+                                mode == 5);
     return plain_dfa_decode(&utf8_plain, s, n, state, partial, dst, cap, written, mode == 1);
+}
+
+/* The library's function for `mode`. */
+static size_t fast(int mode, const uint8_t *s, size_t n, uint32_t *state, uint32_t *partial,
+                   void *dst, size_t cap, size_t *written, size_t *errors)
+{
+    *errors = 0;
+    switch (mode) {
+    case 0:
+        return utfdfa__utf8_decode32(s, n, state, partial, dst, cap, written);
+    case 1:
+        return utfdfa__utf8_decode16(s, n, state, partial, dst, cap, written);
+    case 2:
+        return utfdfa__utf8_decode32_replace(s, n, state, partial, dst, cap, written, errors);
+    case 3:
+        return utfdfa__utf8_decode_in_mode(UTFDFA_REPLACE, 2, s, n, state, partial, dst, cap,
+                                           written, errors);
+    default:
+        return utfdfa__utf8_decode_in_mode(UTFDFA_IGNORE, mode == 5 ? 2 : 4, s, n, state,
+                                           partial, dst, cap, written, errors);
+    }
 }
 
 /* ------------------------------------------------------------- checks */
 
 enum { GUARD = 16 };
-static const char *const mode_names[3] = {"decode32", "decode16", "replace"};
+
+/* Whether s[0..n) has a U+FFFD of its own, which the ignoring decoders
+ * cannot tell from an error's where both are in one block. */
+static bool own_replacement(const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i + 2 < n; i++)
+        if (s[i] == 0xEF && s[i + 1] == 0xBF && s[i + 2] == 0xBD)
+            return true;
+    return false;
+}
 
 /* One call of the library's function for `mode` from (st0, cp0) with cap
- * units, against the plain loop over the whole input. */
+ * units, against the plain loop over the whole input. The ignoring ones
+ * may stop early (utf8_fast.h) where the room would not hold their errors'
+ * U+FFFDs or the text has one of its own: there, the plain loop goes on
+ * from where they stopped, and the two together must be the whole. */
 static void check_call(int mode, const uint8_t *src, size_t n, uint32_t st0, uint32_t cp0,
                        size_t cap, const char *what)
 {
-    size_t unit = mode == 1 ? 2 : 4;
+    size_t unit = unit_of(mode);
     uint8_t *out = xmalloc((cap + GUARD) * unit), *ref = xmalloc((cap + GUARD) * unit);
     memset(out, 0xA5, (cap + GUARD) * unit);
     uint32_t st = st0, cp = cp0, st_p = st0, cp_p = cp0;
     size_t w = (size_t)-1, e = 0, wp, ep;
-    size_t k = mode == 0   ? utfdfa__utf8_decode32(src, n, &st, &cp, (uint32_t *)out, cap, &w)
-               : mode == 1 ? utfdfa__utf8_decode16(src, n, &st, &cp, (uint16_t *)out, cap, &w)
-                           : utfdfa__utf8_decode32_replace(src, n, &st, &cp, (uint32_t *)out,
-                                                           cap, &w, &e);
+    size_t k = fast(mode, src, n, &st, &cp, out, cap, &w, &e);
     size_t m = plain(mode, src, n, &st_p, &cp_p, ref, cap, &wp, &ep);
     bool guard = true;
     for (size_t g = cap * unit; g < (cap + GUARD) * unit; g++)
         guard &= out[g] == 0xA5;
+    if (mode >= 4 && (cap < 2 * n + 2 || own_replacement(src, n)) && k < n && w <= cap) {
+        size_t w2, e2;
+        k += plain(mode, src + k, n - k, &st, &cp, out + w * unit, cap - w, &w2, &e2);
+        w += w2;
+        e += e2;
+    }
     size_t at = 0;
     if (w == wp)
         while (at < w && memcmp(out + at * unit, ref + at * unit, unit) == 0)
@@ -205,7 +264,7 @@ static void test_lengths(void)
     for (int mix = 0; mix < MIXES; mix++) {
         valid_text(text, 320, mix);
         for (size_t len = 0; len <= 300; len++) {
-            for (int mode = 0; mode < 3; mode++) {
+            for (int mode = 0; mode < NMODES; mode++) {
                 check_at(mode, text, len, len % 64, UTF8_ACCEPT, 0, true, "prefix of valid text");
                 /* Entered inside the first character. */
                 for (size_t j = 1; j <= 3 && j <= len; j++) {
@@ -217,7 +276,7 @@ static void test_lengths(void)
             }
         }
         for (size_t align = 0; align < 64; align++)
-            for (int mode = 0; mode < 3; mode++)
+            for (int mode = 0; mode < NMODES; mode++)
                 check_at(mode, text, 300, align, UTF8_ACCEPT, 0, false, "every alignment");
     }
 }
@@ -233,7 +292,7 @@ static void test_errors(void)
             uint8_t c[300];
             memcpy(c, text, n);
             c[p] = bad[(p + (size_t)mix) % sizeof bad];
-            for (int mode = 0; mode < 3; mode++)
+            for (int mode = 0; mode < NMODES; mode++)
                 check_at(mode, c, n, p % 64, UTF8_ACCEPT, 0, false, "an error at each position");
         }
     }
@@ -249,23 +308,29 @@ static void test_long(void)
         int errors = (int)(draw() % 3);
         for (int e = 0; e < errors; e++)
             text[draw() % n] = (uint8_t)(0x80 + draw() % 0x80);
-        for (int mode = 0; mode < 3; mode++)
+        for (int mode = 0; mode < NMODES; mode++)
             check_at(mode, text, n, (size_t)t % 64, UTF8_ACCEPT, 0, false, "long text");
     }
     /* Text with an error every few bytes (the replacing windows' blocks:
-     * subparts of every length, characters across their edges). */
+     * subparts of every length, characters across their edges); in every
+     * other one, U+FFFDs of its own among them, which the ignoring
+     * decoders must keep. */
     for (int t = 0; t < 40; t++) {
         size_t n = valid_text(text, 300 + draw() % 8000, (int)(draw() % MIXES));
         for (size_t e = draw() % 8; e < n; e += 1 + draw() % 24)
             text[e] = (uint8_t)(0x80 + draw() % 0x80);
-        check_at(2, text, n, (size_t)t % 64, UTF8_ACCEPT, 0, false, "dense errors");
+        for (size_t r = draw() % 64; t % 2 && r + 3 <= n; r += 1 + draw() % 700)
+            memcpy(text + r, "\xEF\xBF\xBD", 3);
+        for (int mode = 2; mode < NMODES; mode++)
+            check_at(mode, text, n, (size_t)t % 64, UTF8_ACCEPT, 0, false,
+                     t % 2 ? "dense errors and U+FFFDs" : "dense errors");
     }
     /* Random bytes (the replacing decoder's dense errors). */
     for (int t = 0; t < 20; t++) {
         size_t n = 1 + draw() % MAX;
         for (size_t i = 0; i < n; i++)
             text[i] = (uint8_t)(draw() >> 56);
-        for (int mode = 0; mode < 3; mode++)
+        for (int mode = 0; mode < NMODES; mode++)
             check_at(mode, text, n, (size_t)t % 64, UTF8_ACCEPT, 0, false, "random bytes");
     }
     free(text);
@@ -284,25 +349,23 @@ static void test_corpus_file(const char *path, const char *name)
     }
     static const size_t aligns[] = {0, 1, 7, 33, 63};
     for (size_t a = 0; a < sizeof aligns / sizeof *aligns; a++)
-        for (int mode = 0; mode < 3; mode++)
+        for (int mode = 0; mode < NMODES; mode++)
             check_at(mode, data, n, aligns[a], UTF8_ACCEPT, 0, false, name);
     static const size_t chunks[] = {1, 3, 61, 64, 100, 4096, 5000};
     uint32_t *whole = xmalloc((n + 1) * 4), *got = xmalloc((n + 1) * 4);
-    for (int mode = 0; mode < 3; mode++) {
+    for (int mode = 0; mode < NMODES; mode++) {
         uint32_t st = UTF8_ACCEPT, cp = 0;
         size_t wn, e;
         plain(mode, data, n, &st, &cp, whole, n + 1, &wn, &e);
         for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
             uint32_t s2 = UTF8_ACCEPT, p2 = 0;
-            size_t o = 0, pos = 0, unit = mode == 1 ? 2 : 4;
+            size_t o = 0, pos = 0, unit = unit_of(mode);
             bool ok = true;
             while (pos < n && ok) {
                 size_t len = n - pos < chunks[c] ? n - pos : chunks[c], w = 0, w2 = 0, e2 = 0;
                 uint8_t *chunk = dup_exact(data + pos, len);
                 void *d = (uint8_t *)got + o * unit;
-                size_t k = mode == 0 ? utfdfa__utf8_decode32(chunk, len, &s2, &p2, d, n + 1 - o, &w)
-                           : mode == 1 ? utfdfa__utf8_decode16(chunk, len, &s2, &p2, d, n + 1 - o, &w)
-                           : utfdfa__utf8_decode32_replace(chunk, len, &s2, &p2, d, n + 1 - o, &w, &e2);
+                size_t k = fast(mode, chunk, len, &s2, &p2, d, n + 1 - o, &w, &e2);
                 ok = k <= len && w <= n + 1 - o;
                 if (ok) {
                     o += w;

@@ -23,6 +23,8 @@
  * subpart becomes one U+FFFD (Unicode 3.9) and *errors counts them; it
  * stops only for room or at the end (a character cut short by the end of
  * input is the caller's, who knows whether more input follows).
+ * The runtime calls these through utfdfa__utf8_decode_in_mode
+ * (src/decode/convert.h), which also replaces into UTF-16 and drops errors.
  *
  * The runtime also counts the bytes of the character in progress (for an
  * error's offset and length); utfdfa__utf8_pending(src, k, state) gives it
