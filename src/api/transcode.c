@@ -68,8 +68,8 @@ NOINLINE static size_t encode_codes(struct out *o, unsigned to, const uint32_t *
         return write_codes(o, enc, codes, n);
         UTFDFA_EACH_ENCODING(ENCODE_CASE)
 #undef ENCODE_CASE
-    default:
-        return write_codes(o, UTFDFA_UCS4BE, codes, n);
+    default: /* none: utfdfa_transcode reads an unknown target as UCS-4BE */
+        return 0;
     }
     return encode_fast(o, (enum fast_form)kernel_form(to), codes, n);
 }
@@ -82,7 +82,7 @@ static bool close_run(struct out *o, unsigned to)
         return true;
     if (o->cap - o->len < u7_close_len(&o->w, U7_END))
         return false;
-    o->len += u7_close(&o->w, U7_END, (uint8_t *)o->p + o->len);
+    o->len += utfdfa__u7_close(&o->w, U7_END, (uint8_t *)o->p + o->len);
     return true;
 }
 

@@ -316,7 +316,7 @@ ALWAYS_INLINE bool end_output(struct out *o, enum sink sink, unsigned to, bool o
     if (owe_bom)
         put_sig(o, sink, to);
     if (utf7)
-        o->len += u7_close(&o->w, U7_END, (uint8_t *)o->p + o->len);
+        o->len += utfdfa__u7_close(&o->w, U7_END, (uint8_t *)o->p + o->len);
     return true;
 }
 

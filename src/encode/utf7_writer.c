@@ -2,16 +2,35 @@
 /* The UTF-7 writer's step (utf7_writer.h): one character's bytes. */
 #include "encode/utf7_writer.h"
 
+/* The digit of a value: "," for "/" in IMAP. */
+static uint8_t u7_digit_byte(const struct u7w *w, unsigned v)
+{
+    return w->imap ? utf7_imap_digit_byte[v] : utf7_digit_byte[v];
+}
+
+size_t utfdfa__u7_close(struct u7w *w, uint32_t next, uint8_t *p)
+{
+    size_t n = u7_close_len(w, next), k = 0;
+    unsigned nb = w->shift >> 1;
+    if (nb)
+        p[k++] = u7_digit_byte(w, (w->bits << (6 - nb)) & 63);
+    if (k < n)
+        p[k++] = '-';
+    w->shift = 0;
+    w->bits = 0;
+    return n;
+}
+
 size_t utfdfa__u7_put(struct u7w *w, uint32_t cp, uint8_t *p)
 {
     size_t k = 0;
     if (u7_direct(cp, w->set_o, w->imap)) {
-        k = u7_close(w, cp, p);
+        k = utfdfa__u7_close(w, cp, p);
         p[k++] = (uint8_t)cp;
         return k;
     }
     if (cp == u7_shift_char(w) && (w->imap || !(w->shift & U7_OPEN))) {
-        k = u7_close(w, cp, p);
+        k = utfdfa__u7_close(w, cp, p);
         p[k++] = u7_shift_char(w);
         p[k++] = '-';
         return k;

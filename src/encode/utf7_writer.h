@@ -33,16 +33,10 @@ static inline bool u7_direct(uint32_t cp, bool set_o, bool imap)
     return cp < 0x80 && (utf7_ascii_class[cp] & direct) != 0;
 }
 
-/* Close an open run before `next` (or at the end, next == U7_END). */
-/* The shift character, and the digit of a value: "," for "/" in IMAP. */
+/* The shift character. */
 static inline uint8_t u7_shift_char(const struct u7w *w)
 {
     return w->imap ? '&' : '+';
-}
-
-static inline uint8_t u7_digit_byte(const struct u7w *w, unsigned v)
-{
-    return w->imap ? utf7_imap_digit_byte[v] : utf7_digit_byte[v];
 }
 
 static inline size_t u7_close_len(const struct u7w *w, uint32_t next)
@@ -53,19 +47,6 @@ static inline size_t u7_close_len(const struct u7w *w, uint32_t next)
     bool dash = w->imap || next == U7_END || next == '-' ||
                 (next < 0x80 && (utf7_ascii_class[next] & UTF7_CLASS_BASE64));
     return (w->shift >> 1 != 0) + dash;
-}
-
-static inline size_t u7_close(struct u7w *w, uint32_t next, uint8_t *p)
-{
-    size_t n = u7_close_len(w, next), k = 0;
-    unsigned nb = w->shift >> 1;
-    if (nb)
-        p[k++] = u7_digit_byte(w, (w->bits << (6 - nb)) & 63);
-    if (k < n)
-        p[k++] = '-';
-    w->shift = 0;
-    w->bits = 0;
-    return n;
 }
 
 /* Bytes cp takes given the writer's state; then write it (if it fits). */
@@ -82,6 +63,11 @@ static inline size_t u7_len(const struct u7w *w, uint32_t cp)
 /* Writes cp's bytes at p (room for u7_len's count); returns it. One copy
  * in the library (utf7_writer.c): the encoder and the decoders' sinks call it. */
 size_t utfdfa__u7_put(struct u7w *w, uint32_t cp, uint8_t *p);
+
+/* Closes an open run before `next` (U7_END: at the end) at p (room for
+ * u7_close_len's count); returns it. One copy, as utfdfa__u7_put, with the
+ * alphabets. */
+size_t utfdfa__u7_close(struct u7w *w, uint32_t next, uint8_t *p);
 
 /* A writer from the state kept in caller-owned memory (the encoder's
  * fields, the decoder's writer byte). Only 0, 2 or 4 bits are ever left
