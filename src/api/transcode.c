@@ -277,26 +277,50 @@ static size_t copy_wide(struct decoder *d, unsigned to, const uint8_t *src, size
     return read;
 }
 
-/* UTF-8 (or a source's UTF-8 part) into UTF-32LE or UTF-16LE on a
+/* units 16- or 32-bit units at p turned from one byte order to the other,
+ * 8 bytes at a time. */
+static void swap_units(uint8_t *p, size_t units, size_t unit)
+{
+    size_t i = 0, len = units * unit;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x;
+        memcpy(&x, p + i, 8);
+        x = (x & 0x00FF00FF00FF00FFu) << 8 | (x >> 8 & 0x00FF00FF00FF00FFu);
+        if (unit == 4)
+            x = (x & 0x0000FFFF0000FFFFu) << 16 | (x >> 16 & 0x0000FFFF0000FFFFu);
+        memcpy(p + i, &x, 8);
+    }
+    for (; i < len; i += unit)
+        for (size_t a = i, b = i + unit - 1; a < b; a++, b--) {
+            uint8_t t = p[a];
+            p[a] = p[b];
+            p[b] = t;
+        }
+}
+
+/* UTF-8 (or a source's UTF-8 part) into UTF-32 or UTF-16 on a
  * little-endian host, with the output aligned to its unit: the decoder's
- * fast path writes the units in place, the same values the block path
- * would write, without a block between. It stops before an error, a
- * character of the source's own, one that does not fit or one cut by the
- * end; what it read of such a character is given back to the block path.
- * first: as copy_utf8_part's. */
+ * fast path writes the units in place (the big-endian forms turned after),
+ * the same values the block path would write, without a block between. It
+ * stops before an error, a character of the source's own, one that does not
+ * fit or one cut by the end; what it read of such a character is given
+ * back to the block path. first: as copy_utf8_part's. */
 static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
                                struct writer *w, size_t first)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     struct out *o = &w->bytes;
     uint8_t *at = (uint8_t *)o->p + o->len;
-    size_t unit = to == UTFDFA_UTF32LE ? 4 : 2;
+    int form = kernel_form(to);
+    size_t unit = form == FORM_UTF32LE || form == FORM_UTF32BE ? 4 : 2;
     unsigned below = 0, limit = 256;
-    if ((to != UTFDFA_UTF32LE && to != UTFDFA_UTF16LE) || (uintptr_t)at % unit ||
+    if (form < FORM_UTF16LE || (uintptr_t)at % unit ||
         !utf8_part_bounds(FROM(d->config), &below, &limit) || !at_utf8_boundary(d))
         return 0;
     struct out units = {at, (o->cap - o->len) / unit, 0, {0, 0, false, false}, false};
     size_t k = utfdfa__utf8_part_step(d, src, n, &units, unit == 4 ? SINK_U32 : SINK_U16, first);
+    if (form == FORM_UTF16BE || form == FORM_UTF32BE)
+        swap_units(at, units.len, unit);
     if (k) {
         o->len += units.len * unit;
         w->after_high = false;
