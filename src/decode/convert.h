@@ -194,8 +194,9 @@ size_t utfdfa__unit_to_utf16(enum fast_form form, const uint8_t *src, size_t n, 
 /* utf8_lossy.c: UTF-8's fast paths (utf8_fast.h) by error mode and unit
  * width (2: UTF-16, 4: UTF-32), under their contract: strict, replacing,
  * and, into UTF-16, replacing by the strict and the replacing paths in
- * turn; ignoring (UTFDFA_IGNORE) drops the errors (*errors counts them)
- * and may stop before any error. dst: units of the width. */
+ * turn; ignoring (any other mode, as convert()) drops the errors (*errors
+ * counts them) and may stop before an error whose U+FFFD the room would
+ * not hold. dst: units of the width. */
 size_t utfdfa__utf8_decode_in_mode(enum utfdfa_error_mode mode, unsigned width,
                                    const uint8_t *src, size_t n, uint32_t *state,
                                    uint32_t *partial, void *dst, size_t cap, size_t *written,

@@ -4,10 +4,13 @@
  * error, then the replacing one into code points (utf8_fast.h) a block at a
  * time until a block has no error, then the strict one again. A block goes
  * to UTF-16 through the encoder's kernel (src/fast/kernels.h). Ignoring,
- * a block's U+FFFDs are dropped when there are as many as it had errors;
- * when the text has one of its own among them, it stops there and the
- * plain loop goes on. Without this, every error stopped the fast path, and
- * random bytes decoded at a twentieth of the speed of replacing into UTF-32. */
+ * a block's U+FFFDs are its errors' and are dropped: its bytes end before
+ * the text's own next U+FFFD (EF BF BD, which only ever is that
+ * character; at one, after its first byte), which the strict path takes.
+ * A block that still has more U+FFFDs than errors (one whose first bytes
+ * came before it) is not taken. Without this, every error stopped the
+ * fast path, and random bytes decoded at a twentieth of the speed of
+ * replacing into UTF-32. */
 #include "decode/convert.h"
 
 /* Code points a block: 8 KiB of stack, as utfdfa_transcode's blocks. The
@@ -43,9 +46,25 @@ static size_t drop_replacements(uint32_t *codes, size_t n, size_t errors)
     return n - kept == errors ? kept : SIZE_MAX;
 }
 
-/* The replacing path over src[0..n) for at most `cps` code points, written
- * at dst (room for cps characters): what it read, or 0 and nothing done
- * where ignoring cannot tell errors from the text. */
+/* Whether src[0..n) begins with U+FFFD (EF BF BD: only ever that
+ * character, never an error's bytes). */
+static bool starts_replacement(const uint8_t *src, size_t n)
+{
+    return n >= 3 && src[0] == 0xEF && src[1] == 0xBF && src[2] == 0xBD;
+}
+
+/* Where the text's own first U+FFFD starts in src[0..n), or n. */
+static size_t own_replacement(const uint8_t *src, size_t n)
+{
+    const uint8_t *p = src, *end = src + n;
+    while ((p = memchr(p, 0xEF, (size_t)(end - p))) != NULL && !starts_replacement(p, end - p))
+        p++;
+    return p ? (size_t)(p - src) : n;
+}
+
+/* The replacing path over src[0..n) for at most `cps` characters, written
+ * at dst (room for cps of them: 2 * cps UTF-16 units): what it read, or 0
+ * and nothing done where ignoring cannot tell errors from the text. */
 static size_t lossy_block(struct lossy how, const uint8_t *src, size_t n, uint32_t *state,
                           uint32_t *partial, void *dst, size_t cps, size_t *written,
                           size_t *errors)
@@ -53,10 +72,21 @@ static size_t lossy_block(struct lossy how, const uint8_t *src, size_t n, uint32
     uint32_t scratch[LOSSY_BLOCK], *codes = how.u16 ? scratch : dst;
     uint32_t st = *state, pa = *partial;
     size_t got = 0, e = 0;
+    if (how.ignore && starts_replacement(src, n))
+        n = 1; /* at the text's own U+FFFD (where the last block stopped): its first byte */
     size_t k = utfdfa__utf8_decode32_replace(src, n, &st, &pa, codes, cps, &got, &e);
+    size_t kept = how.ignore && e ? drop_replacements(codes, got, e) : got;
     *written = 0;
-    if (how.ignore && e && (got = drop_replacements(codes, got, e)) == SIZE_MAX)
-        return 0;
+    if (kept == SIZE_MAX) { /* again, up to the text's own first U+FFFD */
+        size_t own = own_replacement(src, k);
+        if (own == k)
+            return 0; /* it began before the block */
+        st = *state, pa = *partial, got = 0, e = 0;
+        k = utfdfa__utf8_decode32_replace(src, own ? own : 1, &st, &pa, codes, cps, &got, &e);
+        if ((kept = e ? drop_replacements(codes, got, e) : got) == SIZE_MAX)
+            return 0;
+    }
+    got = kept;
     if (how.u16) {
         size_t bytes = 0;
         utfdfa__cp_to_form(HOST_UTF16, scratch, got, dst, 4 * cps, &bytes);
@@ -97,13 +127,14 @@ static size_t lossy(struct lossy how, const uint8_t *src, size_t n, uint32_t *st
     size_t done = 0, w = 0, got, k, unit_max = how.u16 ? 2 : 1;
     bool moved = true;
     *errors = 0;
-    while (moved) {
-        done += how.u16 ? utfdfa__utf8_decode16(src + done, n - done, state, partial,
-                                                unit_at(how, dst, w), cap - w, &got)
-                        : utfdfa__utf8_decode32(src + done, n - done, state, partial,
-                                                unit_at(how, dst, w), cap - w, &got);
+    while (moved) { /* the strict path or a block read or wrote something */
+        k = how.u16 ? utfdfa__utf8_decode16(src + done, n - done, state, partial,
+                                            unit_at(how, dst, w), cap - w, &got)
+                    : utfdfa__utf8_decode32(src + done, n - done, state, partial,
+                                            unit_at(how, dst, w), cap - w, &got);
+        done += k;
         w += got;
-        moved = false;
+        moved = k != 0;
         size_t before = *errors + 1; /* the strict path stopped at an error, or for room */
         while (done < n && cap - w >= unit_max && *errors != before) {
             size_t cps = (cap - w) / unit_max;
@@ -137,6 +168,7 @@ size_t utfdfa__utf8_decode_in_mode(enum utfdfa_error_mode mode, unsigned width,
         return utfdfa__utf8_decode32(src, n, state, partial, dst, cap, written);
     if (mode == UTFDFA_REPLACE && width == 4)
         return utfdfa__utf8_decode32_replace(src, n, state, partial, dst, cap, written, errors);
-    struct lossy how = {mode == UTFDFA_IGNORE, width == 2};
+    /* As the plain loop (convert()): every mode but REPLACE drops errors. */
+    struct lossy how = {mode != UTFDFA_REPLACE, width == 2};
     return lossy(how, src, n, state, partial, dst, cap, written, errors);
 }

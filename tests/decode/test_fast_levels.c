@@ -104,21 +104,11 @@ static size_t fast(int mode, const uint8_t *s, size_t n, uint32_t *state, uint32
 
 enum { GUARD = 16 };
 
-/* Whether s[0..n) has a U+FFFD of its own, which the ignoring decoders
- * cannot tell from an error's where both are in one block. */
-static bool own_replacement(const uint8_t *s, size_t n)
-{
-    for (size_t i = 0; i + 2 < n; i++)
-        if (s[i] == 0xEF && s[i + 1] == 0xBF && s[i + 2] == 0xBD)
-            return true;
-    return false;
-}
-
 /* One call of the library's function for `mode` from (st0, cp0) with cap
  * units, against the plain loop over the whole input. The ignoring ones
  * may stop early (utf8_fast.h) where the room would not hold their errors'
- * U+FFFDs or the text has one of its own: there, the plain loop goes on
- * from where they stopped, and the two together must be the whole. */
+ * U+FFFDs: there, the plain loop goes on from where they stopped, and the
+ * two together must be the whole. */
 static void check_call(int mode, const uint8_t *src, size_t n, uint32_t st0, uint32_t cp0,
                        size_t cap, const char *what)
 {
@@ -132,7 +122,7 @@ static void check_call(int mode, const uint8_t *src, size_t n, uint32_t st0, uin
     bool guard = true;
     for (size_t g = cap * unit; g < (cap + GUARD) * unit; g++)
         guard &= out[g] == 0xA5;
-    if (mode >= 4 && (cap < 2 * n + 2 || own_replacement(src, n)) && k < n && w <= cap) {
+    if (mode >= 4 && cap < 2 * n + 2 && k < n && w <= cap) {
         size_t w2, e2;
         k += plain(mode, src + k, n - k, &st, &cp, out + w * unit, cap - w, &w2, &e2);
         w += w2;
@@ -180,6 +170,8 @@ static void check_at(int mode, const uint8_t *src, size_t n, size_t align, uint3
         for (size_t c = 0; c < sizeof caps / sizeof *caps; c++)
             check_call(mode, p, n, st0, cp0, caps[c], what);
     }
+    if (mode >= 4) /* room for every error's U+FFFD: the ignoring ones must not stop early */
+        check_call(mode, p, n, st0, cp0, 2 * n + 2, what);
     free(base);
 }
 
@@ -339,6 +331,31 @@ static void test_long(void)
 /* The corpus file whole at a few alignments, and in chunks: the library's
  * function, then the plain loop to the chunk's end, state carried over;
  * the output must be the whole input's. */
+/* Error mode 3 (only a corrupted decoder has it) drops errors, as the plain
+ * loop does (convert() replaces for UTFDFA_REPLACE only): as UTFDFA_IGNORE. */
+static void test_mode_three(void)
+{
+    enum { N = 3000 };
+    uint8_t *text = xmalloc(N);
+    uint32_t *a = xmalloc(N * 4), *b = xmalloc(N * 4);
+    for (size_t i = 0; i < N; i++)
+        text[i] = (uint8_t)(draw() >> 56);
+    for (unsigned width = 2; width <= 4; width += 2) {
+        uint32_t sa = UTF8_ACCEPT, pa = 0, sb = UTF8_ACCEPT, pb = 0;
+        size_t wa, ea, wb, eb;
+        size_t ka = utfdfa__utf8_decode_in_mode((enum utfdfa_error_mode)3, width, text, N, &sa,
+                                                &pa, a, N, &wa, &ea);
+        size_t kb = utfdfa__utf8_decode_in_mode(UTFDFA_IGNORE, width, text, N, &sb, &pb, b, N,
+                                                &wb, &eb);
+        CHECK(ka == kb && sa == sb && pa == pb && wa == wb && ea == eb &&
+                  memcmp(a, b, wa * width) == 0,
+              "level %s: error mode 3, width %u: not as UTFDFA_IGNORE", level_name, width);
+    }
+    free(text);
+    free(a);
+    free(b);
+}
+
 static void test_corpus_file(const char *path, const char *name)
 {
     size_t n;
@@ -423,6 +440,7 @@ int main(int argc, char **argv)
         test_lengths();
         test_errors();
         test_long();
+        test_mode_three();
         test_corpus(shared);
         printf("test_fast_levels: level %s: %lu checks\n", levels[l], passed - before);
     }

@@ -57,10 +57,10 @@ static size_t model_put(enum utfdfa_encoding to, uint32_t cp, bool after_high, u
     return oracle_encode(to, &cp, 1, out, &len) ? len : 0;
 }
 
-static void model(enum utfdfa_encoding to, enum utfdfa_error_mode mode, enum utfdfa_bom bom,
-                  const uint32_t *cps, size_t n, struct expect *x)
+static void model_ordered(enum utfdfa_encoding to, enum utfdfa_error_mode mode,
+                          enum utfdfa_bom bom, const uint32_t *cps, size_t n, struct expect *x)
 {
-    x->out = xmalloc(8 * n + 16);
+    x->out = xmalloc(8 * n + 20);
     x->len = 0;
     x->consumed = n;
     x->err = (utfdfa_error){0, 0, UTFDFA_ERR_NONE};
@@ -88,6 +88,23 @@ static void model(enum utfdfa_encoding to, enum utfdfa_error_mode mode, enum utf
     }
     if (n == 0 && bom == UTFDFA_BOM_ADD)
         x->len += model_put(to, 0xFEFF, false, x->out);
+}
+
+/* UTF-16 and UTF-32 without a byte order are written little-endian, after
+ * a BOM when anything is written (with UTFDFA_BOM_ADD, the one it adds). */
+static void model(enum utfdfa_encoding to, enum utfdfa_error_mode mode, enum utfdfa_bom bom,
+                  const uint32_t *cps, size_t n, struct expect *x)
+{
+    bool unordered = to == UTFDFA_UTF16 || to == UTFDFA_UTF32;
+    enum utfdfa_encoding little = to == UTFDFA_UTF16 ? UTFDFA_UTF16LE : UTFDFA_UTF32LE;
+    model_ordered(unordered ? little : to, mode, bom, cps, n, x);
+    if (unordered && bom != UTFDFA_BOM_ADD && x->len) {
+        uint8_t sig[4];
+        size_t k = model_put(little, 0xFEFF, false, sig);
+        memmove(x->out + k, x->out, x->len);
+        memcpy(x->out, sig, k);
+        x->len += k;
+    }
 }
 
 /* --------------------------------------------------------------- texts */
@@ -151,11 +168,11 @@ static void run(enum utfdfa_encoding to, enum utfdfa_error_mode mode, enum utfdf
     for (;;) {
         size_t left = n - g->consumed, take = chunk && chunk < left ? chunk : left;
         bool last = take == left;
-        size_t s = take, m = give < cap - g->len ? give : cap - g->len;
-        uint8_t *dst = xmalloc(m ? m : 1);
+        size_t s = take, room = give < cap - g->len ? give : cap - g->len, m = room;
+        uint8_t *dst = xmalloc(room ? room : 1);
         utfdfa_error err = {0, 0, UTFDFA_ERR_NONE};
         utfdfa_result r = utfdfa_encode(&e, cps + g->consumed, &s, dst, &m, last, &err);
-        g->broken = s > take || m > give;
+        g->broken = s > take || m > room;
         if (!g->broken)
             memcpy(g->out + g->len, dst, m);
         free(dst);
@@ -207,7 +224,8 @@ static void compare(const char *what, enum utfdfa_encoding to, int mode, int bom
 
 static const enum utfdfa_encoding targets[] = {
     UTFDFA_UTF8,  UTFDFA_WTF8,  UTFDFA_UTF16LE, UTFDFA_UTF16BE, UTFDFA_UTF32LE,
-    UTFDFA_UTF32BE, UTFDFA_CESU8, UTFDFA_MUTF8, /* the last two: no kernel */
+    UTFDFA_UTF32BE, UTFDFA_UTF16, UTFDFA_UTF32, /* no byte order: the LE encoder's */
+    UTFDFA_CESU8, UTFDFA_MUTF8,                 /* no kernel */
 };
 enum { NTARGETS = sizeof targets / sizeof *targets };
 
