@@ -73,7 +73,7 @@ SHARED ?= ../shared
 # small helpers) is compiled once into a static library linked into each.
 TEST_CFLAGS = $(WARN) $(CFLAGS) -I tests/common -I tests/ref
 TEST_HDRS = $(wildcard tests/common/*.h) $(wildcard tests/ref/*.h)
-TEST_COMMON_OBJS = $(addprefix $(T)/common/,common.o drive.o oracle.o plain_dfa.o ref_utf8.o \
+TEST_COMMON_OBJS = $(addprefix $(T)/common/,common.o drive.o oracle.o plain_dfa.o levels.o ref_utf8.o \
                                              ref_utf16.o ref_utf32.o ref_forms.o ref_utf7.o)
 TEST_COMMON = $(T)/libtestcommon.a
 

@@ -36,13 +36,13 @@
 
 #include "check.h"
 #include "common.h"
+#include "levels.h"
 #include "plain_dfa.h"
 #include "rng.h"
 #include "utf8.gen.h"
 #include "utf8_fast.h"
 #include "utfdfa.h"
 
-int utfdfa__fast_force(const char *level);
 size_t utfdfa__utf8_decode_in_mode(enum utfdfa_error_mode mode, unsigned width,
                                    const uint8_t *src, size_t n, uint32_t *state,
                                    uint32_t *partial, void *dst, size_t cap, size_t *written,
@@ -425,25 +425,19 @@ static void test_corpus(const char *shared)
     closedir(d);
 }
 
+static void run_level(const char *level, void *shared)
+{
+    level_name = level;
+    rng_state = (struct test_rng){0x243F6A8885A308D3u}; /* the same inputs at every level */
+    test_lengths();
+    test_errors();
+    test_long();
+    test_mode_three();
+    test_corpus(shared);
+}
+
 int main(int argc, char **argv)
 {
-    const char *shared = argc > 1 ? argv[1] : "../shared";
-    static const char *const levels[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
-    for (size_t l = 0; l < sizeof levels / sizeof *levels; l++) {
-        if (!utfdfa__fast_force(levels[l])) {
-            printf("test_fast_levels: level %s: not on this CPU, skipped\n", levels[l]);
-            continue;
-        }
-        level_name = levels[l];
-        rng_state = (struct test_rng){0x243F6A8885A308D3u}; /* the same inputs at every level */
-        unsigned long before = passed;
-        test_lengths();
-        test_errors();
-        test_long();
-        test_mode_three();
-        test_corpus(shared);
-        printf("test_fast_levels: level %s: %lu checks\n", levels[l], passed - before);
-    }
-    utfdfa__fast_force("auto");
+    each_fast_level("test_fast_levels", run_level, argc > 1 ? argv[1] : "../shared");
     return check_summary("test_fast_levels");
 }

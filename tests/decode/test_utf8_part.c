@@ -26,11 +26,11 @@
 #include "common.h"
 #include "drive.h"
 #include "encodings.gen.h"
+#include "levels.h"
 #include "oracle.h"
 #include "rng.h"
 #include "utfdfa.h"
 
-int utfdfa__fast_force(const char *level); /* src/fast/kernels.h */
 
 static const enum utfdfa_encoding sources[] = {UTFDFA_UTF8_RFC2279, UTFDFA_CESU8, UTFDFA_MUTF8,
                                                UTFDFA_WTF8};
@@ -343,21 +343,19 @@ static void shaped_texts(enum utfdfa_encoding from, const char *level)
           utfdfa_encoding_name(from), level);
 }
 
+static void run_level(const char *level, void *unused)
+{
+    (void)unused;
+    for (size_t k = 0; k < sizeof sources / sizeof sources[0]; k++) {
+        random_texts(sources[k], level, 60);
+        shaped_texts(sources[k], level);
+    }
+}
+
 int main(void)
 {
-    static const char *const levels[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
     for (size_t k = 0; k < sizeof sources / sizeof sources[0]; k++)
         the_fact(sources[k]);
-    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-        if (!utfdfa__fast_force(levels[l])) {
-            printf("test_utf8_part: level %s: not on this CPU, skipped\n", levels[l]);
-            continue;
-        }
-        for (size_t k = 0; k < sizeof sources / sizeof sources[0]; k++) {
-            random_texts(sources[k], levels[l], 60);
-            shaped_texts(sources[k], levels[l]);
-        }
-    }
-    utfdfa__fast_force("auto");
+    each_fast_level("test_utf8_part", run_level, NULL);
     return check_summary("test_utf8_part");
 }

@@ -26,12 +26,12 @@
 
 #include "check.h"
 #include "common.h"
+#include "levels.h"
 #include "oracle.h"
 #include "ref_forms.h"
 #include "rng.h"
 #include "utfdfa.h"
 
-int utfdfa__fast_force(const char *level); /* src/fast/kernels.h */
 
 static struct test_rng rng;
 static const char *level_name = "";
@@ -279,21 +279,17 @@ static void test_boms(void)
     }
 }
 
+static void run_level(const char *level, void *unused)
+{
+    (void)unused;
+    level_name = level;
+    rng = (struct test_rng){0x13198A2E03707344u}; /* the same inputs at every level */
+    test_texts();
+    test_boms();
+}
+
 int main(void)
 {
-    static const char *const levels[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
-    for (size_t l = 0; l < sizeof levels / sizeof *levels; l++) {
-        if (!utfdfa__fast_force(levels[l])) {
-            printf("test_encode_levels: level %s: not on this CPU, skipped\n", levels[l]);
-            continue;
-        }
-        level_name = levels[l];
-        rng = (struct test_rng){0x13198A2E03707344u}; /* the same inputs at every level */
-        unsigned long before = passed;
-        test_texts();
-        test_boms();
-        printf("test_encode_levels: level %s: %lu checks\n", levels[l], passed - before);
-    }
-    utfdfa__fast_force("auto");
+    each_fast_level("test_encode_levels", run_level, NULL);
     return check_summary("test_encode_levels");
 }
