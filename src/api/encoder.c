@@ -85,7 +85,7 @@ static bool start_with_error(struct encoder *e, struct out *o, unsigned to)
  * kernels: src is the host's UTF-32, so the UTF-32 decoder's kernel finds
  * the run and the encoder's writes it, or a fused kernel does both.
  * Returns the code points written. */
-static size_t encode_scalars(enum fast_form form, const uint32_t *src, size_t n, struct out *o)
+NOINLINE static size_t encode_scalars(enum fast_form form, const uint32_t *src, size_t n, struct out *o)
 {
     const uint8_t *bytes = (const uint8_t *)src;
     uint8_t *dst = (uint8_t *)o->p + o->len;
@@ -106,10 +106,11 @@ static size_t encode_scalars(enum fast_form form, const uint32_t *src, size_t n,
     return done;
 }
 
-/* After a stop of the kernels that took fewer than this many code points,
- * the loop takes this many before it tries them again: with errors close
- * together, a kernel call for each would cost more than it saves. */
-enum { ENCODE_FAST_MIN = 16 };
+/* After a stop of the kernels that took fewer than ENCODE_FAST_MIN code
+ * points, the loop takes that many before it tries them again, twice as
+ * many after each such stop in a row, up to ENCODE_FAST_WAIT_MOST: with
+ * errors close together a kernel call each would cost more than it saves. */
+enum { ENCODE_FAST_MIN = 16, ENCODE_FAST_WAIT_MOST = 1024 };
 
 /* Into UTF-16 or UTF-32 without a byte order (decode/byte_order.h): the
  * little-endian encoder, a BOM before what it writes first. */
@@ -159,12 +160,15 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
         o.after_high = e->shift & 1;
     }
     int form = kernel_form(to);
-    size_t fast_at = 0; /* where the kernels are tried next */
+    size_t fast_at = form >= 0 ? 0 : SIZE_MAX, wait = ENCODE_FAST_MIN / 2; /* kernels next */
     for (; i < n; i++) {
-        if (form >= 0 && e->started && i >= fast_at) {
+        if (i >= fast_at && e->started) {
             size_t k = encode_scalars((enum fast_form)form, src + i, n - i, &o);
             i += k;
-            fast_at = i + (k < ENCODE_FAST_MIN ? ENCODE_FAST_MIN : 1);
+            wait = k >= ENCODE_FAST_MIN       ? ENCODE_FAST_MIN / 2
+                   : wait < ENCODE_FAST_WAIT_MOST ? 2 * wait
+                                                  : wait;
+            fast_at = i + (k >= ENCODE_FAST_MIN ? 1 : wait);
             if (k)
                 o.after_high = false;
             if (i == n)
