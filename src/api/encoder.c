@@ -85,7 +85,8 @@ static bool start_with_error(struct encoder *e, struct out *o, unsigned to)
  * kernels: src is the host's UTF-32, so the UTF-32 decoder's kernel finds
  * the run and the encoder's writes it, or a fused kernel does both.
  * Returns the code points written. */
-NOINLINE static size_t encode_scalars(enum fast_form form, const uint32_t *src, size_t n, struct out *o)
+NOINLINE static size_t encode_scalars(enum fast_form form, const uint32_t *src, size_t n,
+                                     struct out *o)
 {
     const uint8_t *bytes = (const uint8_t *)src;
     uint8_t *dst = (uint8_t *)o->p + o->len;
@@ -94,13 +95,13 @@ NOINLINE static size_t encode_scalars(enum fast_form form, const uint32_t *src, 
         done = utfdfa__wide_transcode(HOST_UTF32, form, bytes, 4 * n, dst, room, &written) / 4;
     } else {
         uint32_t scratch[256]; /* the decoder kernel's copy, unread: 1 KiB of stack */
-        size_t valid = 256, k = 256, got;
-        while (valid == k && k == 256 && done < n) {
+        size_t valid, k, got;
+        do { /* 256 code points at a time, while a whole block goes */
             utfdfa__utf32_to_cp(HOST_UTF32, bytes + 4 * done, 4 * (n - done), scratch, 256, &valid);
             k = utfdfa__cp_to_form(form, src + done, valid, dst + written, room - written, &got);
             done += k;
             written += got;
-        }
+        } while (k == 256 && done < n);
     }
     o->len += written;
     return done;
@@ -160,15 +161,19 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
         o.after_high = e->shift & 1;
     }
     int form = kernel_form(to);
-    size_t fast_at = form >= 0 ? 0 : SIZE_MAX, wait = ENCODE_FAST_MIN / 2; /* kernels next */
+    /* where the kernels are tried next (never without a kernel form), and the wait after */
+    size_t fast_at = form >= 0 ? 0 : SIZE_MAX, wait = ENCODE_FAST_MIN / 2;
     for (; i < n; i++) {
         if (i >= fast_at && e->started) {
             size_t k = encode_scalars((enum fast_form)form, src + i, n - i, &o);
             i += k;
-            wait = k >= ENCODE_FAST_MIN       ? ENCODE_FAST_MIN / 2
-                   : wait < ENCODE_FAST_WAIT_MOST ? 2 * wait
-                                                  : wait;
-            fast_at = i + (k >= ENCODE_FAST_MIN ? 1 : wait);
+            if (k >= ENCODE_FAST_MIN) { /* again right after the code point it stopped at */
+                wait = ENCODE_FAST_MIN / 2;
+                fast_at = i + 1;
+            } else {
+                wait = wait < ENCODE_FAST_WAIT_MOST ? 2 * wait : wait;
+                fast_at = i + wait;
+            }
             if (k)
                 o.after_high = false;
             if (i == n)
