@@ -107,11 +107,28 @@ NOINLINE static size_t encode_scalars(enum fast_form form, const uint32_t *src, 
     return done;
 }
 
-/* After a stop of the kernels that took fewer than ENCODE_FAST_MIN code
- * points, the loop takes that many before it tries them again, twice as
- * many after each such stop in a row, up to ENCODE_FAST_WAIT_MOST: with
- * errors close together a kernel call each would cost more than it saves. */
 enum { ENCODE_FAST_MIN = 16, ENCODE_FAST_WAIT_MOST = 1024 };
+
+/* The kernels' turn in utfdfa_encode's loop, at src[0..n): what they
+ * wrote, and in *wait how far the loop goes before their next turn: to the
+ * next code point after a run of ENCODE_FAST_MIN or more, else that many,
+ * twice as far after each short run in a row, up to ENCODE_FAST_WAIT_MOST
+ * (with errors close together a kernel call each would cost more than it
+ * saves). */
+static size_t kernel_turn(enum fast_form form, const uint32_t *src, size_t n, struct out *o,
+                          size_t *wait)
+{
+    size_t k = encode_scalars(form, src, n, o);
+    if (k)
+        o->after_high = false; /* WTF-8: what it wrote last is no surrogate */
+    if (k >= ENCODE_FAST_MIN)
+        *wait = 1;
+    else if (*wait < ENCODE_FAST_MIN)
+        *wait = ENCODE_FAST_MIN;
+    else if (*wait < ENCODE_FAST_WAIT_MOST)
+        *wait *= 2;
+    return k;
+}
 
 /* Into UTF-16 or UTF-32 without a byte order (decode/byte_order.h): the
  * little-endian encoder, a BOM before what it writes first. */
@@ -161,21 +178,11 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
         o.after_high = e->shift & 1;
     }
     int form = kernel_form(to);
-    /* where the kernels are tried next (never without a kernel form), and the wait after */
-    size_t fast_at = form >= 0 ? 0 : SIZE_MAX, wait = ENCODE_FAST_MIN / 2;
+    size_t fast_at = form >= 0 ? 0 : SIZE_MAX, wait = 1; /* the kernels' next turn */
     for (; i < n; i++) {
         if (i >= fast_at && e->started) {
-            size_t k = encode_scalars((enum fast_form)form, src + i, n - i, &o);
-            i += k;
-            if (k >= ENCODE_FAST_MIN) { /* again right after the code point it stopped at */
-                wait = ENCODE_FAST_MIN / 2;
-                fast_at = i + 1;
-            } else {
-                wait = wait < ENCODE_FAST_WAIT_MOST ? 2 * wait : wait;
-                fast_at = i + wait;
-            }
-            if (k)
-                o.after_high = false;
+            i += kernel_turn((enum fast_form)form, src + i, n - i, &o, &wait);
+            fast_at = i + wait;
             if (i == n)
                 break;
         }
