@@ -74,12 +74,6 @@ static bool start_with_error(struct encoder *e, struct out *o, unsigned to)
     return true;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define HOST_UTF32 FORM_UTF32BE
-#else
-#define HOST_UTF32 FORM_UTF32LE
-#endif
-
 /* The longest run of src that is scalar values (no surrogate, none above
  * U+10FFFF: what every kernel form holds) and fits o, written by the
  * kernels: src is the host's UTF-32, so the UTF-32 decoder's kernel finds
@@ -91,13 +85,13 @@ NOINLINE static size_t encode_scalars(enum fast_form form, const uint32_t *src, 
     const uint8_t *bytes = (const uint8_t *)src;
     uint8_t *dst = (uint8_t *)o->p + o->len;
     size_t room = o->cap - o->len, done = 0, written = 0;
-    if (utfdfa__wide_fused(HOST_UTF32, form)) {
-        done = utfdfa__wide_transcode(HOST_UTF32, form, bytes, 4 * n, dst, room, &written) / 4;
+    if (utfdfa__wide_fused(FORM_HOST_UTF32, form)) {
+        done = utfdfa__wide_transcode(FORM_HOST_UTF32, form, bytes, 4 * n, dst, room, &written) / 4;
     } else {
         uint32_t scratch[256]; /* the decoder kernel's copy, unread: 1 KiB of stack */
         size_t valid, k, got;
         do { /* 256 code points at a time, while a whole block goes */
-            utfdfa__utf32_to_cp(HOST_UTF32, bytes + 4 * done, 4 * (n - done), scratch, 256, &valid);
+            utfdfa__utf32_to_cp(FORM_HOST_UTF32, bytes + 4 * done, 4 * (n - done), scratch, 256, &valid);
             k = utfdfa__cp_to_form(form, src + done, valid, dst + written, room - written, &got);
             done += k;
             written += got;

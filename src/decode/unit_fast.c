@@ -21,11 +21,7 @@ size_t utfdfa__unit_check(enum fast_form form, const uint8_t *src, size_t n)
 size_t utfdfa__unit_to_utf16(enum fast_form form, const uint8_t *src, size_t n, uint16_t *dst,
                              size_t cap, size_t *written)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    const enum fast_form host = FORM_UTF16BE;
-#else
-    const enum fast_form host = FORM_UTF16LE;
-#endif
+    const enum fast_form host = FORM_HOST_UTF16;
     size_t bytes = 0, k = 0;
     if (utfdfa__wide_fused(form, host))
         k = utfdfa__wide_transcode(form, host, src, n, (uint8_t *)dst, 2 * cap, &bytes);

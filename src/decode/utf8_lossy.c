@@ -18,12 +18,6 @@
  * short block would spend its time starting. */
 enum { LOSSY_BLOCK = 2048 };
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define HOST_UTF16 FORM_UTF16BE
-#else
-#define HOST_UTF16 FORM_UTF16LE
-#endif
-
 struct lossy {
     bool ignore; /* errors dropped, not replaced */
     bool u16;    /* UTF-16 units, not UTF-32 */
@@ -89,7 +83,7 @@ static size_t lossy_block(struct lossy how, const uint8_t *src, size_t n, uint32
     got = kept;
     if (how.u16) {
         size_t bytes = 0;
-        utfdfa__cp_to_form(HOST_UTF16, scratch, got, dst, 4 * cps, &bytes);
+        utfdfa__cp_to_form(FORM_HOST_UTF16, scratch, got, dst, 4 * cps, &bytes);
         got = bytes / 2;
     }
     *state = st;

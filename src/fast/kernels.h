@@ -18,6 +18,15 @@
 /* The code-unit forms the kernels read and write. */
 enum fast_form { FORM_UTF8, FORM_UTF16LE, FORM_UTF16BE, FORM_UTF32LE, FORM_UTF32BE };
 
+/* The forms in the host's byte order: its uint16_t and uint32_t arrays. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define FORM_HOST_UTF16 FORM_UTF16BE
+#define FORM_HOST_UTF32 FORM_UTF32BE
+#else
+#define FORM_HOST_UTF16 FORM_UTF16LE
+#define FORM_HOST_UTF32 FORM_UTF32LE
+#endif
+
 /* ASCII: copy the longest prefix of src[0..src_len) made of whole `from` units whose values are
  * 0x00-0x7F, converted to `to` units, as many as fit dst[0..dst_len). Returns the number of
  * characters copied: n * unit(from) bytes read, n * unit(to) bytes written. A partial unit at
