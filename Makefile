@@ -63,15 +63,16 @@ PICTURES = $(GRAMMARS:%=$(B)/%.dot) $(GRAMMARS:%=$(B)/%.mmd)
 # The lexer sources are outputs too (users include them), not intermediates make may delete.
 GENERATED = $(HEADERS) $(FAST_GEN_HEADERS) $(REGISTRY_HEADER) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
 
-.PHONY: all generated dfa check check-gen check-re2c check-repro check-readme \
+.PHONY: all generated dfa check check-gen check-re2c check-repro check-docs \
         check-ref check-unit check-engines check-examples check-cli deps clean
 .DELETE_ON_ERROR:
 
 # The decoders (src/decode/) are instantiated once per source encoding:
 # src/decode/convert_from.c compiled with each name of CONVERT_SOURCES (from
 # the registry), so make -j compiles them side by side.
-# The fast kernels (src/fast/): scalar, SSE2 and AVX2 levels chosen at run
-# time; the AVX2 functions carry their target attribute, so no per-file flags.
+# The fast kernels (src/fast/): the levels of src/fast/levels.h (scalar, SSE2,
+# SSE4, AVX2, AVX-512 BW, AVX-512 VBMI), one chosen at run time; each SIMD
+# function carries its target attribute, so no per-file flags.
 KERNEL_SRCS = src/fast/scalar.c src/fast/x86/sse2.c src/fast/x86/avx2.c \
               src/fast/x86/avx512vbmi.c src/fast/x86/units_avx512.c src/fast/dispatch.c \
               src/fast/utf7.c src/fast/x86/utf7_sse4.c src/fast/x86/utf7_avx2.c \
@@ -101,6 +102,7 @@ include mk/tools.mk \
         mk/dist.mk \
         mk/sanitize.mk \
         mk/fuzz.mk \
+        mk/fast_tests.mk \
         mk/bench.mk
 
 # ======================================================================
