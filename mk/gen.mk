@@ -21,7 +21,7 @@ generated: $(SIMD_GEN_HEADERS)
 $(G)/%.simd.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit c-simd -o $@
 
-# The fused kernels' pshufb controls (src/fast/x86/wide_x86.h).
+# The fused kernels' pshufb controls (wide_x86.gen.h, included by src/fast/x86/wide_sse4.h).
 generated: $(G)/wide_x86.gen.h
 $(G)/wide_x86.gen.h: gen/emit_wide.py $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(PYTHON) gen/emit_wide.py -o $@

@@ -4,7 +4,7 @@
 
 # ------------------------------------------------------------------ tests
 # Each part of the test suite adds itself to CHECKS.
-CHECKS = check-gen check-repro check-readme check-re2c check-ref check-unit check-engines \
+CHECKS = check-gen check-repro check-docs check-re2c check-ref check-unit check-engines \
          check-examples check-cli
 
 check-gen: generated $(T)/registry_probe
@@ -43,9 +43,18 @@ check-simd-derive: $(SIMD_GEN_HEADERS) | $(B)/.tools-ok
 
 CHECKS += check-simd-derive
 
-# README shows the UTF-8 DFA as a Mermaid diagram: it must be what the generator emits now.
-check-readme: $(B)/utf8.mmd
-	@$(PYTHON) tests/gen/readme_mermaid.py README.md $(B)/utf8.mmd
+# The docs: README is the entry point (at most 200 lines); every path a doc or
+# a source file names exists (tests/layout/check_paths.py); doc/grammars.md
+# draws the UTF-8 DFA as a Mermaid diagram, which must be what the generator
+# emits now.
+README_MAX_LINES = 200
+.PHONY: check-docs
+check-docs: $(B)/utf8.mmd
+	@n=$$(wc -l < README.md); [ $$n -le $(README_MAX_LINES) ] \
+	  || { echo "check-docs: README.md is $$n lines, more than $(README_MAX_LINES): move detail to doc/" >&2; exit 1; }
+	@$(PYTHON) tests/layout/test_check_paths.py -q
+	@$(PYTHON) tests/layout/check_paths.py .
+	@$(PYTHON) tests/gen/doc_mermaid.py doc/grammars.md $(B)/utf8.mmd
 
 $(T)/re2c_cross.c: tests/conformance/re2c_cross.re | $(T) $(B)/.tools-ok
 	$(RE2C) -8 --encoding-policy fail $(RE2CFLAGS) $< -o $@.tmp && mv $@.tmp $@

@@ -1582,15 +1582,15 @@ class TestNotice(Case):
             self.assertTrue(about, name)
 
 
-# ------------------------------------------------------ tests/gen/readme_mermaid.py
+# --------------------------------------------------------- tests/gen/doc_mermaid.py
 
-class TestReadmeCheck(Case):
-    """The README's Mermaid check script, run in-process on small files."""
+class TestMermaidCheck(Case):
+    """The docs' Mermaid check script, run in-process on small files."""
 
     @classmethod
     def setUpClass(cls):
         import importlib.util
-        spec = importlib.util.spec_from_file_location("readme_mermaid", os.path.join(HERE, "readme_mermaid.py"))
+        spec = importlib.util.spec_from_file_location("doc_mermaid", os.path.join(HERE, "doc_mermaid.py"))
         cls.mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(cls.mod)
 
@@ -1604,20 +1604,20 @@ class TestReadmeCheck(Case):
             f.write(mmd)
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            rc = self.mod.main(["readme_mermaid.py", a, b])
+            rc = self.mod.main(["doc_mermaid.py", a, b])
         return rc, out.getvalue(), err.getvalue()
 
     def test_match(self):
         mmd = emit.emit_mermaid(compiler.compile_grammar(UTF8), "grammar/utf8.abnf")
         rc, out, _ = self.run_check("# T\n\n```sh\nx\n```\n\n```mermaid\n" + mmd + "```\n\n```mermaid\nz\n```\n", mmd)
-        self.assertEqual((rc, out), (0, "check-readme: 1 passed, 0 failed\n"))
+        self.assertEqual((rc, out), (0, "check-mermaid: 1 passed, 0 failed\n"))
 
     def test_section(self):
         # A hand-drawn picture above the DFA's section is not the DFA's block.
         mmd = emit.emit_mermaid(compiler.compile_grammar(UTF8), "grammar/utf8.abnf")
         readme = ("```mermaid\nflowchart LR\n  a --> b\n```\n\n## The UTF-8 DFA\n\n```mermaid\n"
                   + mmd + "```\n")
-        self.assertEqual(self.run_check(readme, mmd)[:2], (0, "check-readme: 1 passed, 0 failed\n"))
+        self.assertEqual(self.run_check(readme, mmd)[:2], (0, "check-mermaid: 1 passed, 0 failed\n"))
         stale = readme.replace("```mermaid\n" + mmd, "```mermaid\nflowchart LR\n  s0 --> s1\n")
         self.assertEqual(self.run_check(stale, mmd)[0], 1)
 
@@ -1625,8 +1625,8 @@ class TestReadmeCheck(Case):
         rc, out, _ = self.run_check("```mermaid\nflowchart LR\n  s0 --> s1\n```\n", "flowchart LR\n  s0 --> s2\n")
         self.assertEqual(rc, 1)
         self.assertIn("-  s0 --> s1\n+  s0 --> s2\n", out)
-        self.assertIn("README's Mermaid block is stale: regenerate with `make dfa` and paste build/utf8.mmd", out)
-        self.assertTrue(out.endswith("check-readme: 0 passed, 1 failed\n"))
+        self.assertIn("the UTF-8 DFA's Mermaid block is stale: regenerate with `make dfa` and paste build/utf8.mmd", out)
+        self.assertTrue(out.endswith("check-mermaid: 0 passed, 1 failed\n"))
 
     def test_no_block(self):
         rc, out, err = self.run_check("# no diagram\n```\nflowchart LR\n```\n", "flowchart LR\n")

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""check-readme: README's Mermaid diagram must be exactly what the generator emits.
+"""check-mermaid: the docs' picture of the UTF-8 DFA must be exactly what the generator emits.
 
-usage: readme_mermaid.py README.md FILE.mmd
+usage: doc_mermaid.py DOC.md FILE.mmd
 
-Finds the first ```mermaid fenced block of README.md's section on the UTF-8
-DFA ("## The UTF-8 DFA"; the architecture picture above it is drawn by hand)
+Finds the first ```mermaid fenced block of DOC.md's section on the UTF-8
+DFA ("## The UTF-8 DFA"; a picture above it is drawn by hand)
 and compares its body
 (the lines between the fences) with FILE.mmd byte for byte. On a mismatch it
 prints a unified diff and how to regenerate; exits 1 on any failure.
@@ -14,7 +14,7 @@ prints a unified diff and how to regenerate; exits 1 on any failure.
 import difflib
 import sys
 
-HINT = ("README's Mermaid block is stale: regenerate with `make dfa` and paste "
+HINT = ("the UTF-8 DFA's Mermaid block is stale: regenerate with `make dfa` and paste "
         "build/utf8.mmd")
 
 
@@ -43,14 +43,14 @@ def first_mermaid_block(text, section=SECTION):
 
 
 def fail(message):
-    print(f"check-readme: {message}", file=sys.stderr)
-    print("check-readme: 0 passed, 1 failed")
+    print(f"check-mermaid: {message}", file=sys.stderr)
+    print("check-mermaid: 0 passed, 1 failed")
     return 1
 
 
 def main(argv):
     if len(argv) != 3:
-        print("usage: readme_mermaid.py README.md FILE.mmd", file=sys.stderr)
+        print("usage: doc_mermaid.py DOC.md FILE.mmd", file=sys.stderr)
         return 2
     readme, mmd = argv[1], argv[2]
     try:
@@ -71,7 +71,7 @@ def main(argv):
             sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
         print(HINT)
         return fail(f"{readme}'s Mermaid block differs from {mmd}")
-    print("check-readme: 1 passed, 0 failed")
+    print("check-mermaid: 1 passed, 0 failed")
     return 0
 
 

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""check-docs: every path that a document or a source file names must exist.
+
+usage: check_paths.py [ROOT]
+
+Reads the files git tracks under ROOT (and the new ones it does not ignore) (default: the current directory; every
+file below it outside a git checkout) and finds each word that starts with a
+top-level folder of the tree (`src/`, `tests/`, `gen/`, ...) and looks like
+a path: in README.md and doc/, in the man pages, and in every source and
+build file, comments included. Each must name a file or folder that exists,
+or, with a `*`, match at least one; so must the target of every relative
+Markdown link. `build/` is left out (generated), and so
+are words with a placeholder part (`tests/FEATURE/NAME.c`). Prints each
+missing path as FILE:LINE: path, and a closing count; exits 1 if any.
+"""
+
+import glob
+import os
+import re
+import subprocess
+import sys
+
+TOP = ("src", "include", "gen", "grammar", "mk", "man", "doc", "tests", "python", "cmake")
+# A path: a top-level folder, then path characters; never inside a longer
+# word or path (../shared/spec, $(B)/gen, tests-x), never ending in punctuation.
+PATH_RE = re.compile(r"(?<![\w/.$)-])((?:%s)/[A-Za-z0-9_.*+/-]*[A-Za-z0-9_*/])" % "|".join(TOP))
+# Parts that stand for a name (a pattern in prose, not a path).
+PLACEHOLDERS = {"NAME", "FEATURE", "FILE", "ENC", "ISA", "LEVEL", "X", "Y", "N"}
+# This check's own test, whose data name missing paths on purpose.
+SELF_TEST = "tests/layout/test_check_paths.py"
+# A Markdown link to a file of the tree, relative to the document.
+LINK_RE = re.compile(r"\]\(([^)#\s:]+)(?:#[^)]*)?\)")
+SKIP_SUFFIXES = (".png", ".svg", ".gz", ".bin")
+# Files that also name paths under an install prefix ($prefix/include/...),
+# which the tree does not have: those words are not the tree's.
+PREFIX_RELATIVE = {"tests/install/test_install.sh": ("include/",), "doc/install.md": ("include/" "utfdfa/",)}  # split: this file is read too
+
+
+def tracked_files(root):
+    try:
+        out = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"], check=True,
+                             capture_output=True).stdout
+        return [p for p in out.decode().split("\0") if p]
+    except (OSError, subprocess.CalledProcessError):
+        found = []
+        for base, dirs, files in os.walk(root):
+            dirs[:] = [d for d in dirs if d not in (".git", "build")]
+            found += [os.path.relpath(os.path.join(base, f), root) for f in files]
+        return found
+
+
+def is_placeholder(path):
+    parts = re.split(r"[/.]", path)
+    return any(p in PLACEHOLDERS for p in parts)
+
+
+def exists(root, path):
+    full = os.path.join(root, path)
+    if "*" in path:
+        return bool(glob.glob(full))
+    return os.path.exists(full)
+
+
+def missing_in(root, name):
+    """(line, path) for each path that `name` names and that does not exist."""
+    try:
+        with open(os.path.join(root, name), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (UnicodeDecodeError, OSError):
+        return []
+    missing = []
+    elsewhere = PREFIX_RELATIVE.get(name, ())
+    for number, line in enumerate(lines, 1):
+        for path in PATH_RE.findall(line):
+            if path.startswith(elsewhere) or is_placeholder(path):
+                continue
+            if not exists(root, path):
+                missing.append((number, path))
+        if name.endswith(".md"):
+            for link in LINK_RE.findall(line):
+                if not exists(root, os.path.normpath(os.path.join(os.path.dirname(name), link))):
+                    missing.append((number, link))
+    return missing
+
+
+def main(argv):
+    root = argv[1] if len(argv) > 1 else "."
+    files = [f for f in tracked_files(root)
+             if not f.endswith(SKIP_SUFFIXES) and not f.startswith("build/") and f != SELF_TEST]
+    failed = 0
+    for name in sorted(set(files)):
+        missing = missing_in(root, name)
+        for number, path in missing:
+            print(f"{name}:{number}: {path}: no such file or folder")
+        failed += bool(missing)
+    print(f"check-docs: {len(set(files)) - failed} passed, {failed} failed "
+          "(files whose every named path exists)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
