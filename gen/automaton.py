@@ -22,6 +22,7 @@ reads. Tags are Mealy outputs and minimisation respects them the same way.
 """
 
 import functools
+import operator
 from dataclasses import dataclass
 from collections import deque
 
@@ -229,7 +230,20 @@ class _Mealy:
 
     def byte_row(self, row):
         """A class row spread over the 256 bytes."""
-        return [row[c] for c in self.class_of]
+        return list(operator.itemgetter(*self.class_of)(row))
+
+    def column_classes(self, *tables):
+        """Byte classes of 256-wide tables: the bytes whose columns agree in
+        all of them, numbered by smallest byte. Bytes of one class here agree
+        already, so only a column per class is built and compared (a byte's
+        whole column is one entry per state: 256 of them are big)."""
+        firsts = [(mask & -mask).bit_length() - 1 for mask in self.class_masks]
+        ids, id_of = {}, {}
+        for c, b in enumerate(firsts):
+            key = tuple(tuple(row[b] for row in t) for t in tables)
+            id_of[c] = ids.setdefault(key, len(ids))
+        # firsts ascend, so ids are already in order of smallest byte.
+        return [id_of[c] for c in self.class_of], len(ids)
 
 
 def _classes_of_masks(masks):
@@ -289,13 +303,24 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
             sinks[kind] = k
         return sinks[kind]
 
-    how = {}  # DFA state -> shortest byte string reaching it (for messages)
+    # DFA state -> (state it was first reached from, byte): the shortest byte
+    # string reaching it, spelled out only for a message (as a string per
+    # state it would be quadratic in a long chain's length).
+    how = {}
+
+    def path_to(sid, byte):
+        out = [byte]
+        while sid in how:
+            sid, b = how[sid]
+            out.append(b)
+        return bytes(reversed(out))
     final_tag = {}  # DFA state -> tag of the unit complete there (longest match)
 
-    def state(sset, path, complete=0):
+    def state(sset, came_from, complete=0):
         if sset not in ids:
             ids[sset] = m.add(("live", complete))
-            how[ids[sset]] = path
+            if came_from:
+                how[ids[sset]] = came_from
             if complete:
                 final_tag[ids[sset]] = complete
             queue.append(sset)
@@ -316,7 +341,7 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
         return sorted((_bytes_of(m.class_masks[cs[0]])[0], ts, cs) for ts, cs in alike.items())
 
     queue = deque()
-    start = state(start_set, b"")
+    start = state(start_set, None)
     if not loop and start_set & set(finals):
         accepting.add(start)
     while queue:
@@ -325,12 +350,12 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
         row = [None] * nclasses
         for first_byte, targets, cs in blocks(sset):
             moved = close(targets)
-            path = how[sid] + bytes([first_byte])
+            came_from = (sid, first_byte)
             main_part = moved & live_main
             done = sorted(finals[s] for s in main_part if s in finals)
             marks = sorted({nfa.mark[s] for s in main_part if s in nfa.mark})
             if len(marks) > 1 or (marks and done and not longest):
-                raise AmbiguousMark(path, marks, bool(done))
+                raise AmbiguousMark(path_to(*came_from), marks, bool(done))
             mark = marks[0] if marks else 0
             if not main_part and sid in final_tag:
                 out = (start, final_tag[sid] | TAG_BEFORE)
@@ -342,15 +367,15 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
             elif loop and done:
                 going_on = [s for s in main_part if s not in finals and nfa.edges[s]]
                 if going_on and not longest:
-                    raise NotPrefixFree(path)
+                    raise NotPrefixFree(path_to(*came_from))
                 if going_on:
-                    out = (state(moved, path, done[0]), mark)
+                    out = (state(moved, came_from, done[0]), mark)
                 elif mark:
-                    raise AmbiguousMark(path, marks, True)
+                    raise AmbiguousMark(path_to(*came_from), marks, True)
                 else:
                     out = (start, done[0])
             else:
-                nid = state(moved, path)
+                nid = state(moved, came_from)
                 if not loop and done:
                     accepting.add(nid)
                 out = (nid, mark)
@@ -449,16 +474,21 @@ def _minimize(m, accepting):
             inside = touched[Y]
             if len(inside) == len(members[Y]):
                 continue  # Y goes into A entirely: not split
-            rest = members[Y] - inside
+            # Only the smaller side is walked (a chain peels one state at a
+            # time off a big block: copying the block each time is quadratic).
+            if 2 * len(inside) <= len(members[Y]):
+                members[Y].difference_update(inside)
+            else:
+                members[Y] = members[Y] - inside
             new = len(members)
-            members[Y], members[new] = rest, inside
+            members[new] = inside
             for s in inside:
                 block[s] = new
             for c in range(len(reps)):
                 if (Y, c) in pending:
                     add = (new, c)
                 else:
-                    add = (new, c) if len(inside) <= len(rest) else (Y, c)
+                    add = (new, c) if len(inside) <= len(members[Y]) else (Y, c)
                 pending.add(add)
                 todo.append(add)
     return block
@@ -488,7 +518,7 @@ class Dfa:
     kinds: list
     kind_names: list
     tag_names: list
-    paths: list      # shortest, smallest byte string reaching each state
+    paths: object    # ShortestPaths: shortest, smallest byte string reaching each state
     classes: list
     nclasses: int
     class_trans: list
@@ -585,10 +615,10 @@ def _finish(m, start, accepting, sinks, kind_names, tag_names, final_tag=None):
         kinds.append(byte_row([kind_of_block[block[t]] if block[t] in sink_blocks else 0
                                for t, _ in m.trans[s]]))
         acc.append(s in accepting)
-    paths = _shortest_paths(trans, 0)
+    paths = ShortestPaths(trans, 0)
     # A byte's column of (next, tag) pairs, compared as its two columns.
-    classes, ncls = _classes(list(zip(zip(*trans), zip(*tags))))
-    error_classes, necls = _classes(list(zip(*kinds)))
+    classes, ncls = m.column_classes(trans, tags)
+    error_classes, necls = m.column_classes(kinds)
     first = [classes.index(c) for c in range(ncls)]
     efirst = [error_classes.index(c) for c in range(necls)]
     return Dfa(
@@ -603,22 +633,53 @@ def _finish(m, start, accepting, sinks, kind_names, tag_names, final_tag=None):
     )
 
 
-def _classes(columns):
-    ids = {}
-    return [ids.setdefault(col, len(ids)) for col in columns], len(ids)
+class ShortestPaths:
+    """The shortest, smallest byte string reaching each state, as a list of
+    bytes (None: unreachable). Kept as a breadth-first tree (parent, byte),
+    with each path's depth and first HEAD bytes: all the paths written out
+    take space quadratic in a long chain's length (`a = 100000"x"`)."""
 
+    HEAD = 8
 
-def _shortest_paths(trans, start):
-    paths = {start: b""}
-    todo = deque([start])
-    while todo:
-        s = todo.popleft()
-        for b in range(256):
-            t = trans[s][b]
-            if t not in paths:
-                paths[t] = paths[s] + bytes([b])
-                todo.append(t)
-    return [paths.get(s) for s in range(len(trans))]
+    def __init__(self, trans, start):
+        n = len(trans)
+        self.parent, self.byte = [None] * n, [0] * n
+        self.depth, self.heads = [None] * n, [None] * n
+        self.depth[start], self.heads[start] = 0, b""
+        todo = deque([start])
+        while todo:
+            s = todo.popleft()
+            row, head = trans[s], self.heads[s]
+            for t in dict.fromkeys(row):  # the targets in byte order, once each
+                if self.depth[t] is None:
+                    b = row.index(t)
+                    self.parent[t], self.byte[t] = s, b
+                    self.depth[t] = self.depth[s] + 1
+                    self.heads[t] = head + bytes([b]) if len(head) < self.HEAD else head
+                    todo.append(t)
+
+    def __len__(self):
+        return len(self.depth)
+
+    def __getitem__(self, s):
+        if self.depth[s] is None:
+            return None
+        out = bytearray()
+        while self.parent[s] is not None:
+            out.append(self.byte[s])
+            s = self.parent[s]
+        return bytes(reversed(out))
+
+    def __iter__(self):
+        return (self[s] for s in range(len(self)))
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    def head(self, s):
+        """(the first HEAD bytes of state s's path, the path's length); (None, None)
+        when s is unreachable."""
+        return self.heads[s], self.depth[s]
 
 
 def language_dfa(grammar, rule_name):

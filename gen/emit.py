@@ -85,10 +85,16 @@ def class_name(dfa, c):
     return f"{a:02X}" if a == b else f"{a:02X}_{b:02X}"
 
 
-def path_text(path):
+def path_text(path, length=None):
+    """A state by the bytes reaching it; with length, path is the first
+    bytes of a longer one, shown cut (a state's comment stays a few dozen
+    bytes however deep the state: the header stays linear in its size)."""
     if path is None:
         return "unreachable"
-    return "start" if path == b"" else "after " + " ".join(f"{b:02X}" for b in path)
+    if path == b"":
+        return "start"
+    shown = "after " + " ".join(f"{b:02X}" for b in path)
+    return shown if length is None or length <= len(path) else f"{shown} ... ({length} bytes)"
 
 
 def state_doc(dfa, s):
@@ -99,7 +105,7 @@ def state_doc(dfa, s):
         names.append("accept")
     if s == dfa.reject:
         names.append("reject")
-    return "/".join(names) if names else path_text(dfa.paths[s])
+    return "/".join(names) if names else path_text(*dfa.paths.head(s))
 
 
 def c_ident(name):
