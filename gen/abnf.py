@@ -105,6 +105,7 @@ class Grammar:
     order: list                 # lower-cased names in definition order
     annotations: list
     paths: list = field(default_factory=list)  # every grammar file, in the order given
+    budget: object = None  # limits.Budget of the compilation under way, if any
 
 
 def is_prose(rule):

@@ -32,15 +32,40 @@ FULL = (1 << 256) - 1
 
 
 class Nfa:
-    def __init__(self):
+    def __init__(self, budget=None, fallback=None):
         self.eps = []
         self.edges = []  # per state: list of (byte mask, target)
         self.mark = {}   # state -> mark output: entered just after a marked rule ends
+        # What to blame when the automata grow too big (limits.Budget): per
+        # state an index into origins, each (rule name, Pos, copies, rank):
+        # the counted repetition with the most copies around the state, else
+        # the innermost rule. fallback: (rule name, Pos, 1) of the start.
+        self.budget, self.fallback = budget, fallback
+        self.origins, self.origin, self.current = [], [], -1
 
     def new(self):
         self.eps.append([])
         self.edges.append([])
+        self.origin.append(self.current)
+        if self.budget:
+            self.budget.count(len(self.eps), "its NFA", lambda: self.blame([len(self.eps) - 1]))
         return len(self.eps) - 1
+
+    def enter(self, name, pos, copies):
+        """Build what follows inside rule `name` (copies 1) or a repetition
+        of `copies`; returns the origin to restore afterwards."""
+        old = self.current
+        rank = (1, copies) if copies > 1 else (0, len(self.origins))
+        if old < 0 or rank > self.origins[old][3]:
+            self.origins.append((name, pos, copies, rank))
+            self.current = len(self.origins) - 1
+        return old
+
+    def blame(self, states=None):
+        """(rule name, Pos, copies) of what the states (default: all) were built for."""
+        found = set(self.origin[s] for s in states) if states is not None else range(len(self.origins))
+        best = max((self.origins[i] for i in found if i >= 0), key=lambda o: o[3], default=None)
+        return best[:3] if best else self.fallback
 
     def closure(self, states):
         seen = set(states)
@@ -113,30 +138,40 @@ class NfaBuilder:
                 nfa.eps[b].append(t)
             return s, t
         if isinstance(e, Rep):
-            s = cur = nfa.new()
-            inner_tail = tail and e.hi == 1
-            for _ in range(e.lo):
-                a, b = self.build(e.item, inner_tail)
-                nfa.eps[cur].append(a)
-                cur = b
-            end = nfa.new()
-            nfa.eps[cur].append(end)
-            if e.hi is None:
-                a, b = self.build(e.item, False)
-                nfa.eps[cur].append(a)
-                nfa.eps[b].append(cur)
-            else:
-                for _ in range(e.hi - e.lo):
-                    a, b = self.build(e.item, inner_tail)
-                    nfa.eps[cur].append(a)
-                    cur = b
-                    nfa.eps[cur].append(end)
-            return s, end
+            copies = e.hi if e.hi is not None else e.lo + 1
+            outer = nfa.enter(self.stack[-1].name if self.stack else "@error", e.pos, copies)
+            try:
+                return self._rep(e, tail)
+            finally:
+                nfa.current = outer
         if isinstance(e, Ref):
             return self._ref(e, tail)
         if isinstance(e, Prose):
             raise self._prose_error(e)
         raise TypeError(e)
+
+    def _rep(self, e, tail):
+        """A counted or open repetition: lo copies, then hi - lo optional ones or a loop."""
+        nfa = self.nfa
+        s = cur = nfa.new()
+        inner_tail = tail and e.hi == 1
+        for _ in range(e.lo):
+            a, b = self.build(e.item, inner_tail)
+            nfa.eps[cur].append(a)
+            cur = b
+        end = nfa.new()
+        nfa.eps[cur].append(end)
+        if e.hi is None:
+            a, b = self.build(e.item, False)
+            nfa.eps[cur].append(a)
+            nfa.eps[b].append(cur)
+        else:
+            for _ in range(e.hi - e.lo):
+                a, b = self.build(e.item, inner_tail)
+                nfa.eps[cur].append(a)
+                cur = b
+                nfa.eps[cur].append(end)
+        return s, end
 
     def _prose_error(self, e):
         """A prose-val is a hole in the grammar: say which rule it leaves
@@ -168,10 +203,12 @@ class NfaBuilder:
                                   "reference at the very end of the rule can loop)")
         start = self.nfa.new()
         self.stack.append(_Frame(key, rule.name, start, self.nontail))
+        outer = self.nfa.enter(rule.name, rule.pos, 1)
         try:
             a, b = self.build(rule.body, True)
         finally:
             self.stack.pop()
+            self.nfa.current = outer
         self.nfa.eps[start].append(a)
         if key in self.marks:
             m = self.nfa.new()
@@ -286,6 +323,7 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
 
     start_set = close([main_start] + [t.start for t in tracks])
     m = _Mealy(_classes_of_masks(mk for s in keep for mk, _ in nfa.edges[s]))
+    m.budget, m.blame = nfa.budget, nfa.blame
     nclasses = len(m.class_masks)
 
     @functools.lru_cache(maxsize=None)
@@ -319,6 +357,8 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
     def state(sset, came_from, complete=0):
         if sset not in ids:
             ids[sset] = m.add(("live", complete))
+            if m.budget:
+                m.budget.count(len(m.trans), "its DFA", lambda: nfa.blame(sset))
             if came_from:
                 how[ids[sset]] = came_from
             if complete:
@@ -461,6 +501,8 @@ def _minimize(m, accepting):
     todo = [(B, j) for B in sorted(members) for j in range(len(reps))]
     pending = set(todo)
     while todo:
+        if m.budget:
+            m.budget.tick(m.blame)
         splitter = todo.pop()
         pending.discard(splitter)
         A, j = splitter
@@ -609,6 +651,8 @@ def _finish(m, start, accepting, sinks, kind_names, tag_names, final_tag=None):
             finals.append(0)
             continue
         s = rep[b]
+        if m.budget:
+            m.budget.tick(m.blame)
         finals.append((final_tag or {}).get(s, 0))
         trans.append(byte_row([number[blk(t)] for t, _ in m.trans[s]]))
         tags.append(byte_row([o for _, o in m.trans[s]]))
@@ -684,8 +728,9 @@ class ShortestPaths:
 
 def language_dfa(grammar, rule_name):
     """The minimal DFA of a rule's language (no tags, no error kinds)."""
-    nfa = Nfa()
-    s, f = NfaBuilder(grammar, nfa).build(_rule_ref(grammar, rule_name))
+    ref = _rule_ref(grammar, rule_name)
+    nfa = Nfa(grammar.budget, (grammar.rules[rule_name.lower()].name, ref.pos, 1))
+    s, f = NfaBuilder(grammar, nfa).build(ref)
     m, start, acc, sinks, _ = _determinize(nfa, s, {f: 1}, [], False, (1, 1))
     return _finish(m, start, acc, sinks, ["none", "invalid"], ["none"])
 
@@ -700,7 +745,7 @@ def decoder_dfa(grammar, unit_name, errors, default_kinds, kind_names, tagged, l
     after the unit's alternatives.
     """
     rule = grammar.rules[unit_name.lower()]
-    nfa = Nfa()
+    nfa = Nfa(grammar.budget, (rule.name, rule.pos, 1))
     alts = rule.body.items if isinstance(rule.body, Alt) else (rule.body,)
     first_mark = 1 + (len(alts) if tagged else 0)
     mark_of = {}
@@ -758,11 +803,14 @@ def _rule_ref(grammar, name):
     return Ref(name, grammar.rules[name.lower()].pos)
 
 
-def same_language(a, b):
-    """Whether two DFAs (or language views) accept the same language."""
+def same_language(a, b, tick=None):
+    """Whether two DFAs (or language views) accept the same language.
+    tick: called once per pair of states (limits.Budget.tick)."""
     seen = {(a.start, b.start)}
     todo = [(a.start, b.start)]
     while todo:
+        if tick:
+            tick()
         x, y = todo.pop()
         if a.accepting[x] != b.accepting[y]:
             return False

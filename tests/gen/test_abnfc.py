@@ -44,6 +44,7 @@ import abnf  # noqa: E402
 import automaton  # noqa: E402
 import compiler  # noqa: E402
 import emit  # noqa: E402
+import limits  # noqa: E402
 
 ABNFC = os.path.join(GEN, "abnfc.py")
 UTF8 = os.path.join(ROOT, "grammar", "utf8.abnf")
@@ -1137,6 +1138,88 @@ class TestBadGrammars(Case):
 
 for _name in _bad_files():
     TestBadGrammars.add(_name)
+
+
+# ------------------------------------------------------- size and limits
+
+class TestScale(Case):
+    """Counted repetition costs work and output linear in its count, and a
+    compilation that grows too big stops at the rule that grew it."""
+
+    def test_long_chain_compiles_in_linear_memory(self):
+        # Each state's shortest path kept in full is quadratic: 40000 of them
+        # take 800 MB as bytes objects; the chain itself needs ~100 MB.
+        path = write_grammar('a = 40000"x"\n')
+        out = os.path.join(TMP, "chain.h")
+        r = run_cli(path, "--emit", "c", "--max-memory", "400", "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, "")
+        self.assertLess(os.path.getsize(out), 40000 * 200)
+
+    def test_header_linear_in_states(self):
+        # Every state's comment has the same few dozen bytes whatever its depth:
+        # 1000 more states of 4 classes add about the same bytes each time (a
+        # few more as state numbers grow a digit); a comment growing with its
+        # state's depth adds 3 bytes more per state each time.
+        sizes = []
+        for n in (1000, 2000, 3000):
+            comp = compile_text(f"line = 1*{n}VCHAR CRLF\n")
+            self.assertEqual(comp.dfa.nclasses, 4)
+            sizes.append(len(emit.emit_c(comp, "t.abnf", "t")))
+        self.assertLess(abs((sizes[2] - sizes[1]) - (sizes[1] - sizes[0])), 1000)
+        comment = [ln for ln in emit.emit_c(comp, "t.abnf", "t").splitlines()
+                   if ln.startswith("/*   ") and ", after " in ln]
+        self.assertEqual(len(comment), 3001)  # and the state after CR
+        self.assertLessEqual(max(map(len, comment)), 72)
+        want = "/* 8012: s2003, after 21 21 21 21 21 21 21 21 ... (2000 bytes) */"
+        self.assertTrue(any(" ".join(ln.split()) == want for ln in comment), want)
+
+    def test_cut_comment_keeps_shortest_path(self):
+        d = compile_text('a = 20"ab" "c"\n').dfa
+        deep = max((s for s in range(d.nstates) if not d.accepting[s]),
+                   key=lambda s: len(d.paths[s] or b""))
+        head, length = d.paths.head(deep)
+        self.assertEqual(head, d.paths[deep][:8])
+        self.assertEqual(length, len(d.paths[deep]))
+        self.assertEqual(emit.state_doc(d, deep),
+                         f"after 41 42 41 42 41 42 41 42 ... ({length} bytes)")
+
+    def test_state_limit_names_the_repetition(self):
+        path = write_grammar('b = "q"\nbig = b 5000"x"\n')
+        budget = limits.Budget(states=1000)
+        e = self.assertAbnfError(lambda: compiler.compile_grammar(path, start="big",
+                                                                  budget=budget),
+                                 2, 9, "rule 'big' is too big to compile: its NFA passed "
+                                       "1000 states (--max-states)")
+        self.assertIn("the repetition here makes 5000 copies", e.message)
+        r = run_cli(path, "--start", "big", "--max-states", "1000")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, "")
+        self.assertEqual(r.stderr, f"{e}\n")
+
+    def test_dfa_state_limit(self):
+        # A small NFA whose DFA is big: the subsets of the last 11 bytes.
+        path = write_grammar('a = *("a" / "b") "a" 11("a" / "b")\n')
+        self.assertAbnfError(lambda: compiler.compile_grammar(
+            path, budget=limits.Budget(states=1000)), 1, 22, "its DFA passed 1000 states")
+        self.assertEqual(compiler.compile_grammar(path).language.nstates, (1 << 12) + 1)
+
+    def test_time_and_memory_limits(self):
+        path = write_grammar('a = 300000"x"\n')
+        for flag, value, what in (("--max-seconds", "1", "compiling took more than 1 s"),
+                                  ("--max-memory", "60", "used more than 60 MB of memory")):
+            r = run_cli(path, "--max-states", "0", flag, value, "--max-memory"
+                        if flag == "--max-seconds" else "--max-seconds", "0")
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertTrue(r.stderr.startswith(f"{os.path.relpath(path)}:1:5: rule 'a' is too "
+                                                "big to compile: ")
+                            or r.stderr.startswith(f"{path}:1:5: rule 'a' is too big"), r.stderr)
+            self.assertIn(what, r.stderr)
+
+    def test_negative_limit_refused(self):
+        r = run_cli(UTF8, "--max-states", "-1")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--max-states must be 0 (no limit) or more", r.stderr)
 
 
 # ------------------------------------------------------------ command line
