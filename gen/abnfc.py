@@ -135,6 +135,9 @@ def main(argv=None):
     ap.add_argument("--max-seconds", type=int, metavar="S", default=limits.DEFAULT_SECONDS,
                     help="stop when compiling takes longer than S seconds "
                          "(default: %(default)s; 0: no limit)")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="also print notes: why a grammar gets no SIMD lookup tables "
+                         "(--emit c-simd; the header says it too)")
     ap.add_argument("--version", action="version", version=f"utfdfa-gen {tool_version()}")
     args = ap.parse_args(argv)
 
@@ -159,7 +162,9 @@ def main(argv=None):
         elif args.emit == "c-fast":
             text = emit_fast.emit_c_fast(comp, source, prefix)
         elif args.emit == "c-simd":
-            text = emit_simd.emit_c_simd(comp, source, prefix)
+            note = (lambda line: print(f"{ap.prog}: {line}", file=sys.stderr)) \
+                if args.verbose else None
+            text = emit_simd.emit_c_simd(comp, source, prefix, note)
         elif args.emit == "c-shuffle":
             text = emit_shuffle.emit_c_shuffle(comp, source, prefix)
         elif args.emit == "re2c":

@@ -1239,6 +1239,20 @@ class TestCommandLine(Case):
                          "12 classes; unit UTF8-char: decoder DFA 9 states, 12 classes, "
                          "7 error classes, 6 error kinds\n")
 
+    def test_simd_note_only_when_verbose(self):
+        # A grammar outside the lookup validator's model is not a problem: the
+        # header says why; stderr says it only with --verbose.
+        quiet = run_cli("grammar/utf16le.abnf", "--emit", "c-simd")
+        self.assertEqual(quiet.returncode, 0, quiet.stderr)
+        self.assertEqual(quiet.stderr, "")
+        self.assertIn("#define UTF16LE_SIMD_DERIVED 0", quiet.stdout)
+        for flag in ("-v", "--verbose"):
+            loud = run_cli("grammar/utf16le.abnf", "--emit", "c-simd", flag)
+            self.assertEqual(loud.stdout, quiet.stdout)
+            self.assertEqual(loud.stderr, "abnfc: grammar/utf16le.abnf: note: no SIMD lookup "
+                             "tables: byte 00-FF both starts a character and continues one, "
+                             "so a pair of bytes cannot tell where characters begin\n")
+
     def test_start_and_unit_options(self):
         rel = os.path.relpath(os.path.join(GRAMMAR_DIR, "rfc3986-ipv4.abnf"), ROOT)
         r = run_cli(rel, "--start", "DEC-OCTET")
