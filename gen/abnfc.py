@@ -200,6 +200,8 @@ def main(argv=None):
         print(f"{ap.prog}: {source}: out of memory (the grammar is too big for this machine; "
               "--max-memory stops it earlier)", file=sys.stderr)
         return 1
+    for line in comp.grammar.notes:  # what was read differently from the file as given
+        print(line, file=sys.stderr)
     out = args.output or "-"
     try:
         write_output(out, text)

@@ -1140,6 +1140,110 @@ for _name in _bad_files():
     TestBadGrammars.add(_name)
 
 
+# ------------------------------------------------------- RFC page layout
+
+SPEC_DIR = os.path.join(ROOT, "..", "shared", "spec")
+FOOTER_49 = "Berners-Lee, et al.         Standards Track                    [Page 49]"
+HEADER_3986 = "RFC 3986                   URI Generic Syntax               January 2005"
+
+
+class TestRfcPageLayout(Case):
+    """ABNF copied from an RFC's .txt across page breaks compiles: the page
+    footer, form feed and header are skipped, each break with a note."""
+
+    PAGES = os.path.join(GRAMMAR_DIR, "rfc3986-uri-pages.abnf")
+    CLEAN = os.path.join(GRAMMAR_DIR, "rfc3986-uri.abnf")
+
+    def assertSameLanguage(self, a, b):
+        self.assertEqual((a.trans, a.accepting), (b.trans, b.accepting))
+
+    def test_rfc3986_across_two_page_breaks(self):
+        for start in (None, "URI-reference"):
+            self.assertSameLanguage(compiler.compile_grammar(self.PAGES, start).language,
+                                    rfc_comp("rfc3986-uri.abnf", start).language)
+        g = compiler.compile_grammar(self.PAGES).grammar
+        self.assertEqual(g.notes, [
+            f"{self.PAGES}:35: note: skipped an RFC page break (lines 35-37: page footer, "
+            "form feed, page header)",
+            f"{self.PAGES}:57: note: skipped an RFC page break (lines 57-58: page footer, "
+            "form feed, page header)"])
+        self.assertEqual(compiler.compile_grammar(self.CLEAN).grammar.notes, [])
+
+    def test_notes_on_stderr(self):
+        rel = os.path.relpath(self.PAGES, ROOT)
+        r = run_cli(rel)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr.splitlines(), [
+            f"{rel}:35: note: skipped an RFC page break (lines 35-37: page footer, form feed, "
+            "page header)",
+            f"{rel}:57: note: skipped an RFC page break (lines 57-58: page footer, form feed, "
+            "page header)"])
+        self.assertTrue(r.stdout.startswith(f"{rel}: start URI: language DFA 180 states"))
+
+    def variant(self, old, new):
+        with open(self.PAGES, encoding="ascii") as f:
+            text = f.read()
+        self.assertIn(old, text)
+        return write_grammar(text.replace(old, new))
+
+    def test_break_without_form_feed(self):
+        # Copies that lost the form feed (from HTML, or re-flowed text) keep
+        # the footer and header lines.
+        path = self.variant(f"{FOOTER_49}\n\f\n", f"{FOOTER_49}\n\n")
+        comp = compiler.compile_grammar(path)
+        self.assertSameLanguage(comp.language, rfc_comp("rfc3986-uri.abnf").language)
+        self.assertIn(f"{path}:35: note: skipped an RFC page break (lines 35-37: page footer, "
+                      "page header)", comp.grammar.notes)
+
+    def test_form_feed_alone(self):
+        path = self.variant(f"{FOOTER_49}\n\f\n{HEADER_3986}\n", "\n\f\n\n")
+        comp = compiler.compile_grammar(path)
+        self.assertSameLanguage(comp.language, rfc_comp("rfc3986-uri.abnf").language)
+        self.assertIn(f"{path}:36: note: skipped an RFC page break (line 36: form feed)",
+                      comp.grammar.notes)
+
+    def test_unrecognised_footer_points_at_its_line(self):
+        # Not the RFC layout (no [Page N]): the line left of the rules is the error.
+        path = self.variant(f"{FOOTER_49}\n\f\n{HEADER_3986}\n",
+                            "Berners-Lee, et al.    Standards Track    Page 49\n")
+        self.assertCompileError_at(path, 35, 1, "line starts left of the rules' margin "
+                                   "(column 4, from the rule at line 11)")
+
+    def test_form_feed_inside_a_line(self):
+        path = write_grammar('a = "x"\f "y"\n')
+        self.assertCompileError_at(path, 1, 8, "character 0x0C is not allowed in ABNF")
+
+    def assertCompileError_at(self, path, line, col, fragment):
+        self.assertAbnfError(lambda: compiler.compile_grammar(path), line, col, fragment, path)
+        r = run_cli(path)
+        self.assertEqual((r.returncode, r.stdout), (1, ""))
+        self.assertTrue(r.stderr.startswith(f"{path}:{line}:{col}: "), r.stderr)
+
+    def test_rfc3629_as_published(self):
+        # RFC 3629's own text: its ABNF runs across the break from page 5 to 6.
+        path = os.path.join(SPEC_DIR, "rfc3629-utf-8.txt")
+        if not os.path.exists(path):
+            note(f"{path} absent: RFC 3629 page-break check skipped")
+            self.skipTest("no ../shared/spec")
+        with open(path, encoding="ascii") as f:
+            lines = f.read().split("\n")
+        first = next(i for i, ln in enumerate(lines) if ln.startswith("   UTF8-octets ="))
+        last = next(i for i, ln in enumerate(lines) if ln.startswith("   UTF8-tail   ="))
+        excerpt = lines[first:last + 1]
+        self.assertTrue(any(ln.endswith("[Page 5]") for ln in excerpt))
+        want = compiler.compile_grammar(UTF8, start="UTF8-octets").language
+        # As stored here (the form feed dropped), and as the RFC Editor's .txt has it.
+        with_feed = [("\f" if not ln and excerpt[i - 1].endswith("[Page 5]") else ln)
+                     for i, ln in enumerate(excerpt)]
+        for text, found in ((excerpt, "page footer, page header"),
+                            (with_feed, "page footer, form feed, page header")):
+            g = write_grammar("\n".join(text) + "\n")
+            comp = compiler.compile_grammar(g)
+            self.assertSameLanguage(comp.language, want)
+            self.assertEqual(comp.grammar.notes, [f"{g}:8: note: skipped an RFC page break "
+                                                  f"(lines 8-10: {found})"])
+
+
 # ------------------------------------------------------- size and limits
 
 class TestScale(Case):
