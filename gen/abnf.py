@@ -280,6 +280,8 @@ class _RuleParser:
         pos = cur.pos()
         start = cur.i
         lo_txt = cur.take_while(DIGITS)
+        if cur.peek() == "#":
+            return self.list_rep(pos, start, lo_txt)
         if cur.peek() == "*":
             cur.i += 1
             hi_txt = cur.take_while(DIGITS)
@@ -295,6 +297,35 @@ class _RuleParser:
             raise cur.error("expected an element after the repeat count"
                             + self._space_hint(cur.chars[start:cur.i]))
         return Rep(lo, hi, self.element(), pos)
+
+    def list_rep(self, pos, start, lo_txt):
+        """RFC 9110 §5.6.1's list extension, in its sender form (§5.6.1.1):
+        <n>#<m>element is n to m elements separated by a comma with optional
+        whitespace around it (OWS, *( SP / HTAB ), §5.6.3):
+
+            1#element       =>  element *( OWS "," OWS element )
+            #element        =>  [ 1#element ]
+            <n>#<m>element  =>  element <n-1>*<m-1>( OWS "," OWS element )
+        """
+        cur = self.cur
+        cur.i += 1  # '#'
+        hi_txt = cur.take_while(DIGITS)
+        lo = int(lo_txt) if lo_txt else 0
+        hi = int(hi_txt) if hi_txt else None
+        if hi is not None and hi < lo:
+            raise pos.error(f"list {lo}#{hi}: the maximum is below the minimum")
+        if not cur.peek() or cur.peek() in WSP + "\n/)]":
+            raise cur.error("expected an element after the list count"
+                            + self._space_hint(cur.chars[start:cur.i]))
+        item = self.element()
+        if hi == 0:
+            return Seq((), pos)
+        ows = Rep(0, None, Bytes(byte_mask(0x20) | byte_mask(0x09), pos), pos)
+        comma = Text(",", False, char_masks(",", False), pos)
+        more = Rep(max(lo, 1) - 1, None if hi is None else hi - 1,
+                   Seq((ows, comma, ows, item), pos), pos)
+        one_or_more = Seq((item, more), pos)
+        return one_or_more if lo else Rep(0, 1, one_or_more, pos)
 
     def _space_hint(self, count):
         """When an element follows the count after a space (`1*255 DIGIT`),

@@ -1140,6 +1140,57 @@ for _name in _bad_files():
     TestBadGrammars.add(_name)
 
 
+# ------------------------------------------------ RFC 9110 list syntax
+
+def _list_oracle(lo, hi):
+    """RFC 9110 §5.6.1.1's sender form of <lo>#<hi>"a" as a Python regex,
+    written from the RFC's own expansion, not from the compiler."""
+    more = f"(?:[ \t]*,[ \t]*a){{{max(lo, 1) - 1},{'' if hi is None else hi - 1}}}"
+    if hi == 0:
+        return re.compile("")
+    return re.compile(f"a{more}" if lo else f"(?:a{more})?")
+
+
+class TestListSyntax(Case):
+    """`#` lists (RFC 9110 §5.6.1, sender form): element, comma, OWS."""
+
+    FORMS = [(1, None), (0, None), (2, 3), (0, 2), (3, 3), (1, 1), (0, 0), (2, None)]
+
+    @staticmethod
+    def spell(lo, hi):
+        return f"{lo or ''}#{'' if hi is None else hi}"
+
+    def test_every_short_string_against_the_rfc(self):
+        alphabet = b"a, \tb"
+        strings = [bytes(t) for n in range(7) for t in itertools.product(alphabet, repeat=n)]
+        for lo, hi in self.FORMS:
+            with self.subTest(form=self.spell(lo, hi)):
+                d = lang(f'x = {self.spell(lo, hi)}"a"\n')
+                want = _list_oracle(lo, hi)
+                wrong = [s for s in strings
+                         if d.accepts(s) != bool(want.fullmatch(s.decode("ascii")))]
+                self.assertEqual(wrong[:5], [])
+
+    def test_rfc9110_connection_header(self):
+        d = lang("Connection = 1#connection-option\nconnection-option = token\n"
+                 "token = 1*tchar\ntchar = \"!\" / \"#\" / \"$\" / \"%\" / \"&\" / \"'\" / "
+                 "\"*\" / \"+\" / \"-\" / \".\" / \"^\" / \"_\" / \"`\" / \"|\" / \"~\" / "
+                 "DIGIT / ALPHA\n")
+        self.assertLanguage(d, ["close", "keep-alive, Upgrade", "a,b ,c\t,  d", "x#y"],
+                            ["", "close,", ", close", "a,,b", "a b", "close ,"])
+
+    def test_list_of_a_group_and_of_a_rule(self):
+        self.assertLanguage(lang('x = 1#2( "a" / "b" "c" )\n'),
+                            ["a", "bc", "a , bc", "bc,a"], ["a,a,a", "b", ""])
+        self.assertLanguage(lang('x = "<" #item ">"\nitem = 1*DIGIT\n'),
+                            ["<>", "<1>", "<1, 22,333>"], ["<,>", "<1,>", "< 1>"])
+
+    def test_errors(self):
+        self.assertGrammarError('a = 3#2"y"\n', 1, 5, "list 3#2: the maximum is below the minimum")
+        self.assertGrammarError("a = 1#\n", 1, 7, "expected an element after the list count")
+        self.assertGrammarError('a = #"x" # "y"\n', 1, 11, "expected an element after the list count")
+
+
 # ------------------------------------------------------- RFC page layout
 
 SPEC_DIR = os.path.join(ROOT, "..", "shared", "spec")
