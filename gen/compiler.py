@@ -177,6 +177,12 @@ def compile_grammar(paths, start=None, unit=None, tags=None, terminals="octets",
             if r.lower() not in g.rules:
                 raise a.args_pos.error(f"@mark: rule {r!r} is not defined")
         marks.append((parts[0], parts[1:]))
+    if unit.lower() == start.lower():
+        rule = g.rules[start.lower()]
+        raise rule.pos.error(f"rule {unit!r} is both the start rule and the unit: a decoder's "
+                             f"start rule is a sequence of units; add `{unit}-seq = *( {unit} )` "
+                             f"and `; @start {unit}-seq` (or --start {unit}-seq); for --emit "
+                             "re2c-lexer alone, give no unit: its token is then the start rule")
     dfa = automaton.decoder_dfa(g, unit, errors, tuple(defaults), kind_names, tags,
                                 _one(anns, "longest-match") is not None, marks)
     unit_rule = g.rules[unit.lower()]

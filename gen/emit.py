@@ -563,11 +563,11 @@ def emit_re2c_lexer(comp, source, prefix, defs_name, defs_prefix=None):
     so it also wins ties); the longest proper prefix of a unit is one maximal
     subpart; any other byte is an error of length one. `defs_prefix` is the
     prefix the included definitions were emitted with (emit_re2c_defs).
+    Without a unit rule the token is the start rule itself: a plain rule
+    (`token = 1*tchar`) lexes as a sequence of tokens, longest first.
     """
-    if not comp.unit:
-        raise ValueError("--emit re2c-lexer needs a unit rule (@unit or --unit)")
     g = comp.grammar
-    unit = g.rules[comp.unit.lower()]
+    unit = g.rules[(comp.unit or comp.start).lower()]
     P, p = prefix.upper(), prefix.lower()
     alts = unit.body.items if isinstance(unit.body, Alt) else (unit.body,)
     tagged = len(comp.dfa.tag_names) > 1
@@ -575,7 +575,7 @@ def emit_re2c_lexer(comp, source, prefix, defs_name, defs_prefix=None):
     prefixes = _prefix_expr(unit.body, g, names, (unit.name.lower(),))
     out = c_notice(comp) + [f"/* {banner(source)}.",
            " *",
-           f" * {p}_lex(): the next token of in[0..n): a whole {comp.unit} ({P}_LEX_UNIT),",
+           f" * {p}_lex(): the next token of in[0..n): a whole {unit.name} ({P}_LEX_UNIT),",
            " * a maximal subpart of an ill-formed sequence or one stray byte",
            f" * ({P}_LEX_ERROR), or the end ({P}_LEX_END). *len is the token's length.",
            " * The input is never read at or past in[n]: YYPEEK stands in a 0 there",

@@ -1581,10 +1581,18 @@ class TestCommandLine(Case):
         r = run_cli("grammar/utf8.abnf", "--start", "nope")
         self.assertCliError(r, "abnfc: grammar/utf8.abnf: --start: rule 'nope' is not defined")
 
-    def test_lexer_needs_unit(self):
-        path = write_grammar('a = "x"\n')
-        r = run_cli(path, "--emit", "re2c-lexer")
-        self.assertCliError(r, f"abnfc: {path}: --emit re2c-lexer needs a unit rule")
+    def test_unit_that_is_the_start_rule_says_what_to_write(self):
+        path = write_grammar('token = 1*ALPHA\n')
+        r = run_cli(path, "--unit", "token", "--emit", "re2c-lexer")
+        self.assertCliError(r, f"{path}:1:1: rule 'token' is both the start rule and the unit: "
+                               "a decoder's start rule is a sequence of units; add "
+                               "`token-seq = *( token )` and `; @start token-seq` (or --start "
+                               "token-seq); for --emit re2c-lexer alone, give no unit")
+        # What it says to write works.
+        fixed = write_grammar('; @start token-seq\n; @unit token\n; @longest-match\n; @tags\n'
+                              'token-seq = *( token )\ntoken = 1*ALPHA\n')
+        r = run_cli(fixed, "--emit", "re2c-lexer")
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
 
     def test_deep_grammars_never_crash(self):
         parens = write_grammar("a = " + "(" * 2000 + '"x"' + ")" * 2000 + "\n")
@@ -2713,6 +2721,30 @@ class TestEmitters(Case):
         out = self.build_run(d, {"main.c": main})
         # a, é, a maximal subpart E2 82, then a stray FF.
         self.assertEqual(out.split(), ["1:1", "1:2", "2:2", "2:1"])
+
+    # A plain rule (no unit): the lexer's token is the start rule itself.
+    def test_re2c_lexer_of_a_plain_rule(self):
+        self.need_cc(also_re2c=True)
+        d = os.path.join(TMP, "plain-lexer")
+        os.makedirs(d)
+        path = write_grammar('token = 1*tchar\ntchar = ALPHA / DIGIT / "-"\n')
+        for kind, out in (("re2c", "tok.defs.re"), ("re2c-lexer", "tok.re")):
+            r = run_cli(path, "--emit", kind, "--prefix", "tok", "--defs", "tok.defs.re", "-o", out,
+                        cwd=d)
+            self.assertEqual((r.returncode, r.stderr), (0, ""))
+        with open(os.path.join(d, "tok.re")) as f:
+            self.assertIn("the next token of in[0..n): a whole token (TOK_LEX_UNIT)", f.read())
+        main = "\n".join([
+            "#include <stdio.h>", '#include "tok.c"', "int main(void)", "{",
+            '    static const unsigned char in[] = "ab-1  x\\xFFq";',
+            "    size_t at = 0, len; unsigned tag; int t;",
+            "    while ((t = tok_lex(in + at, sizeof in - 1 - at, &len, &tag)) != TOK_LEX_END) {",
+            '        printf("%d:%zu ", t, len);', "        at += len;", "    }",
+            '    printf("\\n");', "    return 0;", "}", ""])
+        self._re2c_c(d, "tok")
+        out = self.build_run(d, {"main.c": main})
+        # The longest token, two stray spaces, a token, a stray FF, a token.
+        self.assertEqual(out.split(), ["1:4", "2:1", "2:1", "1:1", "2:1", "1:1"])
 
     def test_emitters_are_deterministic(self):
         other = compiler.compile_grammar(UTF8)
