@@ -1581,6 +1581,20 @@ class TestCommandLine(Case):
         r = run_cli("grammar/utf8.abnf", "--start", "nope")
         self.assertCliError(r, "abnfc: grammar/utf8.abnf: --start: rule 'nope' is not defined")
 
+    def test_man_page_documents_every_option(self):
+        r = run_cli("--help")
+        options = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", r.stdout)))
+        self.assertIn("--max-states", options)
+        with open(os.path.join(ROOT, "man", "utfdfa-gen.1"), encoding="ascii") as f:
+            page = f.read().replace("\\-", "-")
+        self.assertEqual([o for o in options if o not in page], [])
+        # The limits' defaults as the generator has them, and the extensions it reads.
+        for text in (f"N\nstates (default: {limits.DEFAULT_STATES})",
+                     f"megabytes (default: {limits.DEFAULT_MEMORY_MB})",
+                     f"seconds (default: {limits.DEFAULT_SECONDS})",
+                     "RFC\\ 9110 section\\ 5.6.1", "note: skipped an RFC page break"):
+            self.assertIn(text, page)
+
     def test_unit_that_is_the_start_rule_says_what_to_write(self):
         path = write_grammar('token = 1*ALPHA\n')
         r = run_cli(path, "--unit", "token", "--emit", "re2c-lexer")
