@@ -525,7 +525,12 @@ def _page_breaks(lines):
         footer = _PAGE_FOOTER.fullmatch(line.rstrip(WSP))
         feed = line.startswith("\f") and (line[1:].strip(WSP) == "" or
                                           _PAGE_HEADER.fullmatch(line[1:].rstrip(WSP)))
-        if not (footer or feed):
+        # An excerpt may also begin with a page's header, or end with its footer.
+        top = _PAGE_HEADER.fullmatch(line.rstrip(WSP)) and not any(
+            ln.strip(WSP) and not ln.lstrip(WSP).startswith(";") for ln in lines[:i])
+        if top:
+            breaks.append((i, i))
+        if top or not (footer or feed):
             i += 1
             continue
         first = last = i
@@ -535,7 +540,7 @@ def _page_breaks(lines):
                 feed, last, j = True, j, (j if lines[j][1:].strip(WSP) else next_text(j + 1, 1))
             if j is not None and _PAGE_HEADER.fullmatch(lines[j].lstrip("\f").rstrip(WSP)):
                 last = j
-            elif not feed:
+            elif not feed and j is not None:
                 i += 1
                 continue
         else:  # a form feed: the footer above it, the header below it

@@ -1293,6 +1293,11 @@ class TestRfcPageLayout(Case):
             self.assertSameLanguage(comp.language, want)
             self.assertEqual(comp.grammar.notes, [f"{g}:8: note: skipped an RFC page break "
                                                   f"(lines 8-10: {found})"])
+        # An excerpt that begins with a page's header, or ends with its footer.
+        for part, at, found in ((excerpt[9:], 1, "page header"), (excerpt[:8], 8, "page footer")):
+            g = write_grammar("\n".join(part) + "\n")
+            self.assertEqual(abnf.load(g).notes, [f"{g}:{at}: note: skipped an RFC page break "
+                                                  f"(line {at}: {found})"])
 
 
 # ------------------------------------------------------- size and limits
