@@ -14,6 +14,7 @@ Every error is an AbnfError carrying FILE:LINE:COL; nothing here raises
 anything else on bad input.
 """
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -105,6 +106,8 @@ class Grammar:
     order: list                 # lower-cased names in definition order
     annotations: list
     paths: list = field(default_factory=list)  # every grammar file, in the order given
+    budget: object = None  # limits.Budget of the compilation under way, if any
+    notes: list = field(default_factory=list)  # FILE:LINE: note: ... (page breaks skipped)
 
 
 def is_prose(rule):
@@ -277,6 +280,8 @@ class _RuleParser:
         pos = cur.pos()
         start = cur.i
         lo_txt = cur.take_while(DIGITS)
+        if cur.peek() == "#":
+            return self.list_rep(pos, start, lo_txt)
         if cur.peek() == "*":
             cur.i += 1
             hi_txt = cur.take_while(DIGITS)
@@ -292,6 +297,35 @@ class _RuleParser:
             raise cur.error("expected an element after the repeat count"
                             + self._space_hint(cur.chars[start:cur.i]))
         return Rep(lo, hi, self.element(), pos)
+
+    def list_rep(self, pos, start, lo_txt):
+        """RFC 9110 §5.6.1's list extension, in its sender form (§5.6.1.1):
+        <n>#<m>element is n to m elements separated by a comma with optional
+        whitespace around it (OWS, *( SP / HTAB ), §5.6.3):
+
+            1#element       =>  element *( OWS "," OWS element )
+            #element        =>  [ 1#element ]
+            <n>#<m>element  =>  element <n-1>*<m-1>( OWS "," OWS element )
+        """
+        cur = self.cur
+        cur.i += 1  # '#'
+        hi_txt = cur.take_while(DIGITS)
+        lo = int(lo_txt) if lo_txt else 0
+        hi = int(hi_txt) if hi_txt else None
+        if hi is not None and hi < lo:
+            raise pos.error(f"list {lo}#{hi}: the maximum is below the minimum")
+        if not cur.peek() or cur.peek() in WSP + "\n/)]":
+            raise cur.error("expected an element after the list count"
+                            + self._space_hint(cur.chars[start:cur.i]))
+        item = self.element()
+        if hi == 0:
+            return Seq((), pos)
+        ows = Rep(0, None, Bytes(byte_mask(0x20) | byte_mask(0x09), pos), pos)
+        comma = Text(",", False, char_masks(",", False), pos)
+        more = Rep(max(lo, 1) - 1, None if hi is None else hi - 1,
+                   Seq((ows, comma, ows, item), pos), pos)
+        one_or_more = Seq((item, more), pos)
+        return one_or_more if lo else Rep(0, 1, one_or_more, pos)
 
     def _space_hint(self, count):
         """When an element follows the count after a space (`1*255 DIGIT`),
@@ -437,12 +471,10 @@ class _RuleParser:
         return alts[0] if len(alts) == 1 else Alt(tuple(alts), pos)
 
 
-def _check_chars(path, text):
-    for lineno, line in enumerate(text.split("\n"), 1):
+def _check_chars(path, lines):
+    for lineno, line in enumerate(lines, 1):
         for col, ch in enumerate(line, 1):
             o = ord(ch)
-            if ch == "\r" and col == len(line):
-                continue
             if not (0x20 <= o <= 0x7E or ch == "\t"):
                 raise AbnfError(path, lineno, col,
                                 f"character 0x{o:02X} is not allowed in ABNF "
@@ -465,17 +497,101 @@ def _split_comment(line):
     return -1
 
 
-def parse_text(path, text, core=False, terminals="octets"):
-    """Parse grammar text; return (list of (Rule, defined_as), annotations)."""
-    _check_chars(path, text)
+# RFC text as published (RFC 7322 §4.1): a page ends with a footer line
+# ("Berners-Lee, et al.   Standards Track   [Page 49]"), a form feed, and the
+# next page's header ("RFC 3986   URI Generic Syntax   January 2005"), all
+# at column 1, with blank lines around them. Internet-Drafts alike.
+_PAGE_FOOTER = re.compile(r"\S.*\S[ \t]+\[Page \d+\]")
+_PAGE_HEADER = re.compile(r"(RFC \d+|Internet-Draft)[ \t]+\S.*")
+
+
+def _page_breaks(lines):
+    """The page breaks of RFC text among lines: [(first, last)] line indexes,
+    each a footer and a header (with what lies between them: blank lines and
+    a form feed), or a form feed alone on its line with any footer above and
+    header below it."""
+    def blank(i):
+        return not lines[i].strip(WSP)
+
+    def next_text(i, step):
+        while 0 <= i < len(lines) and blank(i):
+            i += step
+        return i if 0 <= i < len(lines) else None
+
+    breaks = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        footer = _PAGE_FOOTER.fullmatch(line.rstrip(WSP))
+        feed = line.startswith("\f") and (line[1:].strip(WSP) == "" or
+                                          _PAGE_HEADER.fullmatch(line[1:].rstrip(WSP)))
+        # An excerpt may also begin with a page's header, or end with its footer.
+        top = _PAGE_HEADER.fullmatch(line.rstrip(WSP)) and not any(
+            ln.strip(WSP) and not ln.lstrip(WSP).startswith(";") for ln in lines[:i])
+        if top:
+            breaks.append((i, i))
+        if top or not (footer or feed):
+            i += 1
+            continue
+        first = last = i
+        if footer:  # then a form feed and a header, or a header alone
+            j = next_text(i + 1, 1)
+            if j is not None and lines[j].startswith("\f"):
+                feed, last, j = True, j, (j if lines[j][1:].strip(WSP) else next_text(j + 1, 1))
+            if j is not None and _PAGE_HEADER.fullmatch(lines[j].lstrip("\f").rstrip(WSP)):
+                last = j
+            elif not feed and j is not None:
+                i += 1
+                continue
+        else:  # a form feed: the footer above it, the header below it
+            j = next_text(i - 1, -1)
+            if j is not None and _PAGE_FOOTER.fullmatch(lines[j].rstrip(WSP)) and \
+                    (not breaks or j > breaks[-1][1]):
+                first = j
+            if not line[1:].strip(WSP):
+                j = next_text(i + 1, 1)
+                if j is not None and _PAGE_HEADER.fullmatch(lines[j].rstrip(WSP)):
+                    last = j
+        breaks.append((first, last))
+        i = last + 1
+    return breaks
+
+
+def _looks_like_rule(code):
+    return re.match(r"[ \t]*[A-Za-z][A-Za-z0-9-]*[ \t]*=", code) is not None
+
+
+def parse_text(path, text, core=False, terminals="octets", notes=None):
+    """Parse grammar text; return (list of (Rule, defined_as), annotations).
+    RFC page breaks are skipped, with a line about each added to notes."""
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
     if lines and lines[-1] == "":
         lines.pop()
+    for first, last in _page_breaks(lines):
+        page = lines[first:last + 1]
+        found = [what for what, there in (
+            ("page footer", any(_PAGE_FOOTER.fullmatch(ln.rstrip(WSP)) for ln in page)),
+            ("form feed", any(ln.startswith("\f") for ln in page)),
+            ("page header", any(_PAGE_HEADER.fullmatch(ln.lstrip("\f").rstrip(WSP))
+                                for ln in page))) if there]
+        lines[first:last + 1] = [""] * len(page)
+        if notes is not None:
+            span = f"line {first + 1}" if first == last else f"lines {first + 1}-{last + 1}"
+            notes.append(f"{path}:{first + 1}: note: skipped an RFC page break ({span}: "
+                         f"{', '.join(found)})")
+    _check_chars(path, lines)
     # Grammars copied from RFCs are indented as a block: the least indent of
     # the lines that hold ABNF (not only a comment) is the left margin.
     codes = [ln if _split_comment(ln) < 0 else ln[:_split_comment(ln)] for ln in lines]
-    indents = [len(c) - len(c.lstrip(WSP)) for c in codes if c.strip(WSP)]
-    margin = min(indents) if indents else 0
+    indented = [(n, len(c) - len(c.lstrip(WSP))) for n, c in enumerate(codes, 1) if c.strip(WSP)]
+    margin = min(i for _, i in indented) if indented else 0
+    if indented and indented[0][1] > margin and _looks_like_rule(codes[indented[0][0] - 1]):
+        # The first rule sets the margin: a line left of it is what is wrong.
+        top, col = indented[0][0], indented[0][1] + 1
+        lineno, indent = next((n, i) for n, i in indented if i < col - 1)
+        raise AbnfError(path, lineno, indent + 1,
+                        f"line starts left of the rules' margin (column {col}, from the rule "
+                        f"at line {top}): a grammar file's rules start in one column")
 
     annotations = []
     chunks = []  # per rule: list of (lineno, first_col, text)
@@ -592,14 +708,14 @@ def parse_grammars(sources, terminals="octets"):
     """One grammar from several files: sources is a list of (path, text).
     Each file is parsed on its own (its own left margin: RFC excerpts are
     indented differently), then their rules are put together."""
-    rules, order, annotations = {}, [], []
+    rules, order, annotations, notes = {}, [], [], []
     for path, text in sources:
-        defs, anns = parse_text(path, text, terminals=terminals)
+        defs, anns = parse_text(path, text, terminals=terminals, notes=notes)
         _add_definitions(rules, order, defs)
         annotations += anns
     _add_core_rules(rules)
     paths = [path for path, _ in sources]
-    return Grammar(paths[0], rules, order, annotations, paths)
+    return Grammar(paths[0], rules, order, annotations, paths, notes=notes)
 
 
 def parse_grammar(path, text, terminals="octets"):

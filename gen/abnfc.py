@@ -25,6 +25,7 @@ import emit  # noqa: E402
 import emit_fast  # noqa: E402
 import emit_shuffle  # noqa: E402
 import emit_simd  # noqa: E402
+import limits  # noqa: E402
 
 EMITTERS = ("c", "c-fast", "c-simd", "c-shuffle", "re2c", "re2c-lexer", "dot", "mermaid", "json", "stats")
 
@@ -125,6 +126,18 @@ def main(argv=None):
     ap.add_argument("--defs", help="file name the re2c lexer !includes "
                                    "(default: PREFIX.defs.re)")
     ap.add_argument("-o", "--output", help="output file (default: standard output)")
+    ap.add_argument("--max-states", type=int, metavar="N", default=limits.DEFAULT_STATES,
+                    help="stop when the NFA or a DFA passes N states (default: %(default)s; "
+                         "0: no limit)")
+    ap.add_argument("--max-memory", type=int, metavar="MB", default=limits.DEFAULT_MEMORY_MB,
+                    help="stop when the generator uses more than MB megabytes "
+                         "(default: %(default)s; 0: no limit)")
+    ap.add_argument("--max-seconds", type=int, metavar="S", default=limits.DEFAULT_SECONDS,
+                    help="stop when compiling takes longer than S seconds "
+                         "(default: %(default)s; 0: no limit)")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="also print notes: why a grammar gets no SIMD lookup tables "
+                         "(--emit c-simd; the header says it too)")
     ap.add_argument("--version", action="version", version=f"utfdfa-gen {tool_version()}")
     args = ap.parse_args(argv)
 
@@ -137,15 +150,21 @@ def main(argv=None):
     # the rule names (UTF8_char), which installed lexers !include by name.
     defs_prefix = prefix if args.prefix else None
     source = args.source or ", ".join(args.grammar)
+    for flag in ("max_states", "max_memory", "max_seconds"):
+        if getattr(args, flag) < 0:
+            ap.error(f"--{flag.replace('_', '-')} must be 0 (no limit) or more")
+    budget = limits.Budget(args.max_states, args.max_memory, args.max_seconds)
     try:
         comp = compiler.compile_grammar(args.grammar, args.start, args.unit, args.tags,
-                                        args.terminals)
+                                        args.terminals, budget)
         if args.emit == "c":
             text = emit.emit_c(comp, source, prefix)
         elif args.emit == "c-fast":
             text = emit_fast.emit_c_fast(comp, source, prefix)
         elif args.emit == "c-simd":
-            text = emit_simd.emit_c_simd(comp, source, prefix)
+            note = (lambda line: print(f"{ap.prog}: {line}", file=sys.stderr)) \
+                if args.verbose else None
+            text = emit_simd.emit_c_simd(comp, source, prefix, note)
         elif args.emit == "c-shuffle":
             text = emit_shuffle.emit_c_shuffle(comp, source, prefix)
         elif args.emit == "re2c":
@@ -177,6 +196,12 @@ def main(argv=None):
     except RecursionError:
         print(f"{ap.prog}: {source}: grammar nests too deeply", file=sys.stderr)
         return 1
+    except MemoryError:
+        print(f"{ap.prog}: {source}: out of memory (the grammar is too big for this machine; "
+              "--max-memory stops it earlier)", file=sys.stderr)
+        return 1
+    for line in comp.grammar.notes:  # what was read differently from the file as given
+        print(line, file=sys.stderr)
     out = args.output or "-"
     try:
         write_output(out, text)

@@ -22,6 +22,7 @@ reads. Tags are Mealy outputs and minimisation respects them the same way.
 """
 
 import functools
+import operator
 from dataclasses import dataclass
 from collections import deque
 
@@ -31,15 +32,40 @@ FULL = (1 << 256) - 1
 
 
 class Nfa:
-    def __init__(self):
+    def __init__(self, budget=None, fallback=None):
         self.eps = []
         self.edges = []  # per state: list of (byte mask, target)
         self.mark = {}   # state -> mark output: entered just after a marked rule ends
+        # What to blame when the automata grow too big (limits.Budget): per
+        # state an index into origins, each (rule name, Pos, copies, rank):
+        # the counted repetition with the most copies around the state, else
+        # the innermost rule. fallback: (rule name, Pos, 1) of the start.
+        self.budget, self.fallback = budget, fallback
+        self.origins, self.origin, self.current = [], [], -1
 
     def new(self):
         self.eps.append([])
         self.edges.append([])
+        self.origin.append(self.current)
+        if self.budget:
+            self.budget.count(len(self.eps), "its NFA", lambda: self.blame([len(self.eps) - 1]))
         return len(self.eps) - 1
+
+    def enter(self, name, pos, copies):
+        """Build what follows inside rule `name` (copies 1) or a repetition
+        of `copies`; returns the origin to restore afterwards."""
+        old = self.current
+        rank = (1, copies) if copies > 1 else (0, len(self.origins))
+        if old < 0 or rank > self.origins[old][3]:
+            self.origins.append((name, pos, copies, rank))
+            self.current = len(self.origins) - 1
+        return old
+
+    def blame(self, states=None):
+        """(rule name, Pos, copies) of what the states (default: all) were built for."""
+        found = set(self.origin[s] for s in states) if states is not None else range(len(self.origins))
+        best = max((self.origins[i] for i in found if i >= 0), key=lambda o: o[3], default=None)
+        return best[:3] if best else self.fallback
 
     def closure(self, states):
         seen = set(states)
@@ -112,30 +138,40 @@ class NfaBuilder:
                 nfa.eps[b].append(t)
             return s, t
         if isinstance(e, Rep):
-            s = cur = nfa.new()
-            inner_tail = tail and e.hi == 1
-            for _ in range(e.lo):
-                a, b = self.build(e.item, inner_tail)
-                nfa.eps[cur].append(a)
-                cur = b
-            end = nfa.new()
-            nfa.eps[cur].append(end)
-            if e.hi is None:
-                a, b = self.build(e.item, False)
-                nfa.eps[cur].append(a)
-                nfa.eps[b].append(cur)
-            else:
-                for _ in range(e.hi - e.lo):
-                    a, b = self.build(e.item, inner_tail)
-                    nfa.eps[cur].append(a)
-                    cur = b
-                    nfa.eps[cur].append(end)
-            return s, end
+            copies = e.hi if e.hi is not None else e.lo + 1
+            outer = nfa.enter(self.stack[-1].name if self.stack else "@error", e.pos, copies)
+            try:
+                return self._rep(e, tail)
+            finally:
+                nfa.current = outer
         if isinstance(e, Ref):
             return self._ref(e, tail)
         if isinstance(e, Prose):
             raise self._prose_error(e)
         raise TypeError(e)
+
+    def _rep(self, e, tail):
+        """A counted or open repetition: lo copies, then hi - lo optional ones or a loop."""
+        nfa = self.nfa
+        s = cur = nfa.new()
+        inner_tail = tail and e.hi == 1
+        for _ in range(e.lo):
+            a, b = self.build(e.item, inner_tail)
+            nfa.eps[cur].append(a)
+            cur = b
+        end = nfa.new()
+        nfa.eps[cur].append(end)
+        if e.hi is None:
+            a, b = self.build(e.item, False)
+            nfa.eps[cur].append(a)
+            nfa.eps[b].append(cur)
+        else:
+            for _ in range(e.hi - e.lo):
+                a, b = self.build(e.item, inner_tail)
+                nfa.eps[cur].append(a)
+                cur = b
+                nfa.eps[cur].append(end)
+        return s, end
 
     def _prose_error(self, e):
         """A prose-val is a hole in the grammar: say which rule it leaves
@@ -167,10 +203,12 @@ class NfaBuilder:
                                   "reference at the very end of the rule can loop)")
         start = self.nfa.new()
         self.stack.append(_Frame(key, rule.name, start, self.nontail))
+        outer = self.nfa.enter(rule.name, rule.pos, 1)
         try:
             a, b = self.build(rule.body, True)
         finally:
             self.stack.pop()
+            self.nfa.current = outer
         self.nfa.eps[start].append(a)
         if key in self.marks:
             m = self.nfa.new()
@@ -229,7 +267,20 @@ class _Mealy:
 
     def byte_row(self, row):
         """A class row spread over the 256 bytes."""
-        return [row[c] for c in self.class_of]
+        return list(operator.itemgetter(*self.class_of)(row))
+
+    def column_classes(self, *tables):
+        """Byte classes of 256-wide tables: the bytes whose columns agree in
+        all of them, numbered by smallest byte. Bytes of one class here agree
+        already, so only a column per class is built and compared (a byte's
+        whole column is one entry per state: 256 of them are big)."""
+        firsts = [(mask & -mask).bit_length() - 1 for mask in self.class_masks]
+        ids, id_of = {}, {}
+        for c, b in enumerate(firsts):
+            key = tuple(tuple(row[b] for row in t) for t in tables)
+            id_of[c] = ids.setdefault(key, len(ids))
+        # firsts ascend, so ids are already in order of smallest byte.
+        return [id_of[c] for c in self.class_of], len(ids)
 
 
 def _classes_of_masks(masks):
@@ -272,6 +323,7 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
 
     start_set = close([main_start] + [t.start for t in tracks])
     m = _Mealy(_classes_of_masks(mk for s in keep for mk, _ in nfa.edges[s]))
+    m.budget, m.blame = nfa.budget, nfa.blame
     nclasses = len(m.class_masks)
 
     @functools.lru_cache(maxsize=None)
@@ -289,13 +341,26 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
             sinks[kind] = k
         return sinks[kind]
 
-    how = {}  # DFA state -> shortest byte string reaching it (for messages)
+    # DFA state -> (state it was first reached from, byte): the shortest byte
+    # string reaching it, spelled out only for a message (as a string per
+    # state it would be quadratic in a long chain's length).
+    how = {}
+
+    def path_to(sid, byte):
+        out = [byte]
+        while sid in how:
+            sid, b = how[sid]
+            out.append(b)
+        return bytes(reversed(out))
     final_tag = {}  # DFA state -> tag of the unit complete there (longest match)
 
-    def state(sset, path, complete=0):
+    def state(sset, came_from, complete=0):
         if sset not in ids:
             ids[sset] = m.add(("live", complete))
-            how[ids[sset]] = path
+            if m.budget:
+                m.budget.count(len(m.trans), "its DFA", lambda: nfa.blame(sset))
+            if came_from:
+                how[ids[sset]] = came_from
             if complete:
                 final_tag[ids[sset]] = complete
             queue.append(sset)
@@ -316,7 +381,7 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
         return sorted((_bytes_of(m.class_masks[cs[0]])[0], ts, cs) for ts, cs in alike.items())
 
     queue = deque()
-    start = state(start_set, b"")
+    start = state(start_set, None)
     if not loop and start_set & set(finals):
         accepting.add(start)
     while queue:
@@ -325,12 +390,12 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
         row = [None] * nclasses
         for first_byte, targets, cs in blocks(sset):
             moved = close(targets)
-            path = how[sid] + bytes([first_byte])
+            came_from = (sid, first_byte)
             main_part = moved & live_main
             done = sorted(finals[s] for s in main_part if s in finals)
             marks = sorted({nfa.mark[s] for s in main_part if s in nfa.mark})
             if len(marks) > 1 or (marks and done and not longest):
-                raise AmbiguousMark(path, marks, bool(done))
+                raise AmbiguousMark(path_to(*came_from), marks, bool(done))
             mark = marks[0] if marks else 0
             if not main_part and sid in final_tag:
                 out = (start, final_tag[sid] | TAG_BEFORE)
@@ -342,15 +407,15 @@ def _determinize(nfa, main_start, finals, tracks, loop, default_kinds, longest=F
             elif loop and done:
                 going_on = [s for s in main_part if s not in finals and nfa.edges[s]]
                 if going_on and not longest:
-                    raise NotPrefixFree(path)
+                    raise NotPrefixFree(path_to(*came_from))
                 if going_on:
-                    out = (state(moved, path, done[0]), mark)
+                    out = (state(moved, came_from, done[0]), mark)
                 elif mark:
-                    raise AmbiguousMark(path, marks, True)
+                    raise AmbiguousMark(path_to(*came_from), marks, True)
                 else:
                     out = (start, done[0])
             else:
-                nid = state(moved, path)
+                nid = state(moved, came_from)
                 if not loop and done:
                     accepting.add(nid)
                 out = (nid, mark)
@@ -436,6 +501,8 @@ def _minimize(m, accepting):
     todo = [(B, j) for B in sorted(members) for j in range(len(reps))]
     pending = set(todo)
     while todo:
+        if m.budget:
+            m.budget.tick(m.blame)
         splitter = todo.pop()
         pending.discard(splitter)
         A, j = splitter
@@ -449,16 +516,21 @@ def _minimize(m, accepting):
             inside = touched[Y]
             if len(inside) == len(members[Y]):
                 continue  # Y goes into A entirely: not split
-            rest = members[Y] - inside
+            # Only the smaller side is walked (a chain peels one state at a
+            # time off a big block: copying the block each time is quadratic).
+            if 2 * len(inside) <= len(members[Y]):
+                members[Y].difference_update(inside)
+            else:
+                members[Y] = members[Y] - inside
             new = len(members)
-            members[Y], members[new] = rest, inside
+            members[new] = inside
             for s in inside:
                 block[s] = new
             for c in range(len(reps)):
                 if (Y, c) in pending:
                     add = (new, c)
                 else:
-                    add = (new, c) if len(inside) <= len(rest) else (Y, c)
+                    add = (new, c) if len(inside) <= len(members[Y]) else (Y, c)
                 pending.add(add)
                 todo.append(add)
     return block
@@ -488,7 +560,7 @@ class Dfa:
     kinds: list
     kind_names: list
     tag_names: list
-    paths: list      # shortest, smallest byte string reaching each state
+    paths: object    # ShortestPaths: shortest, smallest byte string reaching each state
     classes: list
     nclasses: int
     class_trans: list
@@ -579,16 +651,18 @@ def _finish(m, start, accepting, sinks, kind_names, tag_names, final_tag=None):
             finals.append(0)
             continue
         s = rep[b]
+        if m.budget:
+            m.budget.tick(m.blame)
         finals.append((final_tag or {}).get(s, 0))
         trans.append(byte_row([number[blk(t)] for t, _ in m.trans[s]]))
         tags.append(byte_row([o for _, o in m.trans[s]]))
         kinds.append(byte_row([kind_of_block[block[t]] if block[t] in sink_blocks else 0
                                for t, _ in m.trans[s]]))
         acc.append(s in accepting)
-    paths = _shortest_paths(trans, 0)
+    paths = ShortestPaths(trans, 0)
     # A byte's column of (next, tag) pairs, compared as its two columns.
-    classes, ncls = _classes(list(zip(zip(*trans), zip(*tags))))
-    error_classes, necls = _classes(list(zip(*kinds)))
+    classes, ncls = m.column_classes(trans, tags)
+    error_classes, necls = m.column_classes(kinds)
     first = [classes.index(c) for c in range(ncls)]
     efirst = [error_classes.index(c) for c in range(necls)]
     return Dfa(
@@ -603,28 +677,60 @@ def _finish(m, start, accepting, sinks, kind_names, tag_names, final_tag=None):
     )
 
 
-def _classes(columns):
-    ids = {}
-    return [ids.setdefault(col, len(ids)) for col in columns], len(ids)
+class ShortestPaths:
+    """The shortest, smallest byte string reaching each state, as a list of
+    bytes (None: unreachable). Kept as a breadth-first tree (parent, byte),
+    with each path's depth and first HEAD bytes: all the paths written out
+    take space quadratic in a long chain's length (`a = 100000"x"`)."""
 
+    HEAD = 8
 
-def _shortest_paths(trans, start):
-    paths = {start: b""}
-    todo = deque([start])
-    while todo:
-        s = todo.popleft()
-        for b in range(256):
-            t = trans[s][b]
-            if t not in paths:
-                paths[t] = paths[s] + bytes([b])
-                todo.append(t)
-    return [paths.get(s) for s in range(len(trans))]
+    def __init__(self, trans, start):
+        n = len(trans)
+        self.parent, self.byte = [None] * n, [0] * n
+        self.depth, self.heads = [None] * n, [None] * n
+        self.depth[start], self.heads[start] = 0, b""
+        todo = deque([start])
+        while todo:
+            s = todo.popleft()
+            row, head = trans[s], self.heads[s]
+            for t in dict.fromkeys(row):  # the targets in byte order, once each
+                if self.depth[t] is None:
+                    b = row.index(t)
+                    self.parent[t], self.byte[t] = s, b
+                    self.depth[t] = self.depth[s] + 1
+                    self.heads[t] = head + bytes([b]) if len(head) < self.HEAD else head
+                    todo.append(t)
+
+    def __len__(self):
+        return len(self.depth)
+
+    def __getitem__(self, s):
+        if self.depth[s] is None:
+            return None
+        out = bytearray()
+        while self.parent[s] is not None:
+            out.append(self.byte[s])
+            s = self.parent[s]
+        return bytes(reversed(out))
+
+    def __iter__(self):
+        return (self[s] for s in range(len(self)))
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    def head(self, s):
+        """(the first HEAD bytes of state s's path, the path's length); (None, None)
+        when s is unreachable."""
+        return self.heads[s], self.depth[s]
 
 
 def language_dfa(grammar, rule_name):
     """The minimal DFA of a rule's language (no tags, no error kinds)."""
-    nfa = Nfa()
-    s, f = NfaBuilder(grammar, nfa).build(_rule_ref(grammar, rule_name))
+    ref = _rule_ref(grammar, rule_name)
+    nfa = Nfa(grammar.budget, (grammar.rules[rule_name.lower()].name, ref.pos, 1))
+    s, f = NfaBuilder(grammar, nfa).build(ref)
     m, start, acc, sinks, _ = _determinize(nfa, s, {f: 1}, [], False, (1, 1))
     return _finish(m, start, acc, sinks, ["none", "invalid"], ["none"])
 
@@ -639,7 +745,7 @@ def decoder_dfa(grammar, unit_name, errors, default_kinds, kind_names, tagged, l
     after the unit's alternatives.
     """
     rule = grammar.rules[unit_name.lower()]
-    nfa = Nfa()
+    nfa = Nfa(grammar.budget, (rule.name, rule.pos, 1))
     alts = rule.body.items if isinstance(rule.body, Alt) else (rule.body,)
     first_mark = 1 + (len(alts) if tagged else 0)
     mark_of = {}
@@ -697,11 +803,14 @@ def _rule_ref(grammar, name):
     return Ref(name, grammar.rules[name.lower()].pos)
 
 
-def same_language(a, b):
-    """Whether two DFAs (or language views) accept the same language."""
+def same_language(a, b, tick=None):
+    """Whether two DFAs (or language views) accept the same language.
+    tick: called once per pair of states (limits.Budget.tick)."""
     seen = {(a.start, b.start)}
     todo = [(a.start, b.start)]
     while todo:
+        if tick:
+            tick()
         x, y = todo.pop()
         if a.accepting[x] != b.accepting[y]:
             return False

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 import abnf
 import automaton
+import limits
 
 KNOWN = ("start", "unit", "tags", "longest-match", "mark", "error-kinds", "error",
          "error-start", "error-within", "value")
@@ -79,11 +80,13 @@ def _strip_comment(text):
     return (text if cut < 0 else text[:cut]).rstrip(abnf.WSP)
 
 
-def compile_grammar(paths, start=None, unit=None, tags=None, terminals="octets"):
+def compile_grammar(paths, start=None, unit=None, tags=None, terminals="octets", budget=None):
     """Compile the grammar of one file (a path) or of several (a list of
     paths, whose rules are put together: see abnf.parse_grammars).
-    terminals="utf-8": num-vals above 0xFF are code points (abnf._RuleParser)."""
+    terminals="utf-8": num-vals above 0xFF are code points (abnf._RuleParser).
+    budget: a limits.Budget (default: the default limits)."""
     g = abnf.load(paths, terminals)
+    g.budget = budget or limits.Budget()
     path = ", ".join(g.paths)  # names the grammar in messages about it as a whole
     for a in g.annotations:
         a.args = _strip_comment(a.args)
@@ -174,9 +177,17 @@ def compile_grammar(paths, start=None, unit=None, tags=None, terminals="octets")
             if r.lower() not in g.rules:
                 raise a.args_pos.error(f"@mark: rule {r!r} is not defined")
         marks.append((parts[0], parts[1:]))
+    if unit.lower() == start.lower():
+        rule = g.rules[start.lower()]
+        raise rule.pos.error(f"rule {unit!r} is both the start rule and the unit: a decoder's "
+                             f"start rule is a sequence of units; add `{unit}-seq = *( {unit} )` "
+                             f"and `; @start {unit}-seq` (or --start {unit}-seq); for --emit "
+                             "re2c-lexer alone, give no unit: its token is then the start rule")
     dfa = automaton.decoder_dfa(g, unit, errors, tuple(defaults), kind_names, tags,
                                 _one(anns, "longest-match") is not None, marks)
-    if not automaton.same_language(language, dfa.language_view()):
+    unit_rule = g.rules[unit.lower()]
+    tick = lambda: g.budget.tick(lambda: (unit_rule.name, unit_rule.pos, 1))  # noqa: E731
+    if not automaton.same_language(language, dfa.language_view(), tick):
         rule = g.rules[start.lower()]
         raise rule.pos.error(f"start rule {start!r} must be *( {unit} ) for a decoder: "
                              "its language differs")

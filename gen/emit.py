@@ -85,10 +85,16 @@ def class_name(dfa, c):
     return f"{a:02X}" if a == b else f"{a:02X}_{b:02X}"
 
 
-def path_text(path):
+def path_text(path, length=None):
+    """A state by the bytes reaching it; with length, path is the first
+    bytes of a longer one, shown cut (a state's comment stays a few dozen
+    bytes however deep the state: the header stays linear in its size)."""
     if path is None:
         return "unreachable"
-    return "start" if path == b"" else "after " + " ".join(f"{b:02X}" for b in path)
+    if path == b"":
+        return "start"
+    shown = "after " + " ".join(f"{b:02X}" for b in path)
+    return shown if length is None or length <= len(path) else f"{shown} ... ({length} bytes)"
 
 
 def state_doc(dfa, s):
@@ -99,7 +105,7 @@ def state_doc(dfa, s):
         names.append("accept")
     if s == dfa.reject:
         names.append("reject")
-    return "/".join(names) if names else path_text(dfa.paths[s])
+    return "/".join(names) if names else path_text(*dfa.paths.head(s))
 
 
 def c_ident(name):
@@ -557,11 +563,11 @@ def emit_re2c_lexer(comp, source, prefix, defs_name, defs_prefix=None):
     so it also wins ties); the longest proper prefix of a unit is one maximal
     subpart; any other byte is an error of length one. `defs_prefix` is the
     prefix the included definitions were emitted with (emit_re2c_defs).
+    Without a unit rule the token is the start rule itself: a plain rule
+    (`token = 1*tchar`) lexes as a sequence of tokens, longest first.
     """
-    if not comp.unit:
-        raise ValueError("--emit re2c-lexer needs a unit rule (@unit or --unit)")
     g = comp.grammar
-    unit = g.rules[comp.unit.lower()]
+    unit = g.rules[(comp.unit or comp.start).lower()]
     P, p = prefix.upper(), prefix.lower()
     alts = unit.body.items if isinstance(unit.body, Alt) else (unit.body,)
     tagged = len(comp.dfa.tag_names) > 1
@@ -569,7 +575,7 @@ def emit_re2c_lexer(comp, source, prefix, defs_name, defs_prefix=None):
     prefixes = _prefix_expr(unit.body, g, names, (unit.name.lower(),))
     out = c_notice(comp) + [f"/* {banner(source)}.",
            " *",
-           f" * {p}_lex(): the next token of in[0..n): a whole {comp.unit} ({P}_LEX_UNIT),",
+           f" * {p}_lex(): the next token of in[0..n): a whole {unit.name} ({P}_LEX_UNIT),",
            " * a maximal subpart of an ill-formed sequence or one stray byte",
            f" * ({P}_LEX_ERROR), or the end ({P}_LEX_END). *len is the token's length.",
            " * The input is never read at or past in[n]: YYPEEK stands in a 0 there",

@@ -9,7 +9,6 @@ that does not fit still gets its header, so the build never fails for it.
 Deterministic: a pure function of the compiled grammar.
 """
 
-import sys
 import textwrap
 
 import derive_simd
@@ -80,13 +79,16 @@ def _tables_block(t, p):
     return out
 
 
-def emit_c_simd(comp, source, prefix):
+def emit_c_simd(comp, source, prefix, note=None):
+    """note: called with a line saying why, when the grammar does not fit
+    (abnfc --verbose prints it; the header says it in any case)."""
     P, p = prefix.upper(), prefix.lower()
     guard = f"{P}_SIMD_GEN_H"
     try:
         t = derive_simd.derive(comp)
     except derive_simd.NotDerivable as e:
-        print(f"abnfc: {source}: note: no SIMD lookup tables: {e}", file=sys.stderr)
+        if note:
+            note(f"{source}: note: no SIMD lookup tables: {e}")
         return "\n".join(emit.c_notice(comp) + [
             f"/* {emit.banner(source)}.",
             " *",

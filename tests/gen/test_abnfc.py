@@ -44,6 +44,7 @@ import abnf  # noqa: E402
 import automaton  # noqa: E402
 import compiler  # noqa: E402
 import emit  # noqa: E402
+import limits  # noqa: E402
 
 ABNFC = os.path.join(GEN, "abnfc.py")
 UTF8 = os.path.join(ROOT, "grammar", "utf8.abnf")
@@ -1139,6 +1140,248 @@ for _name in _bad_files():
     TestBadGrammars.add(_name)
 
 
+# ------------------------------------------------ RFC 9110 list syntax
+
+def _list_oracle(lo, hi):
+    """RFC 9110 §5.6.1.1's sender form of <lo>#<hi>"a" as a Python regex,
+    written from the RFC's own expansion, not from the compiler."""
+    more = f"(?:[ \t]*,[ \t]*a){{{max(lo, 1) - 1},{'' if hi is None else hi - 1}}}"
+    if hi == 0:
+        return re.compile("")
+    return re.compile(f"a{more}" if lo else f"(?:a{more})?")
+
+
+class TestListSyntax(Case):
+    """`#` lists (RFC 9110 §5.6.1, sender form): element, comma, OWS."""
+
+    FORMS = [(1, None), (0, None), (2, 3), (0, 2), (3, 3), (1, 1), (0, 0), (2, None)]
+
+    @staticmethod
+    def spell(lo, hi):
+        return f"{lo or ''}#{'' if hi is None else hi}"
+
+    def test_every_short_string_against_the_rfc(self):
+        alphabet = b"a, \tb"
+        strings = [bytes(t) for n in range(7) for t in itertools.product(alphabet, repeat=n)]
+        for lo, hi in self.FORMS:
+            with self.subTest(form=self.spell(lo, hi)):
+                d = lang(f'x = {self.spell(lo, hi)}"a"\n')
+                want = _list_oracle(lo, hi)
+                wrong = [s for s in strings
+                         if d.accepts(s) != bool(want.fullmatch(s.decode("ascii")))]
+                self.assertEqual(wrong[:5], [])
+
+    def test_rfc9110_connection_header(self):
+        d = lang("Connection = 1#connection-option\nconnection-option = token\n"
+                 "token = 1*tchar\ntchar = \"!\" / \"#\" / \"$\" / \"%\" / \"&\" / \"'\" / "
+                 "\"*\" / \"+\" / \"-\" / \".\" / \"^\" / \"_\" / \"`\" / \"|\" / \"~\" / "
+                 "DIGIT / ALPHA\n")
+        self.assertLanguage(d, ["close", "keep-alive, Upgrade", "a,b ,c\t,  d", "x#y"],
+                            ["", "close,", ", close", "a,,b", "a b", "close ,"])
+
+    def test_list_of_a_group_and_of_a_rule(self):
+        self.assertLanguage(lang('x = 1#2( "a" / "b" "c" )\n'),
+                            ["a", "bc", "a , bc", "bc,a"], ["a,a,a", "b", ""])
+        self.assertLanguage(lang('x = "<" #item ">"\nitem = 1*DIGIT\n'),
+                            ["<>", "<1>", "<1, 22,333>"], ["<,>", "<1,>", "< 1>"])
+
+    def test_errors(self):
+        self.assertGrammarError('a = 3#2"y"\n', 1, 5, "list 3#2: the maximum is below the minimum")
+        self.assertGrammarError("a = 1#\n", 1, 7, "expected an element after the list count")
+        self.assertGrammarError('a = #"x" # "y"\n', 1, 11, "expected an element after the list count")
+
+
+# ------------------------------------------------------- RFC page layout
+
+SPEC_DIR = os.path.join(ROOT, "..", "shared", "spec")
+FOOTER_49 = "Berners-Lee, et al.         Standards Track                    [Page 49]"
+HEADER_3986 = "RFC 3986                   URI Generic Syntax               January 2005"
+
+
+class TestRfcPageLayout(Case):
+    """ABNF copied from an RFC's .txt across page breaks compiles: the page
+    footer, form feed and header are skipped, each break with a note."""
+
+    PAGES = os.path.join(GRAMMAR_DIR, "rfc3986-uri-pages.abnf")
+    CLEAN = os.path.join(GRAMMAR_DIR, "rfc3986-uri.abnf")
+
+    def assertSameLanguage(self, a, b):
+        self.assertEqual((a.trans, a.accepting), (b.trans, b.accepting))
+
+    def test_rfc3986_across_two_page_breaks(self):
+        for start in (None, "URI-reference"):
+            self.assertSameLanguage(compiler.compile_grammar(self.PAGES, start).language,
+                                    rfc_comp("rfc3986-uri.abnf", start).language)
+        g = compiler.compile_grammar(self.PAGES).grammar
+        self.assertEqual(g.notes, [
+            f"{self.PAGES}:35: note: skipped an RFC page break (lines 35-37: page footer, "
+            "form feed, page header)",
+            f"{self.PAGES}:57: note: skipped an RFC page break (lines 57-58: page footer, "
+            "form feed, page header)"])
+        self.assertEqual(compiler.compile_grammar(self.CLEAN).grammar.notes, [])
+
+    def test_notes_on_stderr(self):
+        rel = os.path.relpath(self.PAGES, ROOT)
+        r = run_cli(rel)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr.splitlines(), [
+            f"{rel}:35: note: skipped an RFC page break (lines 35-37: page footer, form feed, "
+            "page header)",
+            f"{rel}:57: note: skipped an RFC page break (lines 57-58: page footer, form feed, "
+            "page header)"])
+        self.assertTrue(r.stdout.startswith(f"{rel}: start URI: language DFA 180 states"))
+
+    def variant(self, old, new):
+        with open(self.PAGES, encoding="ascii") as f:
+            text = f.read()
+        self.assertIn(old, text)
+        return write_grammar(text.replace(old, new))
+
+    def test_break_without_form_feed(self):
+        # Copies that lost the form feed (from HTML, or re-flowed text) keep
+        # the footer and header lines.
+        path = self.variant(f"{FOOTER_49}\n\f\n", f"{FOOTER_49}\n\n")
+        comp = compiler.compile_grammar(path)
+        self.assertSameLanguage(comp.language, rfc_comp("rfc3986-uri.abnf").language)
+        self.assertIn(f"{path}:35: note: skipped an RFC page break (lines 35-37: page footer, "
+                      "page header)", comp.grammar.notes)
+
+    def test_form_feed_alone(self):
+        path = self.variant(f"{FOOTER_49}\n\f\n{HEADER_3986}\n", "\n\f\n\n")
+        comp = compiler.compile_grammar(path)
+        self.assertSameLanguage(comp.language, rfc_comp("rfc3986-uri.abnf").language)
+        self.assertIn(f"{path}:36: note: skipped an RFC page break (line 36: form feed)",
+                      comp.grammar.notes)
+
+    def test_unrecognised_footer_points_at_its_line(self):
+        # Not the RFC layout (no [Page N]): the line left of the rules is the error.
+        path = self.variant(f"{FOOTER_49}\n\f\n{HEADER_3986}\n",
+                            "Berners-Lee, et al.    Standards Track    Page 49\n")
+        self.assertCompileError_at(path, 35, 1, "line starts left of the rules' margin "
+                                   "(column 4, from the rule at line 11)")
+
+    def test_form_feed_inside_a_line(self):
+        path = write_grammar('a = "x"\f "y"\n')
+        self.assertCompileError_at(path, 1, 8, "character 0x0C is not allowed in ABNF")
+
+    def assertCompileError_at(self, path, line, col, fragment):
+        self.assertAbnfError(lambda: compiler.compile_grammar(path), line, col, fragment, path)
+        r = run_cli(path)
+        self.assertEqual((r.returncode, r.stdout), (1, ""))
+        self.assertTrue(r.stderr.startswith(f"{path}:{line}:{col}: "), r.stderr)
+
+    def test_rfc3629_as_published(self):
+        # RFC 3629's own text: its ABNF runs across the break from page 5 to 6.
+        path = os.path.join(SPEC_DIR, "rfc3629-utf-8.txt")
+        if not os.path.exists(path):
+            note(f"{path} absent: RFC 3629 page-break check skipped")
+            self.skipTest("no ../shared/spec")
+        with open(path, encoding="ascii") as f:
+            lines = f.read().split("\n")
+        first = next(i for i, ln in enumerate(lines) if ln.startswith("   UTF8-octets ="))
+        last = next(i for i, ln in enumerate(lines) if ln.startswith("   UTF8-tail   ="))
+        excerpt = lines[first:last + 1]
+        self.assertTrue(any(ln.endswith("[Page 5]") for ln in excerpt))
+        want = compiler.compile_grammar(UTF8, start="UTF8-octets").language
+        # As stored here (the form feed dropped), and as the RFC Editor's .txt has it.
+        with_feed = [("\f" if not ln and excerpt[i - 1].endswith("[Page 5]") else ln)
+                     for i, ln in enumerate(excerpt)]
+        for text, found in ((excerpt, "page footer, page header"),
+                            (with_feed, "page footer, form feed, page header")):
+            g = write_grammar("\n".join(text) + "\n")
+            comp = compiler.compile_grammar(g)
+            self.assertSameLanguage(comp.language, want)
+            self.assertEqual(comp.grammar.notes, [f"{g}:8: note: skipped an RFC page break "
+                                                  f"(lines 8-10: {found})"])
+        # An excerpt that begins with a page's header, or ends with its footer.
+        for part, at, found in ((excerpt[9:], 1, "page header"), (excerpt[:8], 8, "page footer")):
+            g = write_grammar("\n".join(part) + "\n")
+            self.assertEqual(abnf.load(g).notes, [f"{g}:{at}: note: skipped an RFC page break "
+                                                  f"(line {at}: {found})"])
+
+
+# ------------------------------------------------------- size and limits
+
+class TestScale(Case):
+    """Counted repetition costs work and output linear in its count, and a
+    compilation that grows too big stops at the rule that grew it."""
+
+    def test_long_chain_compiles_in_linear_memory(self):
+        # Each state's shortest path kept in full is quadratic: 40000 of them
+        # take 800 MB as bytes objects; the chain itself needs ~100 MB.
+        path = write_grammar('a = 40000"x"\n')
+        out = os.path.join(TMP, "chain.h")
+        r = run_cli(path, "--emit", "c", "--max-memory", "400", "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stderr, "")
+        self.assertLess(os.path.getsize(out), 40000 * 200)
+
+    def test_header_linear_in_states(self):
+        # Every state's comment has the same few dozen bytes whatever its depth:
+        # 1000 more states of 4 classes add about the same bytes each time (a
+        # few more as state numbers grow a digit); a comment growing with its
+        # state's depth adds 3 bytes more per state each time.
+        sizes = []
+        for n in (1000, 2000, 3000):
+            comp = compile_text(f"line = 1*{n}VCHAR CRLF\n")
+            self.assertEqual(comp.dfa.nclasses, 4)
+            sizes.append(len(emit.emit_c(comp, "t.abnf", "t")))
+        self.assertLess(abs((sizes[2] - sizes[1]) - (sizes[1] - sizes[0])), 1000)
+        comment = [ln for ln in emit.emit_c(comp, "t.abnf", "t").splitlines()
+                   if ln.startswith("/*   ") and ", after " in ln]
+        self.assertEqual(len(comment), 3001)  # and the state after CR
+        self.assertLessEqual(max(map(len, comment)), 72)
+        want = "/* 8012: s2003, after 21 21 21 21 21 21 21 21 ... (2000 bytes) */"
+        self.assertTrue(any(" ".join(ln.split()) == want for ln in comment), want)
+
+    def test_cut_comment_keeps_shortest_path(self):
+        d = compile_text('a = 20"ab" "c"\n').dfa
+        deep = max((s for s in range(d.nstates) if not d.accepting[s]),
+                   key=lambda s: len(d.paths[s] or b""))
+        head, length = d.paths.head(deep)
+        self.assertEqual(head, d.paths[deep][:8])
+        self.assertEqual(length, len(d.paths[deep]))
+        self.assertEqual(emit.state_doc(d, deep),
+                         f"after 41 42 41 42 41 42 41 42 ... ({length} bytes)")
+
+    def test_state_limit_names_the_repetition(self):
+        path = write_grammar('b = "q"\nbig = b 5000"x"\n')
+        budget = limits.Budget(states=1000)
+        e = self.assertAbnfError(lambda: compiler.compile_grammar(path, start="big",
+                                                                  budget=budget),
+                                 2, 9, "rule 'big' is too big to compile: its NFA passed "
+                                       "1000 states (--max-states)")
+        self.assertIn("the repetition here makes 5000 copies", e.message)
+        r = run_cli(path, "--start", "big", "--max-states", "1000")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout, "")
+        self.assertEqual(r.stderr, f"{e}\n")
+
+    def test_dfa_state_limit(self):
+        # A small NFA whose DFA is big: the subsets of the last 11 bytes.
+        path = write_grammar('a = *("a" / "b") "a" 11("a" / "b")\n')
+        self.assertAbnfError(lambda: compiler.compile_grammar(
+            path, budget=limits.Budget(states=1000)), 1, 22, "its DFA passed 1000 states")
+        self.assertEqual(compiler.compile_grammar(path).language.nstates, (1 << 12) + 1)
+
+    def test_time_and_memory_limits(self):
+        path = write_grammar('a = 300000"x"\n')
+        for flag, value, what in (("--max-seconds", "1", "compiling took more than 1 s"),
+                                  ("--max-memory", "60", "used more than 60 MB of memory")):
+            r = run_cli(path, "--max-states", "0", flag, value, "--max-memory"
+                        if flag == "--max-seconds" else "--max-seconds", "0")
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertTrue(r.stderr.startswith(f"{os.path.relpath(path)}:1:5: rule 'a' is too "
+                                                "big to compile: ")
+                            or r.stderr.startswith(f"{path}:1:5: rule 'a' is too big"), r.stderr)
+            self.assertIn(what, r.stderr)
+
+    def test_negative_limit_refused(self):
+        r = run_cli(UTF8, "--max-states", "-1")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--max-states must be 0 (no limit) or more", r.stderr)
+
+
 # ------------------------------------------------------------ command line
 
 class TestCommandLine(Case):
@@ -1155,6 +1398,20 @@ class TestCommandLine(Case):
         self.assertEqual(r.stdout, "grammar/utf8.abnf: start UTF8-octets: language DFA 9 states, "
                          "12 classes; unit UTF8-char: decoder DFA 9 states, 12 classes, "
                          "7 error classes, 6 error kinds\n")
+
+    def test_simd_note_only_when_verbose(self):
+        # A grammar outside the lookup validator's model is not a problem: the
+        # header says why; stderr says it only with --verbose.
+        quiet = run_cli("grammar/utf16le.abnf", "--emit", "c-simd")
+        self.assertEqual(quiet.returncode, 0, quiet.stderr)
+        self.assertEqual(quiet.stderr, "")
+        self.assertIn("#define UTF16LE_SIMD_DERIVED 0", quiet.stdout)
+        for flag in ("-v", "--verbose"):
+            loud = run_cli("grammar/utf16le.abnf", "--emit", "c-simd", flag)
+            self.assertEqual(loud.stdout, quiet.stdout)
+            self.assertEqual(loud.stderr, "abnfc: grammar/utf16le.abnf: note: no SIMD lookup "
+                             "tables: byte 00-FF both starts a character and continues one, "
+                             "so a pair of bytes cannot tell where characters begin\n")
 
     def test_start_and_unit_options(self):
         rel = os.path.relpath(os.path.join(GRAMMAR_DIR, "rfc3986-ipv4.abnf"), ROOT)
@@ -1329,10 +1586,32 @@ class TestCommandLine(Case):
         r = run_cli("grammar/utf8.abnf", "--start", "nope")
         self.assertCliError(r, "abnfc: grammar/utf8.abnf: --start: rule 'nope' is not defined")
 
-    def test_lexer_needs_unit(self):
-        path = write_grammar('a = "x"\n')
-        r = run_cli(path, "--emit", "re2c-lexer")
-        self.assertCliError(r, f"abnfc: {path}: --emit re2c-lexer needs a unit rule")
+    def test_man_page_documents_every_option(self):
+        r = run_cli("--help")
+        options = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", r.stdout)))
+        self.assertIn("--max-states", options)
+        with open(os.path.join(ROOT, "man", "utfdfa-gen.1"), encoding="ascii") as f:
+            page = f.read().replace("\\-", "-")
+        self.assertEqual([o for o in options if o not in page], [])
+        # The limits' defaults as the generator has them, and the extensions it reads.
+        for text in (f"N\nstates (default: {limits.DEFAULT_STATES})",
+                     f"megabytes (default: {limits.DEFAULT_MEMORY_MB})",
+                     f"seconds (default: {limits.DEFAULT_SECONDS})",
+                     "RFC\\ 9110 section\\ 5.6.1", "note: skipped an RFC page break"):
+            self.assertIn(text, page)
+
+    def test_unit_that_is_the_start_rule_says_what_to_write(self):
+        path = write_grammar('token = 1*ALPHA\n')
+        r = run_cli(path, "--unit", "token", "--emit", "re2c-lexer")
+        self.assertCliError(r, f"{path}:1:1: rule 'token' is both the start rule and the unit: "
+                               "a decoder's start rule is a sequence of units; add "
+                               "`token-seq = *( token )` and `; @start token-seq` (or --start "
+                               "token-seq); for --emit re2c-lexer alone, give no unit")
+        # What it says to write works.
+        fixed = write_grammar('; @start token-seq\n; @unit token\n; @longest-match\n; @tags\n'
+                              'token-seq = *( token )\ntoken = 1*ALPHA\n')
+        r = run_cli(fixed, "--emit", "re2c-lexer")
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
 
     def test_deep_grammars_never_crash(self):
         parens = write_grammar("a = " + "(" * 2000 + '"x"' + ")" * 2000 + "\n")
@@ -2461,6 +2740,30 @@ class TestEmitters(Case):
         out = self.build_run(d, {"main.c": main})
         # a, é, a maximal subpart E2 82, then a stray FF.
         self.assertEqual(out.split(), ["1:1", "1:2", "2:2", "2:1"])
+
+    # A plain rule (no unit): the lexer's token is the start rule itself.
+    def test_re2c_lexer_of_a_plain_rule(self):
+        self.need_cc(also_re2c=True)
+        d = os.path.join(TMP, "plain-lexer")
+        os.makedirs(d)
+        path = write_grammar('token = 1*tchar\ntchar = ALPHA / DIGIT / "-"\n')
+        for kind, out in (("re2c", "tok.defs.re"), ("re2c-lexer", "tok.re")):
+            r = run_cli(path, "--emit", kind, "--prefix", "tok", "--defs", "tok.defs.re", "-o", out,
+                        cwd=d)
+            self.assertEqual((r.returncode, r.stderr), (0, ""))
+        with open(os.path.join(d, "tok.re")) as f:
+            self.assertIn("the next token of in[0..n): a whole token (TOK_LEX_UNIT)", f.read())
+        main = "\n".join([
+            "#include <stdio.h>", '#include "tok.c"', "int main(void)", "{",
+            '    static const unsigned char in[] = "ab-1  x\\xFFq";',
+            "    size_t at = 0, len; unsigned tag; int t;",
+            "    while ((t = tok_lex(in + at, sizeof in - 1 - at, &len, &tag)) != TOK_LEX_END) {",
+            '        printf("%d:%zu ", t, len);', "        at += len;", "    }",
+            '    printf("\\n");', "    return 0;", "}", ""])
+        self._re2c_c(d, "tok")
+        out = self.build_run(d, {"main.c": main})
+        # The longest token, two stray spaces, a token, a stray FF, a token.
+        self.assertEqual(out.split(), ["1:4", "2:1", "2:1", "1:1", "2:1", "1:1"])
 
     def test_emitters_are_deterministic(self):
         other = compiler.compile_grammar(UTF8)

@@ -288,7 +288,7 @@ def check_reasons(failures):
             path = os.path.join(tmp, f"r{i}.abnf")
             with open(path, "w") as f:
                 f.write(f"; @start T\n; @unit C\nT = *( C )\nC = {body}\n")
-            rc, text, said = run_abnfc([path, "--emit", "c-simd", "--prefix", "r"])
+            rc, text, said = run_abnfc([path, "--emit", "c-simd", "--prefix", "r", "-v"])
             if rc or want not in said or \
                     "#define R_SIMD_DERIVED 0\n#define R_SIMD_WHY" not in text:
                 failures.append(f"C = {body}: expected {want!r}, got {said.strip()}")
@@ -304,7 +304,7 @@ def check_grammar(name, gendir, rng, failures):
     want = EXPECT.get(name)
     if defs.get(f"{prefix}_SIMD_DERIVED") == "0":
         why = defs.get(f"{prefix}_SIMD_WHY", "")
-        rc, _, said = run_abnfc([path, "--emit", "c-simd", "--source", f"grammar/{name}.abnf"])
+        rc, _, said = run_abnfc([path, "--emit", "c-simd", "--source", f"grammar/{name}.abnf", "-v"])
         ok = rc == 0 and len(why) > 2 and why.strip('"') in said
         if not ok or t is not None or not isinstance(want, str) or want not in why:
             failures.append(f"{name}: not derived, reason {why} (stderr: {said.strip()})"
