@@ -114,8 +114,8 @@ user_phase() {
     run utfdfa --errors=sometimes
     [ $RC = 2 ] && [ "${ERR#utfdfa: }" != "$ERR" ]; verdict $? "unknown error mode: exit 2"
     run utfdfa missing.txt
-    [ $RC = 2 ] && [ "$ERR" = "utfdfa: missing.txt: No such file or directory" ]
-    verdict $? "missing file: exit 2, 'utfdfa: missing.txt: No such file or directory' (got $RC: $ERR)"
+    [ $RC = 1 ] && [ "$ERR" = "utfdfa: missing.txt: No such file or directory" ]
+    verdict $? "missing file: exit 1 (as iconv), 'utfdfa: missing.txt: No such file or directory' (got $RC: $ERR)"
 
     feed 'a\377b' utfdfa
     [ $RC = 1 ] && [ "$OUT" = a ] &&
