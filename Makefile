@@ -28,7 +28,11 @@ PYTHON ?= python3
 RE2C   ?= re2c
 CC     ?= cc
 CFLAGS ?= -O2 -g
-WARN    = -std=c11 -Wall -Wextra -Wpedantic -Werror
+# LARGE_FILES: 64-bit off_t and ino_t on 32-bit hosts too, so that open,
+# stat and readdir work on any file (readdir fails with EOVERFLOW on a 64-bit
+# directory offset otherwise); no public type depends on it.
+LARGE_FILES = -D_FILE_OFFSET_BITS=64
+WARN    = -std=c11 -Wall -Wextra -Wpedantic -Werror $(LARGE_FILES)
 RE2CFLAGS = -W -Werror --no-generation-date --no-version -i
 
 B = build
