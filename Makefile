@@ -105,7 +105,8 @@ include mk/tools.mk \
         mk/dist.mk \
         mk/sanitize.mk \
         mk/fuzz.mk \
-        mk/bench.mk
+        mk/bench.mk \
+        mk/cross.mk
 
 # ======================================================================
 # Read last, so every section's `CHECKS +=` above is in it.
