@@ -28,7 +28,11 @@ PYTHON ?= python3
 RE2C   ?= re2c
 CC     ?= cc
 CFLAGS ?= -O2 -g
-WARN    = -std=c11 -Wall -Wextra -Wpedantic -Werror
+# LARGE_FILES: 64-bit off_t and ino_t on 32-bit hosts too, so that open,
+# stat and readdir work on any file (readdir fails with EOVERFLOW on a 64-bit
+# directory offset otherwise); no public type depends on it.
+LARGE_FILES = -D_FILE_OFFSET_BITS=64
+WARN    = -std=c11 -Wall -Wextra -Wpedantic -Werror $(LARGE_FILES)
 RE2CFLAGS = -W -Werror --no-generation-date --no-version -i
 
 B = build
@@ -77,7 +81,7 @@ KERNEL_SRCS = src/fast/scalar.c src/fast/x86/sse2.c src/fast/x86/avx2.c \
               src/fast/x86/avx512vbmi.c src/fast/x86/units_avx512.c src/fast/dispatch.c \
               src/fast/utf7.c src/fast/x86/utf7_sse4.c src/fast/x86/utf7_avx2.c \
               src/fast/x86/wide_sse4.c src/fast/x86/units_sse4.c src/fast/x86/wide_avx2.c
-KERNEL_HEADERS = src/fast/kernels.h src/fast/levels.h src/fast/x86/x86.h src/fast/x86/utf7_x86.h \
+KERNEL_HEADERS = src/fast/isa.h src/fast/kernels.h src/fast/levels.h src/fast/x86/x86.h src/fast/x86/utf7_x86.h \
                  src/fast/x86/wide_sse4.h $(G)/wide_x86.gen.h
 # The UTF-8 fast paths (src/fast/utf8/): one file per ISA, select.c chooses at run time.
 UTF8_FAST_SRCS = src/fast/utf8/portable.c src/fast/utf8/bmi2.c src/fast/utf8/avx2.c \
@@ -103,7 +107,8 @@ include mk/tools.mk \
         mk/sanitize.mk \
         mk/fuzz.mk \
         mk/fast_tests.mk \
-        mk/bench.mk
+        mk/bench.mk \
+        mk/cross.mk
 
 # ======================================================================
 # Read last, so every section's `CHECKS +=` above is in it.

@@ -85,12 +85,18 @@ enum utfdfa_error_mode {
     UTFDFA_IGNORE = 2   /* drop ill-formed subparts */
 };
 /* The old name of enum utfdfa_error_mode, deprecated: C has no alias for an
- * enum tag, so it is a macro, and each use warns (a deprecated attribute
- * cannot be attached to a tag). Define UTFDFA_NO_DEPRECATED to drop it. */
+ * enum tag, so it is a macro, and each use warns where the compiler knows
+ * GCC's warning pragma (a deprecated attribute cannot be attached to a tag;
+ * other compilers would warn of an unknown pragma instead). Define
+ * UTFDFA_NO_DEPRECATED to drop it. */
 #ifndef UTFDFA_NO_DEPRECATED
+#if defined(__GNUC__) || defined(__clang__)
 #define utfdfa_errors                                                                          \
     _Pragma("GCC warning \"enum utfdfa_errors is deprecated: use enum utfdfa_error_mode\"")     \
         utfdfa_error_mode
+#else
+#define utfdfa_errors utfdfa_error_mode
+#endif
 #endif
 
 enum utfdfa_bom {

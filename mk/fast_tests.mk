@@ -23,7 +23,7 @@ CHECKS += check-fast
 .PHONY: check-fast-levels
 $(T)/test_fast_levels: tests/decode/test_fast_levels.c $(TEST_HDRS) $(TEST_COMMON) \
                        $(B)/libutfdfa.a $(G)/utf8.gen.h | $(T)
-	$(CC) $(TEST_CFLAGS) -I include -I $(G) -I src/fast/utf8 $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+	$(CC) $(TEST_CFLAGS) -I include -I $(G) -I src/fast/utf8 -I src/fast $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
 
 check-fast-levels: $(T)/test_fast_levels
 	$(T)/test_fast_levels $(SHARED)
@@ -111,8 +111,8 @@ CHECKS += check-utf7-kernels
 # against the replacing loop (tests/decode/test_rep_tokens.c).
 .PHONY: check-rep-tokens
 $(T)/test_rep_tokens: tests/decode/test_rep_tokens.c $(TEST_HDRS) $(TEST_COMMON) \
-                      $(B)/libutfdfa.a $(G)/utf8.gen.h | $(T)
-	$(CC) $(TEST_CFLAGS) -I include -I $(G) -I src/fast/utf8 $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+                      $(B)/libutfdfa.a $(G)/utf8.gen.h src/fast/isa.h | $(T)
+	$(CC) $(TEST_CFLAGS) -I include -I $(G) -I src/fast/utf8 -I src/fast $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
 
 check-rep-tokens: $(T)/test_rep_tokens
 	$(T)/test_rep_tokens

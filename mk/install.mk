@@ -61,9 +61,13 @@ SHLIB        = $(B)/libutfdfa.so.$(LIB_VERSION)
 # counts parentheses inside $(shell ...).)
 PAREN       := (
 API_FUNCS   := $(shell sed -n 's/^UTFDFA_API [^$(PAREN)]*[ *]\(utfdfa_[a-z0-9_]*\)[$(PAREN)].*/\1/p' include/utfdfa.h)
-# Man pages carry this date, not the build's, so their output is reproducible.
-# Change it when the pages change.
-MAN_DATE     = 2026-11-25
+# The man pages in man/ read as they are (man -l man/utfdfa.1): each carries
+# its date (not the build's, so the output is reproducible; change it when the
+# pages change, one date on all), the version (UTFDFA_VERSION) and the default
+# PREFIX's directories, which the build replaces with the configured ones.
+# make check-man holds them to that.
+MAN_DATE    := $(shell sed -n 's/^\.TH UTFDFA 1 \([0-9-]*\) .*/\1/p' man/utfdfa.1)
+MAN_PREFIX   = /usr/local
 MAN_PAGES    = $(B)/man/utfdfa.1 $(B)/man/utfdfa-gen.1 $(B)/man/utfdfa.3
 GEN_PY       = $(wildcard gen/*.py)
 ALL_GRAMMARS = $(wildcard grammar/*.abnf)
@@ -254,14 +258,24 @@ $(B)/utfdfa-gen: $(B)/install-dirs Makefile | $(B) $(B)/.tools-ok
 	sed -e "s|@REL@|$$rel|g" -e 's|@PKGDATADIR@|$(PKGDATADIR)|g' -e 's|@VERSION@|$(LIB_VERSION)|g' \
 	  $@.in > $@.tmp && rm -f $@.in && chmod 755 $@.tmp && mv $@.tmp $@
 
+# The default directories the pages name become markers first (the sources
+# have none: check-man), then the configured directories, so a directory
+# written in is never rewritten again.
 $(B)/man/%: man/% $(B)/install-dirs | $(B)
 	@mkdir -p $(@D)
-	sed -e 's|@VERSION@|$(LIB_VERSION)|g' -e 's|@DATE@|$(MAN_DATE)|g' \
-	    -e 's|@MAJOR@|$(word 1,$(subst ., ,$(LIB_VERSION)))|g' \
-	    -e 's|@MINOR@|$(word 2,$(subst ., ,$(LIB_VERSION)))|g' \
-	    -e 's|@PATCH@|$(word 3,$(subst ., ,$(LIB_VERSION)))|g' \
+	sed -e 's|$(MAN_PREFIX)/share/doc/utfdfa|@DOCDIR@|g' -e 's|$(MAN_PREFIX)/share/utfdfa|@PKGDATADIR@|g' \
+	    -e 's|$(MAN_PREFIX)/include|@INCLUDEDIR@|g' -e 's|$(MAN_PREFIX)/lib|@LIBDIR@|g' \
 	    -e 's|@PKGDATADIR@|$(PKGDATADIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 	    -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' $< > $@.tmp && mv $@.tmp $@
+
+# The pages in man/ as they are read from the source tree: no @PLACEHOLDER@,
+# the header's version, one date, man and groff without a warning.
+.PHONY: check-man
+check-man: | $(B)/.install-tools-ok
+	@$(PYTHON) tests/install/check_man_sources.py include/utfdfa.h man/utfdfa.1 man/utfdfa-gen.1 \
+	  man/utfdfa.3
+
+CHECKS += check-man
 
 # ---- install / uninstall
 install: all $(B)/utfdfa.pc $(B)/utfdfa-gen $(MAN_PAGES) $(CMAKE_FILES:%=$(B)/cmake/%)

@@ -277,6 +277,10 @@ static size_t copy_wide(struct decoder *d, unsigned to, const uint8_t *src, size
     return read;
 }
 
+/* The in-place UTF-16/UTF-32 fast path is for little-endian hosts (the
+ * decoder's units are native): a big-endian host has neither it nor the
+ * byte swap it needs. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* units 16- or 32-bit units at p turned from one byte order to the other,
  * 8 bytes at a time. */
 static void swap_units(uint8_t *p, size_t units, size_t unit)
@@ -308,7 +312,6 @@ static void swap_units(uint8_t *p, size_t units, size_t unit)
 static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
                                struct writer *w, size_t first)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     struct out *o = &w->bytes;
     uint8_t *at = (uint8_t *)o->p + o->len;
     int form = kernel_form(to);
@@ -326,11 +329,15 @@ static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *sr
         w->after_high = false;
     }
     return k;
+}
 #else
+static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
+                               struct writer *w, size_t first)
+{
     (void)d, (void)to, (void)src, (void)n, (void)w, (void)first;
     return 0;
-#endif
 }
+#endif
 
 /* Into UTF-16 or UTF-32 without a byte order (decode/byte_order.h): the
  * little-endian form, a BOM before what it writes first. */

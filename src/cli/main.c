@@ -7,11 +7,12 @@
  *   utfdfa -l | --help | --version
  *
  * Exit status: 0 success; 1 invalid input (strict transcoding, or check;
- * also a character the output encoding cannot hold); 2 usage errors
- * (unknown option or encoding, missing or unreadable file, a directory, an
- * output that is also an input); 3 read or write errors (the output written
- * so far holds whole characters only). A closed pipe ends the run quietly,
- * by SIGPIPE, as cat's and iconv's do.
+ * also a character the output encoding cannot hold) or a FILE that cannot
+ * be opened (missing, unreadable, a directory: the others are still
+ * converted or checked, as iconv and cat do); 2 usage errors (unknown
+ * option or encoding, an output that is also an input); 3 read or write
+ * errors (the output written so far holds whole characters only). A closed
+ * pipe ends the run quietly, by SIGPIPE, as cat's and iconv's do.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -30,12 +31,19 @@
 
 const char *const progname = "utfdfa";
 
-static void usage_error(const char *fmt, const char *arg)
+/* A usage error: the message, then one parenthetical, the hint (by
+ * default, to read --help). */
+static void usage_error_with_hint(const char *fmt, const char *arg, const char *hint)
 {
     fprintf(stderr, "%s: ", progname);
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (try '%s --help')\n", progname);
+    fprintf(stderr, " (%s)\n", hint);
     exit(EXIT_USAGE);
+}
+
+static void usage_error(const char *fmt, const char *arg)
+{
+    usage_error_with_hint(fmt, arg, "try 'utfdfa --help'");
 }
 
 static void print_help(void)
@@ -47,6 +55,7 @@ static void print_help(void)
            "  -f, --from=ENC         input encoding (default utf-8); also --from-code\n"
            "  -t, --to=ENC           output encoding (default utf-8); also --to-code;\n"
            "                         ENC//IGNORE is -c, ENC//TRANSLIT --errors=replace\n"
+           "                         (both: IGNORE); a suffix on -f is ignored\n"
            "      --errors=MODE      strict (stop at the first error, exit 1), replace\n"
            "                         (one U+FFFD per maximal subpart) or ignore\n"
            "  -c                     the same as --errors=ignore (as in iconv)\n"
@@ -73,25 +82,57 @@ static void print_help(void)
            "each invalid FILE, or with --all for every error and then how many; exit 0 if\n"
            "all are valid, 1 otherwise.\n"
            "\n"
-           "Exit status: 0 ok, 1 invalid input, 2 usage error, 3 read or write error.\n");
+           "Exit status: 0 ok, 1 invalid input or a FILE that cannot be opened (the\n"
+           "others are still done), 2 usage error, 3 read or write error.\n");
 }
 
-/* The encodings, each with the other names it takes. */
+/* The encodings, each with the other names it takes: one row each, the
+ * aliases in a column after the longest name, no trailing blanks. */
 static void print_list(void)
 {
+    int width = 0;
     for (unsigned e = 0; e < UTFDFA_NENCODINGS; e++) {
-        printf("%-16s", utfdfa_encoding_name((enum utfdfa_encoding)e));
-        const char *alias;
-        for (size_t k = 0; (alias = utfdfa_encoding_alias((enum utfdfa_encoding)e, k)); k++)
-            printf("%s%s", k ? ", " : " ", alias);
-        printf("\n");
+        int n = (int)strlen(utfdfa_encoding_name((enum utfdfa_encoding)e));
+        width = n > width ? n : width;
+    }
+    for (unsigned e = 0; e < UTFDFA_NENCODINGS; e++) {
+        const char *name = utfdfa_encoding_name((enum utfdfa_encoding)e), *alias;
+        fputs(name, stdout);
+        for (size_t k = 0; (alias = utfdfa_encoding_alias((enum utfdfa_encoding)e, k)); k++) {
+            if (k == 0)
+                printf("%*s%s", width + 2 - (int)strlen(name), "", alias);
+            else
+                printf(", %s", alias);
+        }
+        putchar('\n');
     }
 }
 
+/* iconv's suffixes: "//" then words separated by "//" or ",": IGNORE (-c)
+ * and TRANSLIT (replacement; no transliteration is done), IGNORE winning
+ * when both are given, as iconv then skips invalid input. An empty word is
+ * nothing; an unknown one a usage error. */
+static enum utfdfa_error_mode parse_suffixes(const char *s, const char *what,
+                                             enum utfdfa_error_mode mode)
+{
+    bool ignore = false, translit = false;
+    while (*what) {
+        size_t n = strcspn(what, "/,");
+        if (n == 6 && strncasecmp(what, "IGNORE", n) == 0)
+            ignore = true;
+        else if (n == 8 && strncasecmp(what, "TRANSLIT", n) == 0)
+            translit = true;
+        else if (n)
+            usage_error_with_hint("unknown suffix in '%s'", s, "//IGNORE, //TRANSLIT or both");
+        what += n + (what[n] != 0);
+    }
+    return ignore ? UTFDFA_IGNORE : translit ? UTFDFA_REPLACE : mode;
+}
+
 /* An encoding name as iconv takes it: the library's names and aliases,
- * and a suffix after "//": IGNORE (-c) or TRANSLIT (replacement; no
- * transliteration is done), which only an output encoding may carry
- * (*errors). */
+ * then iconv's suffixes (parse_suffixes), which set *errors for the output
+ * encoding and are accepted and ignored on the input one (errors NULL), as
+ * iconv ignores them there. */
 static void parse_encoding(const char *s, enum utfdfa_encoding *e,
                            enum utfdfa_error_mode *errors)
 {
@@ -99,18 +140,12 @@ static void parse_encoding(const char *s, enum utfdfa_encoding *e,
     const char *suffix = strstr(s, "//");
     if (suffix) {
         len = (size_t)(suffix - s);
-        const char *what = suffix + 2;
-        if (!errors && *what)
-            usage_error("'%s': only the output encoding takes a //suffix", s);
-        if (strcasecmp(what, "IGNORE") == 0)
-            *errors = UTFDFA_IGNORE;
-        else if (strcasecmp(what, "TRANSLIT") == 0)
-            *errors = UTFDFA_REPLACE;
-        else if (*what)
-            usage_error("unknown suffix in '%s' (//IGNORE or //TRANSLIT)", s);
+        enum utfdfa_error_mode mode = parse_suffixes(s, suffix + 2, errors ? *errors : UTFDFA_STRICT);
+        if (errors)
+            *errors = mode;
     }
     if (!utfdfa_encoding_from_name(s, len, e))
-        usage_error("unknown encoding '%s' (see 'utfdfa -l')", s);
+        usage_error_with_hint("unknown encoding '%s'", s, "see 'utfdfa -l'");
 }
 
 /* Options in long form take "--name=value" or "--name value". */
@@ -136,7 +171,7 @@ static unsigned choice(const char *v, const char *const *names, const char *what
     fprintf(stderr, "%s: unknown %s '%s' (", progname, what, v);
     for (unsigned k = 0; names[k]; k++)
         fprintf(stderr, "%s%s", k ? (names[k + 1] ? ", " : " or ") : "", names[k]);
-    fprintf(stderr, ") (try '%s --help')\n", progname);
+    fprintf(stderr, ")\n");
     exit(EXIT_USAGE);
 }
 
@@ -227,7 +262,7 @@ static int run_check(const struct options *opt, const char **files, size_t nfile
     for (size_t k = 0; k < nfiles; k++) {
         int fd = open_input(files[k]);
         if (fd < 0) { /* the others are still checked */
-            status = EXIT_USAGE;
+            status = EXIT_INVALID;
             continue;
         }
         int r = check_file(fd, display_name(files[k]), opt, &totals);
@@ -235,7 +270,7 @@ static int run_check(const struct options *opt, const char **files, size_t nfile
             close(fd);
         if (r == EXIT_IO)
             return EXIT_IO;
-        if (r && !status)
+        if (r)
             status = EXIT_INVALID;
     }
     if (opt->all && !opt->silent)
@@ -271,26 +306,36 @@ static int transcode_all(const struct options *opt, const char **files, const in
     return status;
 }
 
+/* Open every input first (a usage error found after them, an output that
+ * is an input, must not leave a half-written output). A FILE that cannot be
+ * opened is named and left out; the others are converted, and the run
+ * fails with EXIT_INVALID, as iconv and cat do. */
 static int run_transcode(const struct options *opt, const char **files, size_t nfiles,
                          const char *output)
 {
-    /* Open every input first: a usage error must not leave a half-written output. */
     static const char *const stdin_only[] = {"-"};
     if (nfiles == 0)
         files = (const char **)stdin_only, nfiles = 1;
     int *fds = calloc(nfiles, sizeof *fds);
-    if (!fds) {
+    const char **opened = calloc(nfiles, sizeof *opened);
+    if (!fds || !opened) {
+        free(fds);
+        free((void *)opened);
         fprintf(stderr, "%s: out of memory\n", progname);
         return EXIT_IO;
     }
-    bool all_open = true;
+    size_t nopen = 0;
     for (size_t k = 0; k < nfiles; k++)
-        all_open &= (fds[k] = open_input(files[k])) >= 0;
-    int status = all_open ? transcode_all(opt, files, fds, nfiles, output) : EXIT_USAGE;
-    for (size_t k = 0; k < nfiles; k++)
+        if ((fds[nopen] = open_input(files[k])) >= 0)
+            opened[nopen++] = files[k];
+    int status = nopen ? transcode_all(opt, opened, fds, nopen, output) : 0;
+    if (nopen < nfiles && status == 0)
+        status = EXIT_INVALID;
+    for (size_t k = 0; k < nopen; k++)
         if (fds[k] > STDIN_FILENO)
             close(fds[k]);
     free(fds);
+    free((void *)opened);
     return status;
 }
 

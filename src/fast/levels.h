@@ -6,6 +6,7 @@
 #ifndef UTFDFA_FAST_LEVELS_H
 #define UTFDFA_FAST_LEVELS_H
 
+#include "isa.h"
 #include "kernels.h"
 
 #include <string.h>
@@ -19,12 +20,8 @@
 #define KERN_LIKELY(x) (x)
 #endif
 
-/* SIMD levels exist for x86-64 with GCC-style target attributes. */
-#if defined(__GNUC__) && defined(__x86_64__)
-#define KERN_X86 1
-#else
-#define KERN_X86 0
-#endif
+/* SIMD levels exist for x86-64 with GCC-style target attributes (isa.h). */
+#define KERN_X86 UTFDFA_ISA_X86
 
 /* The levels, each a set of CPU features that the next one includes. The
  * kernels of a level use nothing beyond its features; a level without a

@@ -67,6 +67,40 @@ class Suite:
         sys.exit(1 if self.failed else 0)
 
 
+NOBODY = 65534
+
+
+def searchable_by_others(path):
+    """Whether every directory from / down to path lets other users through."""
+    path = os.path.realpath(path)
+    while True:
+        try:
+            if not os.stat(path).st_mode & 0o001:
+                return False
+        except OSError:
+            return False
+        if path == os.path.dirname(path):
+            return True
+        path = os.path.dirname(path)
+
+
+def copy_for_nobody(binary):
+    """(directory, copy of binary, "") in a fresh directory that user nobody
+    can reach, as a checkout under a private (mode 0700) directory cannot
+    be; or (None, None, why not). The caller removes the directory."""
+    for base in (tempfile.gettempdir(), "/tmp", "/var/tmp", "/dev/shm"):
+        if os.path.isdir(base) and searchable_by_others(base):
+            break
+    else:
+        return None, None, "no temporary directory that user nobody can reach"
+    d = tempfile.mkdtemp(prefix="utfdfa-nobody-", dir=base)
+    os.chmod(d, 0o755)
+    copy = os.path.join(d, os.path.basename(binary))
+    shutil.copy2(binary, copy)
+    os.chmod(copy, 0o755)
+    return d, copy, ""
+
+
 def read(path):
     with open(path, "rb") as f:
         return f.read()

@@ -11,9 +11,10 @@ The tests follow the CLI contract (the project's issue), not the code:
   utfdfa check [-f FROM] FILE...
   utfdfa -l | --help | --version
 
-  exit 0 ok; 1 invalid input (strict, check); 2 usage error (unknown encoding
-  or option, missing/unreadable file, a directory, -o naming an input); 3 I/O
-  error (e.g. -o /dev/full, a closed pipe).
+  exit 0 ok; 1 invalid input (strict, check), or a FILE that cannot be opened
+  (missing, unreadable, a directory: the others are still converted, as iconv
+  and cat do); 2 usage error (unknown encoding or option, -o naming an
+  input); 3 I/O error (e.g. -o /dev/full, a closed pipe).
 
   strict:  "utfdfa: FILE: invalid ENC (KIND) at byte offset N, line L, column C"
   check:   "FILE:L:C: invalid ENC (KIND) at byte offset N"
@@ -37,6 +38,8 @@ import tempfile
 import threading
 import time
 import traceback
+
+from clitest import NOBODY, copy_for_nobody
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -144,6 +147,11 @@ def text(b):
 def short(b, n=160):
     r = repr(b)
     return r if len(r) <= n else r[:n] + "...(%d bytes)" % len(b)
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def write(path, data):
@@ -285,12 +293,9 @@ def exit2_usage_errors():
         (["-z"], "-z", "unknown short option"),
         (["--errors=lenient"], "lenient", "unknown --errors mode"),
         (["--bom=maybe"], "maybe", "unknown --bom mode"),
-        ([os.path.join(TMP, "does-not-exist.txt")], "does-not-exist.txt", "missing file"),
-        ([TMP], TMP, "a directory"),
+        (["-t", "utf-8//BOGUS"], "BOGUS", "unknown suffix"),
         (["check", "-f", "utf-9", os.path.join(TMP, "cat-a.txt")], "utf-9",
          "check: unknown encoding"),
-        (["check", os.path.join(TMP, "nope.txt")], "nope.txt", "check: missing file"),
-        (["check", TMP], TMP, "check: a directory"),
         (["check", "--frob", "x"], "--frob", "check: unknown option"),
     ]
     for args, mention, what in cases:
@@ -299,46 +304,92 @@ def exit2_usage_errors():
         one_line(p.stderr, USAGE_RE, what + ": one line starting 'utfdfa: '")
         check(mention in text(p.stderr), what + ": message names %r" % mention,
               text(p.stderr))
+        check(text(p.stderr).count("(") <= 1, what + ": at most one parenthetical",
+              text(p.stderr))
         check(p.stdout == b"", what + ": nothing on stdout", short(p.stdout))
-    # a missing file among good ones: still exit 2, and the message names it
-    good = tmpfile("good-for-usage.txt", b"fine\n")
-    missing = os.path.join(TMP, "missing-2.txt")
-    p = run([good, missing])
-    check(p.returncode == 2, "good + missing file: exit 2", p.returncode)
-    one_line(p.stderr, r"utfdfa: .*" + re.escape(missing) + r".*", "good + missing: message")
 
 
 @test
-def exit2_unreadable_file():
-    prefix = []
+def files_that_cannot_be_opened():
+    """A missing FILE or a directory among others: named on stderr, the
+    others converted (or checked) in order, exit 1: iconv's and cat's
+    behaviour, the same for the transcoder and check."""
+    good = tmpfile("good-for-open.txt", "fine \u00e9\n".encode())
+    other = tmpfile("other-for-open.txt", b"more\n")
+    missing = os.path.join(TMP, "missing-2.txt")
+    for bad, what in ((missing, "missing file"), (TMP, "a directory")):
+        for args, want in (([bad], b""), ([good, bad, other], read_bytes(good) + b"more\n"),
+                           ([bad, good], read_bytes(good))):
+            label = "%s in %d FILEs" % (what, len(args))
+            p = run(args)
+            check(p.returncode == 1 and p.stdout == want,
+                  label + ": the others converted, exit 1", (p.returncode, short(p.stdout)))
+            one_line(p.stderr, r"utfdfa: .*" + re.escape(bad) + r".*", label + ": one message")
+            p = run(["-t", "utf-16le"] + args)
+            check(p.returncode == 1 and p.stdout == want.decode().encode("utf-16-le"),
+                  label + ": -t utf-16le, the others converted", short(p.stdout))
+            p = run(["check"] + args)
+            check(p.returncode == 1 and p.stdout == b"", label + ": check exits 1",
+                  (p.returncode, text(p.stderr)))
+            one_line(p.stderr, r"utfdfa: .*" + re.escape(bad) + r".*", label + ": check, one message")
+    if shutil.which("iconv"):
+        args = [good, missing, other]
+        want = iconv(["-f", "UTF-8", "-t", "UTF-16LE"] + args, b"")
+        got = run(["-f", "UTF-8", "-t", "UTF-16LE"] + args)
+        check((got.returncode, got.stdout) == (want.returncode, want.stdout),
+              "a missing file among others: as iconv (output, exit status)",
+              (got.returncode, want.returncode))
+    # An invalid FILE after a missing one: strict still stops at it, exit 1.
+    invalid = tmpfile("invalid-for-open.txt", b"ab\xffcd\n")
+    p = run([missing, invalid, good])
+    check(p.returncode == 1 and p.stdout == b"ab" and text(p.stderr).count("\n") == 2,
+          "missing + invalid: strict stops at the error, both named", (short(p.stdout), text(p.stderr)))
+    # Only missing FILEs: -o is not created (as iconv -o).
+    out = os.path.join(TMP, "never-written.out")
+    p = run(["-o", out, missing])
+    check(p.returncode == 1 and not os.path.exists(out), "-o with only a missing FILE: no output file",
+          p.returncode)
+
+
+@test
+def unreadable_file_exit1():
+    """A FILE the user cannot read: named, the others converted, exit 1. As
+    root (who reads mode-000 files) the tool runs as nobody, from a copy in
+    a directory nobody can reach: the checkout may be under a private one."""
+    prefix, binary, d = [], BIN, None
     if os.geteuid() == 0:
-        # root reads mode-000 files: drop to 'nobody' when setpriv can do it
         setpriv = shutil.which("setpriv")
         if not setpriv:
             note("running as root without setpriv: skipped")
             return
-        prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
-    d = tempfile.mkdtemp(prefix="utfdfa-cli-perm-")
-    try:
+        prefix = [setpriv, "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups"]
+        d, binary, why = copy_for_nobody(BIN)
+        if d is None:
+            note("%s: skipped" % why)
+            return
+    else:
+        d = tempfile.mkdtemp(prefix="utfdfa-cli-perm-")
         os.chmod(d, 0o755)
+    try:
         readable = write(os.path.join(d, "readable.txt"), b"fine\n")
         path = write(os.path.join(d, "unreadable.txt"), b"secret\n")
         os.chmod(readable, 0o644)
         os.chmod(path, 0)
 
         def run_as(args):
-            return subprocess.run(prefix + [BIN] + args, stdin=subprocess.DEVNULL,
+            return subprocess.run(prefix + [binary] + args, stdin=subprocess.DEVNULL,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
 
         ctl = run_as([readable])
-        if ctl.returncode != 0 or ctl.stdout != b"fine\n":
-            note("cannot run the tool as an unprivileged user (%s); skipped"
-                 % text(ctl.stderr).strip())
+        if not check(ctl.returncode == 0 and ctl.stdout == b"fine\n",
+                     "the tool runs as an unprivileged user", text(ctl.stderr)):
             return
-        for args, what in (([path], "unreadable file"), ([readable, path], "good + unreadable"),
-                           (["check", path], "check unreadable file")):
+        for args, what, out in (([path], "unreadable file", b""),
+                                ([readable, path, readable], "good + unreadable", b"fine\n" * 2),
+                                (["check", path], "check unreadable file", b"")):
             p = run_as(args)
-            check(p.returncode == 2, what + ": exit 2", (p.returncode, text(p.stderr)))
+            check(p.returncode == 1 and p.stdout == out, what + ": exit 1, the others converted",
+                  (p.returncode, text(p.stderr)))
             one_line(p.stderr, r"utfdfa: .*" + re.escape(path) + r".*", what + ": message")
     finally:
         shutil.rmtree(d, ignore_errors=True)
@@ -1042,9 +1093,14 @@ def help_version_list():
                   "--version agrees with UTFDFA_VERSION", (text(p.stdout), m.group(1)))
     # -l: a line per encoding, its name first, then the other names it takes
     # (comma-separated; a parenthesis explains), and UTF-16/UTF-32 without
-    # a byte order.
+    # a byte order; the other names in one column, no trailing blanks.
     p = run(["-l"])
     lines = text(p.stdout).splitlines()
+    check(all(ln == ln.rstrip() for ln in lines), "-l: no trailing blanks",
+          [ln for ln in lines if ln != ln.rstrip()])
+    columns = {len(ln) - len(ln.split(None, 1)[1]) for ln in lines if len(ln.split(None, 1)) == 2}
+    check(len(columns) == 1 and min(columns) >= 2 + max(len(ln.split()[0]) for ln in lines),
+          "-l: the other names in one column after the longest name", text(p.stdout))
     check(p.returncode == 0 and p.stderr == b"", "-l: exit 0", p.returncode)
     names = [ln.split()[0] for ln in lines if ln.strip()]
     check(text(p.stdout).endswith("\n") and
@@ -1138,7 +1194,25 @@ def iconv_compatible():
     got = run(["--to-code=utf8//TRANSLIT"], bad)
     check(got.returncode == 0 and got.stdout == "a\ufffdb\ufffd\ufffdc".encode(),
           "//TRANSLIT replaces", short(got.stdout))
-    for args in (["-t", "utf-8//BOGUS"], ["-f", "utf-8//IGNORE"]):
+    # Combined suffixes, in either order and with iconv's comma: IGNORE wins
+    # (iconv then skips invalid input); a suffix on the source is ignored.
+    ignored = iconv(["-c", "-f", "UTF-8", "-t", "UTF-8"], bad).stdout
+    for to in ("UTF-8//TRANSLIT//IGNORE", "utf-8//ignore//translit", "UTF-8//TRANSLIT,IGNORE",
+               "UTF-8//IGNORE//", "UTF-16LE//TRANSLIT//IGNORE"):
+        want = iconv(["-f", "UTF-8", "-t", to], bad)
+        got = run(["-t", to], bad)
+        check(got.returncode == 0 and got.stdout == want.stdout and
+              got.stdout == ignored.decode().encode(to.split("/")[0].lower()),
+              "-t %s as iconv writes it" % to, (got.returncode, short(got.stdout), short(want.stdout)))
+    for frm in ("UTF-8//IGNORE", "utf-8//TRANSLIT", "UTF-8//TRANSLIT//IGNORE"):
+        want = iconv(["-f", frm, "-t", "UTF-16LE"], "ok\u00e9".encode())
+        got = run(["-f", frm, "-t", "UTF-16LE"], "ok\u00e9".encode())
+        check(want.returncode == 0 and (got.returncode, got.stdout) == (0, want.stdout),
+              "-f %s: the suffix ignored, as iconv" % frm, (got.returncode, text(got.stderr)))
+        got = run(["-f", frm], bad)
+        check(got.returncode == 1 and got.stdout == b"a",
+              "-f %s: still strict (the suffix is the output's business)" % frm, got.returncode)
+    for args in (["-t", "utf-8//BOGUS"], ["-t", "utf-8//IGNORE//BOGUS"], ["-f", "utf-8//BOGUS"]):
         got = run(args, b"x")
         check(got.returncode == 2 and got.stdout == b"", "%s refused" % " ".join(args),
               got.returncode)

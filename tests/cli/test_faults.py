@@ -264,7 +264,7 @@ def read_errors():
         p = run([], d)
     finally:
         os.close(d)
-    check(p.returncode == 2, "stdin is a directory: exit 2 (as a directory FILE)",
+    check(p.returncode == 1, "stdin is a directory: exit 1 (as a directory FILE)",
           (p.returncode, text(p.stderr)))
     one_message(p.stderr, "stdin is a directory", "<stdin>", "is a directory")
     # EIO in the middle of the stream (strace): what was written before is

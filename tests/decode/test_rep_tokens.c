@@ -32,6 +32,7 @@
 
 #include "check.h"
 #include "common.h"
+#include "isa.h"
 #include "plain_dfa.h"
 #include "rng.h"
 #include "utf8.gen.h"
@@ -40,12 +41,21 @@
 int utfdfa__fast_has(const char *level);
 typedef size_t rep_fn(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t *, size_t,
                       size_t *, size_t *);
+/* The AVX2 functions exist where the SIMD levels do (isa.h); elsewhere
+ * main skips before any call. */
+#if UTFDFA_ISA_X86
 rep_fn utfdfa__utf8_rep_tok_avx2, utfdfa__utf8_rep_avx2;
+#define REP_TOKENS utfdfa__utf8_rep_tok_avx2
+#define REP_SLABS utfdfa__utf8_rep_avx2
+#else
+#define REP_TOKENS NULL
+#define REP_SLABS NULL
+#endif
 
 static const struct {
     const char *name;
     rep_fn *f;
-} engines[] = {{"tokens", utfdfa__utf8_rep_tok_avx2}, {"slabs", utfdfa__utf8_rep_avx2}};
+} engines[] = {{"tokens", REP_TOKENS}, {"slabs", REP_SLABS}};
 
 /* One of every byte range the grammar tells apart, and its edges. */
 static const uint8_t probe[] = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0,
@@ -219,6 +229,10 @@ static void test_inside(void)
 
 int main(void)
 {
+    if (!UTFDFA_ISA_X86) {
+        printf("test_rep_tokens: no AVX2 level on this ISA: skipped\n");
+        return 0;
+    }
     if (!utfdfa__fast_has("avx2")) {
         printf("test_rep_tokens: this CPU lacks AVX2: skipped\n");
         return 0;

@@ -114,8 +114,8 @@ user_phase() {
     run utfdfa --errors=sometimes
     [ $RC = 2 ] && [ "${ERR#utfdfa: }" != "$ERR" ]; verdict $? "unknown error mode: exit 2"
     run utfdfa missing.txt
-    [ $RC = 2 ] && [ "$ERR" = "utfdfa: missing.txt: No such file or directory" ]
-    verdict $? "missing file: exit 2, 'utfdfa: missing.txt: No such file or directory' (got $RC: $ERR)"
+    [ $RC = 1 ] && [ "$ERR" = "utfdfa: missing.txt: No such file or directory" ]
+    verdict $? "missing file: exit 1 (as iconv), 'utfdfa: missing.txt: No such file or directory' (got $RC: $ERR)"
 
     feed 'a\377b' utfdfa
     [ $RC = 1 ] && [ "$OUT" = a ] &&
@@ -442,7 +442,7 @@ P=$D$PREFIX
 
 VERSION=$(sed -n 's/^#define UTFDFA_VERSION "\(.*\)"/\1/p' include/utfdfa.h)
 MAJOR=${VERSION%%.*}
-MAN_DATE=${MAN_DATE:-$(sed -n 's/^MAN_DATE *= *//p' mk/install.mk)}
+MAN_DATE=${MAN_DATE:-$(sed -n 's/^\.TH UTFDFA 1 \([0-9-]*\) .*/\1/p' man/utfdfa.1)}
 
 # The header's public names, found by a parser of its own (not the Makefile's).
 "$PYTHON" - include/utfdfa.h > "$WORK/api.txt" <<'EOF'
@@ -544,10 +544,15 @@ for page in share/man/man1/utfdfa.1 share/man/man1/utfdfa-gen.1 share/man/man3/u
             [ -z "$warnings" ]; verdict $? "man --warnings -l $page: no warnings ${warnings:+($warnings)}"
     fi
     ! grep -n '@[A-Z_]*@' "$f" >&2; verdict $? "$page: every @PLACEHOLDER@ is filled in"
+    ! grep -n '/usr/local' "$f" >&2; verdict $? "$page: names PREFIX=$PREFIX's directories, not /usr/local's"
     ! LC_ALL=C grep -q "$(printf '[^\t -~]')" "$f"; verdict $? "$page is plain ASCII"
     grep -q "^\.TH [^ ]* [0-9] $MAN_DATE \"utfdfa $VERSION\"" "$f"
     verdict $? "$page: .TH carries the pinned date $MAN_DATE and version $VERSION"
 done
+grep -q "$PREFIX/share/utfdfa/grammar/" "$P/share/man/man1/utfdfa-gen.1" &&
+    grep -q "$PREFIX/include/utfdfa.h" "$P/share/man/man3/utfdfa.3" &&
+    grep -q "$PREFIX/lib/pkgconfig/utfdfa.pc" "$P/share/man/man3/utfdfa.3"
+verdict $? "the man pages' FILES name the directories under PREFIX=$PREFIX"
 for f in $FUNCS; do
     [ "$(cat "$P/share/man/man3/$f.3")" = ".so man3/utfdfa.3" ]; verdict $? "man3/$f.3 is a link to utfdfa(3)"
 done

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The layout rules of the runtime: no source file over FILE_MAX lines, no
-function over FUNC_MAX lines (from its opening line to its closing brace).
+function over FUNC_MAX lines (from its opening line to its closing brace);
+the x86 ISA asked in one place (ISA_HEADER), so the levels, the fast paths
+and their tests cannot disagree on where the SIMD code exists.
 
     python3 tests/layout/check_layout.py DIR...
 
@@ -15,6 +17,8 @@ import sys
 FILE_MAX = 500
 FUNC_MAX = 80
 SOURCES = (".c", ".h")
+ISA_HEADER = os.path.join("fast", "isa.h")
+ISA_MACROS = re.compile(r"\b(__x86_64__|__x86_64|__amd64__|__amd64|_M_X64|_M_AMD64)\b")
 
 
 def functions(lines):
@@ -53,6 +57,12 @@ def main(dirs):
                 with open(path, encoding="utf-8") as fh:
                     lines = fh.read().splitlines()
                 checked += 1
+                if not path.endswith(ISA_HEADER):
+                    for n, line in enumerate(lines, 1):
+                        if ISA_MACROS.search(line):
+                            print(f"{path}:{n}: asks for x86-64 itself; use UTFDFA_ISA_X86 "
+                                  f"(src/{ISA_HEADER})")
+                            bad += 1
                 if len(lines) > FILE_MAX:
                     print(f"{path}:1: {len(lines)} lines (at most {FILE_MAX})")
                     bad += 1

@@ -22,7 +22,9 @@
 #define FAST_UNLIKELY(x) (x)
 #endif
 
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(_M_X64))
+#include "../isa.h"
+
+#if UTFDFA_ISA_X86
 #define FAST_X86 1
 #include <immintrin.h>
 /* Functions of bmi2.c and avx2.c: target attributes, not per-file flags, so
