@@ -5,7 +5,8 @@
 #define UTFDFA_DECODE_DFA_H
 
 #include "decode/sink.h"
-#include "encodings.gen.h" /* and the tables of every grammar it names */
+/* encodings.gen.h includes the tables of every grammar a row decodes with. */
+#include "encodings.gen.h"
 
 /* The public taxonomy is the grammars' @error-kinds order: encodings.gen.h
  * asserts each kind. */
