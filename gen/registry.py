@@ -27,10 +27,29 @@ import emit  # noqa: E402
 import grammar_facts  # noqa: E402
 
 GENERATOR = "gen/registry.py"
-COLUMNS = ("enum", "name", "source", "fuzz", "unit", "bytes", "limit", "grammar", "aliases")
+COLUMNS = ("enum", "name", "source", "fuzz", "unit", "bytes", "limit", "grammar", "decoder",
+           "writer", "kernel", "aliases")
 LIMIT_FLAGS = ("surrogates", "c1", "nul")
 FUZZ_HARNESSES = ("forms", "variants")
 GRAMMAR_USES = ("dfa", "check")
+# The decoder column: its grammar's tables (dfa, and what the runtime adds:
+# +pairs joins UTF-16 code units, +wobbly WTF-8's surrogates, +magic a
+# signature), UTF-7's engine over them (utf7), or a unit decoder: core(),
+# then its arguments, for the generated dispatch.
+DFA_DECODERS = {"dfa": "PAIRS_NONE", "dfa+pairs": "PAIRS_JOIN", "dfa+wobbly": "PAIRS_WTF8",
+                "dfa+magic": "PAIRS_NONE"}
+UNIT_DECODERS = {"utf16le": ("utf16", "UNITS_LE"), "utf16be": ("utf16", "UNITS_BE"),
+                 "utf32le": ("utf32", "UNITS_LE", "SCALAR_VALUES"),
+                 "utf32be": ("utf32", "UNITS_BE", "SCALAR_VALUES"),
+                 "ucs4le": ("utf32", "UNITS_LE", "ANY_VALUE"),
+                 "ucs4be": ("utf32", "UNITS_BE", "ANY_VALUE")}
+DECODERS = tuple(DFA_DECODERS) + ("utf7",) + tuple(UNIT_DECODERS)
+# The writer column: the writers of src/encode/forms.h (write_WRITER, len_WRITER).
+WRITERS = ("utf8", "corrected", "cesu8", "mutf8", "utf16le", "utf16be", "utf32le", "utf32be",
+           "utf7")
+# The kernel column: the form of src/fast/kernels.h in which the row writes
+# every scalar value (FORM), or only ASCII (ascii:FORM).
+FORMS = ("utf8", "utf16le", "utf16be", "utf32le", "utf32be")
 
 
 @dataclass
@@ -51,6 +70,9 @@ class Row:
     bytes: int
     limit: str
     grammar: object      # (use, file stem) or None
+    decoder: object = None  # a word of DECODERS or None
+    writer: object = None   # a word of WRITERS or None
+    kernel: object = None   # (form, ascii only) or None
     aliases: list = field(default_factory=list)
     cols: dict = field(default_factory=dict)  # column of each name and alias, and "grammar"
 
@@ -131,12 +153,37 @@ def _row(line, words, limits, err):
         if not grammar[1].endswith(".abnf"):
             raise err(w["grammar"][0], f"grammar {grammar[1]!r} is not an .abnf file")
         grammar = (grammar[0], grammar[1][:-len(".abnf")])
+    decoder, writer, kernel = _dispatch(w, source, grammar, err)
     aliases = [a for _, a in words[len(COLUMNS) - 1:]]
     cols = {a: c for c, a in words[len(COLUMNS) - 1:]}
     cols.update({w["name"][1]: w["name"][0], "grammar": w["grammar"][0]})
     return Row(line, enum, w["name"][1], None if source == "-" else source,
                _pair(*w["fuzz"], FUZZ_HARNESSES, err, "fuzz"), unit_size, most_bytes, limit,
-               grammar, [] if aliases == ["-"] else aliases, cols)
+               grammar, decoder, writer, kernel, [] if aliases == ["-"] else aliases, cols)
+
+
+def _one_of(col, word, known, err, what):
+    if word != "-" and word not in known:
+        raise err(col, f"{what} must be - or one of {', '.join(known)}, not {word!r}")
+    return None if word == "-" else word
+
+
+def _dispatch(w, source, grammar, err):
+    """The decoder, writer and kernel columns."""
+    col, decoder = w["decoder"]
+    decoder = _one_of(col, decoder, DECODERS, err, "decoder")
+    if (decoder is None) != (source == "-"):
+        raise err(col, "a row has a decoder exactly when it has a source instance")
+    if decoder and (decoder in DFA_DECODERS or decoder == "utf7") and \
+            not (grammar and grammar[0] == "dfa"):
+        raise err(col, f"decoder {decoder} decodes with its grammar's tables: the grammar "
+                       f"column must be dfa:FILE")
+    col, writer = w["writer"]
+    writer = _one_of(col, writer, WRITERS, err, "writer")
+    col, kernel = w["kernel"]
+    ascii = kernel.startswith("ascii:")
+    form = _one_of(col, kernel[len("ascii:"):] if ascii else kernel, FORMS, err, "kernel")
+    return decoder, writer, (form, ascii) if form else None
 
 
 def _check_names(path, rows):
@@ -163,11 +210,15 @@ def _check_names(path, rows):
     for r in rows:
         if r.source is None:
             continue
-        engine = r.grammar[0] if r.grammar else None
+        engine = r.decoder
         if r.source in kind and kind[r.source][0] != (engine, r.unit):
             raise abnf.Pos(path, r.line, 1).error(
                 f"source {r.source!r} is shared with line {kind[r.source][1]}, whose engine "
                 f"or unit differs")
+        if r.source in kind and engine != "utf7":
+            raise abnf.Pos(path, r.line, 1).error(
+                f"source {r.source!r} is shared with line {kind[r.source][1]}: only the "
+                f"utf7 decoder takes each row's tables at run time")
         kind.setdefault(r.source, ((engine, r.unit), r.line))
 
 
@@ -256,6 +307,7 @@ def emit_c(reg, grammar_dir):
             "#define UTFDFA_EACH_SOURCE(X) \\"]
     out += _x_lines([f"X({s}, {first.enum}, {n})" for s, first, n in _instances(rows)])
     out += facts.emit_c()
+    out += _emit_dispatch(reg, facts)
     out += ["#endif /* UTFDFA_ENCODINGS_GEN_H */"]
     return "\n".join(out) + "\n"
 
@@ -272,6 +324,136 @@ def _instances(rows):
             first, n = seen.get(r.source, (r, 0))
             seen[r.source] = (first, n + 1)
     return [(s, first, n) for s, (first, n) in seen.items()]
+
+
+# ------------------------------------------------------------ dispatch
+
+def _table_name(kind, stem):
+    return f"{kind}_{emit.c_ident(stem)}"
+
+
+def _emit_dispatch(reg, facts):
+    """The runtime's per-encoding switches, from the decoder, writer and
+    kernel columns: every case that names an encoding is here."""
+    rows = reg.rows
+    out = ["/* ------------------------------------------------------------ dispatch",
+           " * What each row's decoder, writer and kernel form are (the registry's",
+           " * columns of those names): the runtime's switches over encodings are",
+           " * these lists and functions, and name no encoding themselves. */", ""]
+    out += _emit_dfas(rows, facts)
+    out += _emit_decoders(rows)
+    out += _emit_writers(rows)
+    out += _emit_forms(reg)
+    return out
+
+
+def _emit_dfas(rows, facts):
+    """The tables of each grammar a row decodes with (src/decode/dfa.h)."""
+    items, fit = [], []
+    for r in rows:
+        if r.decoder not in DFA_DECODERS:
+            continue
+        stem = r.grammar[1]
+        comp, p = facts.comp[stem], emit.c_ident(stem)
+        dfa, P = comp.dfa, p.upper()
+        wide = dfa.nstates * dfa.nclasses > 256
+        offsets = comp.values.get("offset") is not None
+        reserved = comp.values.get("reserved") is not None
+        items.append(f"X({_table_name('dfa', stem)}, DFA_TABLES({r.enum}, {p}, {P}, "
+                     f"{'NULL' if wide else p + '_trans'}, {p + '_trans' if wide else 'NULL'}, "
+                     f"{p + '_tag' if offsets else 'NULL'}, "
+                     f"{p + '_tag_offset' if offsets else 'NULL'}, "
+                     f"{p + '_final_tag' if any(dfa.final_tags) else 'NULL'}, "
+                     f"{P + '_RESERVED_TAG' if reserved else '0'}, "
+                     f"{'corrected_magic' if r.decoder == 'dfa+magic' else 'NULL'}, "
+                     f"{DFA_DECODERS[r.decoder]}))")
+    for stem in facts.grammars:
+        fit.append(f"{emit.c_ident(stem).upper()}_NSTATES <= 1u << (bits)")
+    out = ["/* The tables each row with a dfa decoder steps (src/decode/dfa.h's struct",
+           " * dfa): X(name, DFA_TABLES(enum, prefix, PREFIX, 8-bit transitions, 16-bit",
+           " * transitions, tags, tag offsets, longest-match tags, reserved tag, magic",
+           " * number, pairing)). */",
+           "#define UTFDFA_EACH_DFA(X) \\"]
+    out += _x_lines(items)
+    out += ["/* Whether every state number of the grammars fits `bits` bits. */",
+            "#define UTFDFA_STATES_FIT(bits) \\",
+            "    (" + " && \\\n     ".join(fit) + ")", ""]
+    return out
+
+
+def _emit_decoders(rows):
+    """core()'s cases: each instance's decoder core with its arguments."""
+    items = []
+    for s, first, n in _instances(rows):
+        if first.decoder in DFA_DECODERS:
+            items.append(f"X({first.enum}, dfa, &{_table_name('dfa', first.grammar[1])})")
+        elif first.decoder == "utf7":
+            tables = f"&{_table_name('u7g', first.grammar[1])}"
+            for r in rows[::-1]:
+                if r.source == s and r is not first:
+                    tables = f"FAMILY({r.enum}, &{_table_name('u7g', r.grammar[1])}, {tables})"
+            items.append(f"X({first.enum}, utf7, {tables})")
+        else:
+            items.append(f"X({first.enum}, {', '.join(UNIT_DECODERS[first.decoder])})")
+    return ["/* The decoder core of each instance (src/decode/convert.h's core()), by the",
+            " * decoder column: X(enum, core, its arguments): core_dfa(tables),",
+            " * core_utf16(byte order), core_utf32(byte order, values), core_utf7(tables).",
+            " * The rows of one instance take their own tables: FAMILY(row, its tables,",
+            " * the others'), by the decoder's source. */",
+            "#define UTFDFA_EACH_DECODER(X) \\"] + _x_lines(items)
+
+
+def _emit_writers(rows):
+    """The writers' case groups (src/encode/forms.h)."""
+    items = []
+    for w in WRITERS:
+        targets = [r.enum for r in rows if r.writer == w]
+        if targets:
+            items.append(f"X({w}, " + " ".join(f"case {t}:" for t in targets) + ")")
+    return ["/* The writer of each target (src/encode/forms.h: len_WRITER, write_WRITER),",
+            " * by the writer column: X(writer, the case labels of the targets it writes). */",
+            "#define UTFDFA_EACH_WRITER(X) \\"] + _x_lines(items)
+
+
+def _forms(name, doc, cases):
+    """A list of forms and the case labels of the encodings of each:
+    cases is [(form, [enum...])]."""
+    items = [f"X({form.upper()}, " + " ".join(f"case {e}:" for e in enums) + ")"
+             for form, enums in cases]
+    return [f"/* {doc} */", f"#define {name}(X) \\"] + _x_lines(items)
+
+
+def _by_form(rows, pick):
+    cases = []
+    for form in FORMS:
+        enums = [r.enum for r in rows if r.kernel and pick(r) and r.kernel[0] == form]
+        if enums:
+            cases.append((form, enums))
+    return cases
+
+
+def _emit_forms(reg):
+    """The kernel forms (src/fast/kernels.h's FORM_*) of each row, by the
+    kernel column, for src/encode/forms.h's functions of those names."""
+    rows = reg.rows
+    limit_max = {lim.name: lim.max for lim in reg.limits}
+    whole = lambda r: not r.kernel[1]  # noqa: E731 (every scalar value in the form)
+    out = ["/* The forms of the fast kernels (src/fast/kernels.h), by the kernel column:",
+           " * X(FORM, the case labels of its encodings). */"]
+    out += _forms("UTFDFA_UNIT_FORMS", "unit_form(): the sources of 16- or 32-bit units "
+                  "the unit kernels decode.", _by_form(rows, lambda r: whole(r) and r.unit > 1))
+    out += _forms("UTFDFA_KERNEL_FORMS", "kernel_form(): the targets the encoder's kernels "
+                  "write, those that hold\n * exactly the scalar values (and WTF-8's "
+                  "surrogates).",
+                  _by_form(rows, lambda r: whole(r) and limit_max[r.limit] <= 0x10FFFF))
+    out += _forms("UTFDFA_WIDE_FORMS", "wide_target(): the targets that write every scalar "
+                  "value in a form.", _by_form(rows, whole))
+    out += _forms("UTFDFA_ASCII_SOURCE_FORMS", "ascii_source(): the sources whose ASCII is "
+                  "a form's and nothing else of\n * them (no state, no signature).",
+                  _by_form(rows, whole))
+    out += _forms("UTFDFA_ASCII_TARGET_FORMS", "ascii_target(): the targets that write ASCII "
+                  "in a form, one unit of its own\n * value.", _by_form(rows, lambda r: True))
+    return out
 
 
 def _emit_limits(reg):

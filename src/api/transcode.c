@@ -128,23 +128,11 @@ static int transcode_block(struct decoder *d, unsigned to, const uint8_t *src, s
     }
 }
 
-/* The form of an encoding in which ASCII is one unit of its own value and
- * nothing else (no state, no signature rule), or -1: the pairs the ASCII
- * kernel copies. (Not modified UTF-8 nor Corrected UTF-8: U+0000 is no
- * single 00 there; not CESU-8 as a source: a held high surrogate.) */
-static int ascii_form(unsigned enc, bool source)
-{
-    switch (enc) {
-    case UTFDFA_UTF8:
-    case UTFDFA_UTF8_RFC2279:
-    case UTFDFA_WTF8:
-        return FORM_UTF8;
-    case UTFDFA_CESU8:
-        return source ? -1 : FORM_UTF8;
-    default:
-        return unit_form(enc); /* UTF-16, UTF-32, UCS-4 */
-    }
-}
+/* ascii_source() and ascii_target() (encode/forms.h, from the registry's
+ * kernel column): the forms in which ASCII is one unit of its own value,
+ * the pairs the ASCII kernel copies. (Not modified UTF-8 nor Corrected
+ * UTF-8: U+0000 is no single 00 there; not CESU-8 as a source: a held high
+ * surrogate.) */
 
 /* A run of ASCII copied from unit to unit by the ASCII kernel, from a
  * character boundary once the BOM mode has nothing left to do. After it
@@ -152,7 +140,7 @@ static int ascii_form(unsigned enc, bool source)
 static size_t copy_ascii(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
                          struct writer *w)
 {
-    int from_form = ascii_form(FROM(d->config), true), to_form = ascii_form(to, false);
+    int from_form = ascii_source(FROM(d->config)), to_form = ascii_target(to);
     if (from_form < 0 || to_form < 0 || PENDING(d->flags) ||
         !((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP))
         return 0;
@@ -234,20 +222,9 @@ static size_t copy_utf8_part(struct decoder *d, unsigned to, const uint8_t *src,
     return done;
 }
 
-/* The form the fused kernel writes for `to` when its bytes for every scalar
- * value are that form's (UTF-8's supersets RFC 2279 and WTF-8, UCS-4; not
- * CESU-8, modified or Corrected UTF-8), or -1. */
-static int wide_target(unsigned to)
-{
-    switch (to) {
-    case UTFDFA_UTF8:
-    case UTFDFA_UTF8_RFC2279:
-    case UTFDFA_WTF8:
-        return FORM_UTF8;
-    default:
-        return unit_form(to); /* UTF-16, UTF-32, UCS-4 */
-    }
-}
+/* wide_target() (encode/forms.h): the form the fused kernel writes for `to`
+ * when its bytes for every scalar value are that form's (UTF-8's supersets
+ * RFC 2279 and WTF-8, UCS-4; not CESU-8, modified or Corrected UTF-8), or -1. */
 
 /* UTF-16 or UTF-32 (or UCS-4) into UTF-8, or into the other width, by the
  * fused kernel (src/fast/): what it reads is scalar values, which every

@@ -24,48 +24,30 @@
 #include "fast/kernels.h"
 #include "fast/utf8/utf8_fast.h"
 
-_Static_assert(UTF8_NSTATES <= 1u << STATE_BITS && UTF8_RFC2279_NSTATES <= 1u << STATE_BITS &&
-                   CORRECTED_UTF_8_NSTATES <= 1u << STATE_BITS &&
-                   CESU_8_NSTATES <= 1u << STATE_BITS && MUTF_8_NSTATES <= 1u << STATE_BITS &&
-                   WTF_8_NSTATES <= 1u << STATE_BITS && UTF7_NSTATES <= 1u << STATE_BITS &&
-                   UTF7_IMAP_NSTATES <= 1u << STATE_BITS,
-               "every state number fits the decoder's 5 bits");
+_Static_assert(UTFDFA_STATES_FIT(STATE_BITS), "every state number fits the decoder's 5 bits");
 
+/* The rows an instance serves beyond its first (UTF-7's family) run its
+ * engine over their own tables: the decoder's source picks them. */
+#define FAMILY(row, tables, otherwise) (FROM(d->config) == (row) ? (tables) : (otherwise))
+
+/* The strict core of source `from` (a constant: an instance's first row),
+ * as the registry's decoder column says (encodings.gen.h). */
 ALWAYS_INLINE utfdfa_result core(struct decoder *d, const uint8_t *src, size_t *n,
                                  struct out *o, enum sink sink, unsigned from, unsigned to,
                                  bool last, utfdfa_error *err)
 {
     switch (from) {
-    case UTFDFA_UTF8:
-        return core_dfa(d, src, n, o, sink, to, last, &dfa_utf8, err);
-    case UTFDFA_UTF8_RFC2279:
-        return core_dfa(d, src, n, o, sink, to, last, &dfa_rfc2279, err);
-    case UTFDFA_CORRECTED_UTF8:
-        return core_dfa(d, src, n, o, sink, to, last, &dfa_corrected, err);
-    case UTFDFA_UTF16LE:
-        return core_utf16(d, src, n, o, sink, to, last, false, err);
-    case UTFDFA_UTF16BE:
-        return core_utf16(d, src, n, o, sink, to, last, true, err);
-    case UTFDFA_UTF32LE:
-        return core_utf32(d, src, n, o, sink, to, last, false, false, err);
-    case UTFDFA_UTF32BE:
-        return core_utf32(d, src, n, o, sink, to, last, true, false, err);
-    case UTFDFA_UCS4LE:
-        return core_utf32(d, src, n, o, sink, to, last, false, true, err);
-    case UTFDFA_UTF7:
-    case UTFDFA_UTF7_IMAP: /* one instance for the family: the tables of the decoder's */
-        return core_utf7(d, src, n, o, sink, to, last,
-                         FROM(d->config) == UTFDFA_UTF7_IMAP ? &u7g_imap : &u7g_utf7, err);
-    case UTFDFA_CESU8:
-        return core_dfa(d, src, n, o, sink, to, last, &dfa_cesu8, err);
-    case UTFDFA_MUTF8:
-        return core_dfa(d, src, n, o, sink, to, last, &dfa_mutf8, err);
-    case UTFDFA_WTF8:
-        return core_dfa(d, src, n, o, sink, to, last, &dfa_wtf8, err);
-    default:
-        return core_utf32(d, src, n, o, sink, to, last, true, true, err);
+#define CORE_CASE(enc, kind, ...)                                                          \
+    case enc:                                                                              \
+        return core_##kind(d, src, n, o, sink, to, last, __VA_ARGS__, err);
+        UTFDFA_EACH_DECODER(CORE_CASE)
+#undef CORE_CASE
+    default: /* none: `from` is an instance's (convert_from.c) */
+        *n = 0;
+        return UTFDFA_INPUT_EMPTY;
     }
 }
+#undef FAMILY
 
 /* The one conversion: the strict core, and for replace/ignore a loop over
  * it that writes U+FFFD (room is guaranteed by error_room) or nothing. */
@@ -118,25 +100,6 @@ ALWAYS_INLINE utfdfa_result convert(struct decoder *d, const uint8_t *src, size_
  * character, nor for a target that cannot hold every scalar value
  * (Corrected UTF-8: C1 controls, U+0000). */
 enum { FAST_WINDOW = 16, FAST_WINDOW_MOST = 1024 };
-
-/* The code-unit form of a source the kernels decode, or -1. */
-ALWAYS_INLINE int unit_form(unsigned from)
-{
-    switch (from) {
-    case UTFDFA_UTF16LE:
-        return FORM_UTF16LE;
-    case UTFDFA_UTF16BE:
-        return FORM_UTF16BE;
-    case UTFDFA_UTF32LE:
-    case UTFDFA_UCS4LE:
-        return FORM_UTF32LE;
-    case UTFDFA_UTF32BE:
-    case UTFDFA_UCS4BE:
-        return FORM_UTF32BE;
-    default:
-        return -1;
-    }
-}
 
 /* Whether UTF-8 text is part of source `from` (utf8_sublanguages, from
  * the grammars): its fast paths decode that part. */

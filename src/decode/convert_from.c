@@ -19,14 +19,9 @@
 enum { UTFDFA_EACH_SOURCE(SOURCE_ENUM) };
 #undef SOURCE_ENUM
 
-/* Rows that share an instance run the engine of its first row (and every
- * fact keyed on the source constant is that row's): only UTF-7's family,
- * whose core() takes the member's tables from the decoder, may share one. */
-#define SHARED_IS_UTF7(name, enc)                                                           \
-    _Static_assert(SOURCE_ROWS_##name == 1 || enc == UTFDFA_UTF7 || enc == UTFDFA_UTF7_IMAP, \
-                   "only UTF-7's family shares an instance");
-UTFDFA_EACH_ENCODING(SHARED_IS_UTF7)
-#undef SHARED_IS_UTF7
+/* Rows that share an instance run the engine of its first row over their
+ * own tables (core()'s FAMILY); gen/registry.py lets only rows of one
+ * table-driven engine share one. */
 
 #define PASTE(a, b) a##b
 #define EXPAND_PASTE(a, b) PASTE(a, b)

@@ -5,12 +5,7 @@
 #define UTFDFA_DECODE_DFA_H
 
 #include "decode/sink.h"
-#include "corrected-utf-8.gen.h"
-#include "utf8-rfc2279.gen.h"
-#include "utf8.gen.h"
-#include "cesu-8.gen.h"
-#include "mutf-8.gen.h"
-#include "wtf-8.gen.h"
+/* encodings.gen.h includes the tables of every grammar a row decodes with. */
 #include "encodings.gen.h"
 
 /* The public taxonomy is the grammars' @error-kinds order: encodings.gen.h
@@ -53,24 +48,10 @@ struct dfa {
      final_tag,                                                                             \
      reserved, magic, pairs}
 
-static const struct dfa dfa_utf8 =
-    DFA_TABLES(UTFDFA_UTF8, utf8, UTF8, utf8_trans, NULL, NULL, NULL, NULL, 0, NULL,
-               PAIRS_NONE);
-static const struct dfa dfa_rfc2279 =
-    DFA_TABLES(UTFDFA_UTF8_RFC2279, utf8_rfc2279, UTF8_RFC2279, utf8_rfc2279_trans, NULL, NULL,
-               NULL, NULL, 0, NULL, PAIRS_NONE);
-static const struct dfa dfa_corrected =
-    DFA_TABLES(UTFDFA_CORRECTED_UTF8, corrected_utf_8, CORRECTED_UTF_8, NULL,
-               corrected_utf_8_trans, corrected_utf_8_tag, corrected_utf_8_tag_offset,
-               corrected_utf_8_final_tag, CORRECTED_UTF_8_RESERVED_TAG, corrected_magic, PAIRS_NONE);
-static const struct dfa dfa_cesu8 =
-    DFA_TABLES(UTFDFA_CESU8, cesu_8, CESU_8, cesu_8_trans, NULL, NULL, NULL, NULL, 0, NULL,
-               PAIRS_JOIN);
-static const struct dfa dfa_mutf8 =
-    DFA_TABLES(UTFDFA_MUTF8, mutf_8, MUTF_8, mutf_8_trans, NULL, NULL, NULL, NULL, 0, NULL,
-               PAIRS_JOIN);
-static const struct dfa dfa_wtf8 =
-    DFA_TABLES(UTFDFA_WTF8, wtf_8, WTF_8, wtf_8_trans, NULL, NULL, NULL, NULL, 0, NULL, PAIRS_WTF8);
+/* One instance per grammar a row decodes with (the registry's decoder column). */
+#define DFA_INSTANCE(name, tables) static const struct dfa name = tables;
+UTFDFA_EACH_DFA(DFA_INSTANCE)
+#undef DFA_INSTANCE
 _Static_assert(CORRECTED_UTF_8_TAG_BEFORE == 0x80, "the runtime's TAG_BEFORE");
 enum { TAG_BEFORE = 0x80 };
 

@@ -5,6 +5,12 @@
 
 #include "decode/sink.h"
 
+/* The unit decoders' arguments, as the registry's decoder column gives them
+ * (encodings.gen.h's UTFDFA_EACH_DECODER): the byte order of a unit, and
+ * whether a 32-bit unit may hold any value (UCS-4) or only scalar values. */
+enum { UNITS_LE = false, UNITS_BE = true };
+enum { SCALAR_VALUES = false, ANY_VALUE = true };
+
 /* UTF-16: partial holds the pending byte (bits 0-7) and a pending high
  * surrogate (bits 16-31); pending counts the bytes of both (0-3). */
 ALWAYS_INLINE utfdfa_result core_utf16(struct decoder *d, const uint8_t *src, size_t *n,

@@ -59,7 +59,7 @@ struct u7g {
      &p##_error_kind[0][0], p##_tag_number, P##_NSTATES, P##_NCLASSES, P##_NERROR_CLASSES,  \
      P##_REJECT, imap}
 static const struct u7g u7g_utf7 = U7G(utf7, UTF7, false);
-static const struct u7g u7g_imap = U7G(utf7_imap, UTF7_IMAP, true);
+static const struct u7g u7g_utf7_imap = U7G(utf7_imap, UTF7_IMAP, true);
 
 /* A run reads one more byte while a high surrogate waits: one more back. */
 ALWAYS_INLINE uint32_t u7_step_back(uint32_t partial)

@@ -25,6 +25,22 @@ static int takes(enum utfdfa_encoding enc, uint32_t cp)
     return utfdfa_encode(&e, &cp, &n, out, &len, true, NULL) == UTFDFA_INPUT_EMPTY;
 }
 
+/* The bytes a strict encoder into enc writes for cp, in hex ("-" when it
+ * does not take it). */
+static void print_written(enum utfdfa_encoding enc, uint32_t cp)
+{
+    utfdfa_encoder e;
+    utfdfa_encoder_init(&e, enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+    uint8_t out[16];
+    size_t n = 1, len = sizeof out;
+    printf("writes %d %u ", (int)enc, (unsigned)cp);
+    if (utfdfa_encode(&e, &cp, &n, out, &len, true, NULL) != UTFDFA_INPUT_EMPTY)
+        len = 0, printf("-");
+    for (size_t k = 0; k < len; k++)
+        printf("%02x", out[k]);
+    printf("\n");
+}
+
 int main(int argc, char **argv)
 {
     static const uint32_t probes[] = {0,      0x41,     0x80,       0x9F,       0xA0,
@@ -34,6 +50,19 @@ int main(int argc, char **argv)
         for (size_t k = 0; k < sizeof probes / sizeof probes[0]; k++)
             printf("takes %d %u %d\n", e, (unsigned)probes[k],
                    takes((enum utfdfa_encoding)e, probes[k]));
+    /* Every ASCII value, the ends of each UTF-8 and UTF-16 length, and a
+     * stride through the rest of the scalar values. */
+    static const uint32_t edges[] = {0x80,   0x7FF,  0x800,   0xD7FF,   0xE000,
+                                     0xFFFF, 0x10000, 0xFFFFF, 0x100000, 0x10FFFF};
+    for (int e = 0; e < (int)UTFDFA_NENCODINGS; e++) {
+        for (uint32_t cp = 0; cp < 0x80; cp++)
+            print_written((enum utfdfa_encoding)e, cp);
+        for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++)
+            print_written((enum utfdfa_encoding)e, edges[k]);
+        for (uint32_t cp = 0x81; cp < 0x110000; cp += 4099)
+            if (cp < 0xD800 || cp > 0xDFFF)
+                print_written((enum utfdfa_encoding)e, cp);
+    }
     printf("nencodings %d\n", (int)UTFDFA_NENCODINGS);
     for (int e = 0; e <= (int)UTFDFA_NENCODINGS; e++) {
         enum utfdfa_encoding enc = (enum utfdfa_encoding)e;

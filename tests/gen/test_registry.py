@@ -129,6 +129,38 @@ class TestLibrary(unittest.TestCase):
                 cls.facts[int(m.group(1))] = (m.group(2), int(m.group(3)), int(m.group(4)),
                                               m.group(5).split())
 
+    def test_kernel_forms_are_what_the_writers_write(self):
+        """The kernel column: a row of FORM writes every scalar value as
+        Python's codec of that form does (ascii:FORM: every ASCII value), so
+        the kernels may write it; and rows of one writer write alike (but
+        UTF-7's, whose rows differ in their alphabets)."""
+        codec = {"utf8": "utf-8", "utf16le": "utf-16-le", "utf16be": "utf-16-be",
+                 "utf32le": "utf-32-le", "utf32be": "utf-32-be"}
+        written = {}
+        for line in probe():
+            if line.startswith("writes "):
+                _, enc, cp, hexed = line.split(" ")
+                written[int(enc), int(cp)] = hexed
+        rows = _reg().rows
+        checked = 0
+        for i, r in enumerate(rows):
+            if not r.kernel:
+                continue
+            form, ascii_only = r.kernel
+            for (enc, cp), hexed in written.items():
+                if enc != i or (ascii_only and cp >= 0x80):
+                    continue
+                self.assertEqual(hexed, chr(cp).encode(codec[form]).hex(), (r.name, hex(cp)))
+                checked += 1
+        self.assertGreater(checked, 9 * 400)
+        for w in registry.WRITERS:
+            if w == "utf7":
+                continue  # one engine, each row's alphabet and shift character
+            same = [i for i, r in enumerate(rows) if r.writer == w]
+            for (enc, cp), hexed in written.items():
+                if enc in same[1:] and hexed != "-" and written[same[0], cp] != "-":
+                    self.assertEqual(hexed, written[same[0], cp], (rows[enc].name, hex(cp)))
+
     def test_names_units_bytes_aliases(self):
         self.assertEqual(len(self.facts), len(self.rows) + 1)
         for i, r in enumerate(self.rows):
