@@ -66,7 +66,7 @@ def describe(dfa, scalar_only=False):
         return (f"shuffle (pshufb, AVX2/SSSE3): {n} states fit 16 lanes; "
                 f"scalar {WAYS}-way elsewhere")
     if n <= 64:
-        return (f"vpermb (AVX-512 VBMI): {n} states fit 64 lanes; "
+        return (f"vpermb (AVX-512 VBMI): {n} states fit {32 if n <= 32 else 64} lanes; "
                 f"scalar {WAYS}-way elsewhere")
     return f"scalar {WAYS}-way with convergence: {n} states exceed 64 lanes"
 
@@ -105,7 +105,7 @@ def emit_run(comp, prefix, scalar_only=False):
                 f"&& !defined({P}_RUN_NO_SIMD)",
                 f"#define {P}_RUN_X86 1",
                 "#include <immintrin.h>", ""]
-        out += _vector_table(dfa, p, 16 if dfa.nstates <= 16 else 64)
+        out += _vector_table(dfa, p, vec_width(dfa))
         if dfa.nstates <= 16:
             out += _shuffle(dfa, P, p, "ssse3", "ssse3")
             out += _shuffle(dfa, P, p, "avx2", "avx2")
@@ -148,14 +148,19 @@ def _scalar(dfa, P, p):
     guess = "g{j} = {p}_trans[g{j} + {p}_class[b[{j} * {P}_RUN_SEG - {P}_RUN_LOOK + i]]];"
     out = [f"#define {P}_RUN_WAYS {WAYS}",
            f"#define {P}_RUN_SEG {SEG}",
+           f"#ifndef {P}_RUN_LOOK /* bytes of look-back (a test may change it and the start) */",
            f"#define {P}_RUN_LOOK {LOOK}",
+           "#endif",
+           f"#ifndef {P}_RUN_GUESS_FROM /* where segment j's look-back starts */",
+           f"#define {P}_RUN_GUESS_FROM(j) {P}_START",
+           "#endif",
            f"/* One block of WAYS * SEG bytes from state s: the state after it, or REJECT and *at. */",
            f"static inline uint32_t {p}_run_block(uint32_t s, const uint8_t *b, size_t *at)",
            "{",
            "    uint32_t g[" + f"{P}_RUN_WAYS], e[{P}_RUN_WAYS];",
            "    size_t i;",
            "    int j;",
-           "    uint32_t " + ", ".join(f"g{j} = {P}_START" for j in ways if j) + ";",
+           "    uint32_t " + ", ".join(f"g{j} = {P}_RUN_GUESS_FROM({j})" for j in ways if j) + ";",
            f"    for (i = 0; i < {P}_RUN_LOOK; i++) {{ /* the guesses: the look-back from START */"]
     for j in ways:
         if j:
@@ -237,7 +242,7 @@ def _join(P, p, ways, width):
             "        }"]
 
 
-def _vec_body(P, p, ways, load, step, store, width, idtype, ident):
+def _vec_body(P, p, ways, load, step, store, width, idtype, ident, backward):
     seg_max = VSEG
     out = ["{",
            f"    const {idtype} id = {ident};",
@@ -252,9 +257,11 @@ def _vec_body(P, p, ways, load, step, store, width, idtype, ident):
            f"        if (seg > {seg_max})",
            f"            seg = {seg_max};",
            "        for (j = 0; j < seg; j++) {"]
+    if backward:  # f = f o T[byte], from the segment's last byte to its first
+        out += ["            size_t r = seg - 1 - j;"]
     for k in range(ways):
-        idx = "j" if k == 0 else f"{k} * seg + j"
-        out.append(f"            f{k} = {step.format(f=f'f{k}', t=load.format(b=f'b[{idx}]'))};")
+        idx = ("r" if backward else "j") + ("" if k == 0 else f" + {k} * seg")
+        out.append(f"            f{k} = {step.format(f=f'f{k}', t=load.format(b=f'(size_t)b[{idx}]'))};")
     out += ["        }"]
     out += [f"        {store.format(dst=f'fn[{k}]', f=f'f{k}')};" for k in range(ways)]
     join = _join(P, p, ways, width)
@@ -278,21 +285,36 @@ def _shuffle(dfa, P, p, level, target):
              "size_t *at)"]
             + _vec_body(P, p, VWAYS,
                         f"_mm_load_si128((const __m128i *)(const void *)({p}_run_vec + {{b}} * 16))",
-                        "_mm_shuffle_epi8({t}, {f})",
-                        "_mm_store_si128((__m128i *)(void *){dst}, {f})", 16, "__m128i", ident))
+                        "_mm_shuffle_epi8({f}, {t})",
+                        "_mm_store_si128((__m128i *)(void *){dst}, {f})", 16, "__m128i", ident, True))
 
 
 def _vpermb(dfa, P, p):
-    ident = "_mm512_set_epi64(" + ", ".join(
-        f"(long long)0x{sum(b << (8 * (b - 8 * q)) for b in range(8 * q, 8 * q + 8)):016X}ull"
-        for q in reversed(range(8))) + ")"
-    return (["__attribute__((target(\"avx512f,avx512bw,avx512vbmi\")))",
+    """vpermb over 32 lanes (AVX-512 VL) for <= 32 states, else 64."""
+    w = vec_width(dfa)
+    if w == 32:
+        vt, pre, tgt = "__m256i", "_mm256", "avx512f,avx512bw,avx512vl,avx512vbmi"
+        load = f"_mm256_load_si256((const __m256i *)(const void *)({p}_run_vec + {{b}} * 32))"
+        store = "_mm256_store_si256((__m256i *)(void *){dst}, {f})"
+        q = 4
+    else:
+        vt, pre, tgt = "__m512i", "_mm512", "avx512f,avx512bw,avx512vbmi"
+        load = f"_mm512_load_si512((const void *)({p}_run_vec + {{b}} * 64))"
+        store = "_mm512_store_si512((void *){dst}, {f})"
+        q = 8
+    ident = f"{pre}_set_epi64" + ("x(" if w == 32 else "(") + ", ".join(
+        f"(long long)0x{sum(b << (8 * (b - 8 * k)) for b in range(8 * k, 8 * k + 8)):016X}ull"
+        for k in reversed(range(q))) + ")"
+    return ([f"__attribute__((target(\"{tgt}\")))",
              f"static inline uint32_t {p}_run_avx512vbmi(uint32_t state, const uint8_t *buf, size_t len, "
              "size_t *at)"]
-            + _vec_body(P, p, VWAYS,
-                        f"_mm512_load_si512((const void *)({p}_run_vec + {{b}} * 64))",
-                        "_mm512_permutexvar_epi8({f}, {t})",
-                        "_mm512_store_si512((void *){dst}, {f})", 64, "__m512i", ident))
+            + _vec_body(P, p, VWAYS, load, f"{pre}_permutexvar_epi8({{f}}, {{t}})", store, w, vt, ident,
+                        False))
+
+
+def vec_width(dfa):
+    n = dfa.nstates
+    return 16 if n <= 16 else 32 if n <= 32 else 64
 
 
 def _dispatch(P, p, vec):
@@ -309,7 +331,8 @@ def _dispatch(P, p, vec):
             out += [f"    case {P}_RUN_{LEVELS[lv].upper()}:",
                     "        __builtin_cpu_init();",
                     f"        return __builtin_cpu_supports(\"{feats[lv]}\")"
-                    + (" && __builtin_cpu_supports(\"avx512bw\")" if lv == VBMI else "") + ";"]
+                    + (" && __builtin_cpu_supports(\"avx512bw\") && __builtin_cpu_supports(\"avx512vl\")"
+                       if lv == VBMI else "") + ";"]
         out.append("#endif")
     out += ["    default:",
             "        return 0;",
