@@ -51,7 +51,7 @@ def levels_for(dfa, scalar_only=False):
         return [SCALAR]
     out = [SCALAR]
     if dfa.nstates <= 16:
-        out += [SSSE3, AVX2]
+        out += [SSSE3, AVX2] + ([VBMI] if pair_width_ok(dfa, 16) else [])
     elif dfa.nstates <= 64:
         out += [VBMI]
     return out
@@ -106,9 +106,13 @@ def emit_run(comp, prefix, scalar_only=False):
                 f"#define {P}_RUN_X86 1",
                 "#include <immintrin.h>", ""]
         out += _vector_table(dfa, p, vec_width(dfa))
+        if pair_width_ok(dfa, vec_width(dfa)):
+            out += _pair_table(dfa, p, vec_width(dfa))
         if dfa.nstates <= 16:
             out += _shuffle(dfa, P, p, "ssse3", "ssse3")
             out += _shuffle(dfa, P, p, "avx2", "avx2")
+            if VBMI in levels:
+                out += _shuffle(dfa, P, p, "avx512vbmi", "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")
         else:
             out += _vpermb(dfa, P, p)
         out += ["#endif", ""]
@@ -222,7 +226,7 @@ def _vector_table(dfa, p, width):
         rows[b][dfa.start] = (rows[b][dfa.start] + 1) % n
     out = [f"/* {p}_run_vec[byte * {width} + s]: the state number s goes to on byte (lanes past",
            f" * {n} unused). One vector a byte, so a segment steps with one shuffle a byte. */",
-           f"_Alignas(64) static const uint8_t {p}_run_vec[256 * {width}] = {{"]
+           f"__attribute__((aligned(64))) static const uint8_t {p}_run_vec[256 * {width}] = {{"]
     for b in range(256):
         out.append(f"    /* {b:02X} */ " + ",".join(str(v) for v in rows[b]) + ",")
     out += ["};", ""]
@@ -242,16 +246,81 @@ def _join(P, p, ways, width):
             "        }"]
 
 
-def _vec_body(P, p, ways, load, step, store, width, idtype, ident, backward):
+def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k):
+    """Segments of whole 64-byte groups, stepped two bytes at a time: the bytes'
+    classes by vpermb from the class table, a pair's row offset (c1 * k + c2) *
+    width by vpmaddubsw and a shift, stored; then one shuffle a pair."""
+    shift = width.bit_length() - 1
+    out = [f"    const __m512i cl0 = _mm512_loadu_si512((const void *)({p}_class + 0));",
+           f"    const __m512i cl1 = _mm512_loadu_si512((const void *)({p}_class + 64));",
+           f"    const __m512i cl2 = _mm512_loadu_si512((const void *)({p}_class + 128));",
+           f"    const __m512i cl3 = _mm512_loadu_si512((const void *)({p}_class + 192));",
+           f"    const __m512i wt = _mm512_set1_epi16((short)(1 << 8 | {k})); /* first byte * k + second */",
+           f"    while (len - i >= {ways} * 64) {{",
+           f"        size_t seg = (len - i) / ({ways} * 64) * 64;",
+           "        const uint8_t *b = buf + i;",
+           f"        __attribute__((aligned(64))) uint8_t fn[{ways}][{width}];",
+           f"        __attribute__((aligned(64))) uint16_t off[{ways}][32];",
+           "        size_t j, u;",
+           f"        {idtype} " + ", ".join(f"f{x} = id" for x in range(ways)) + ";",
+           f"        if (seg > {VSEG})",
+           f"            seg = {VSEG};",
+           "        for (j = 0; j < seg; j += 64) {",
+           "            size_t r = " + ("seg - 64 - j;" if backward else "j;"),
+           f"            for (q = 0; q < {ways}; q++) {{",
+           "                __m512i x = _mm512_loadu_si512((const void *)(b + q * seg + r));",
+           "                __m512i lo = _mm512_permutex2var_epi8(cl0, x, cl1);",
+           "                __m512i hi = _mm512_permutex2var_epi8(cl2, x, cl3);",
+           "                __m512i c = _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi);",
+           f"                _mm512_store_si512((void *)off[q], _mm512_slli_epi16(_mm512_maddubs_epi16(c, wt), {shift}));",
+           "            }",
+           "            for (u = 0; u < 32; u++) {",
+           "                size_t v = " + ("31 - u;" if backward else "u;")]
+    for x in range(ways):
+        out.append(f"                f{x} = {step.format(f=f'f{x}', t=pair_load.format(o=f'off[{x}][v]'))};")
+    out += ["            }", "        }"]
+    out += [f"        {store.format(dst=f'fn[{x}]', f=f'f{x}')};" for x in range(ways)]
+    out += _join(P, p, ways, width)
+    out += [f"        i += {ways} * seg;", "    }"]
+    return out
+
+
+def pair_width_ok(dfa, width):
+    """Whether the pair table fits: offsets in 16 bits, and at most 32 KiB."""
+    return dfa.nclasses ** 2 * width <= 32768
+
+
+def _pair_table(dfa, p, width):
+    """run_pair[(c1 * k + c2) * width + s]: where state s goes on a byte of class c1 then c2."""
+    n, k, ct = dfa.nstates, dfa.nclasses, dfa.class_trans
+    out = [f"/* {p}_run_pair[(c1 * {k} + c2) * {width} + s]: the state number s goes to on a byte of",
+           " * class c1 then one of class c2: two bytes a shuffle. */",
+           f"__attribute__((aligned(64))) static const uint8_t {p}_run_pair[{k * k} * {width}] = {{"]
+    live = [(c1, c2) for c1 in range(k) for c2 in range(k) if ct[ct[dfa.start][c1]][c2] != dfa.reject]
+    for c1 in range(k):
+        for c2 in range(k):
+            row = [ct[ct[s][c1]][c2] for s in range(n)] + [0] * (width - n)
+            if _fault("pair") and live and (c1, c2) == live[-1]:  # one pair's row wrong from START
+                row[dfa.start] = dfa.reject
+            out.append(f"    /* {c1},{c2} */ " + ",".join(str(v) for v in row) + ",")
+    out += ["};", ""]
+    return out
+
+
+def _vec_body(P, p, ways, load, step, store, width, idtype, ident, backward, pairs=None):
     seg_max = VSEG
     out = ["{",
            f"    const {idtype} id = {ident};",
            "    size_t i = 0, q;",
            "    uint32_t s = state;",
+           ]
+    if pairs:
+        out += _pair_phase(P, p, ways, step, store, width, idtype, backward, *pairs)
+    out += [
            f"    while (len - i >= {ways}) {{",
            f"        size_t seg = (len - i) / {ways};",
            "        const uint8_t *b = buf + i;",
-           f"        _Alignas(64) uint8_t fn[{ways}][{width}];",
+           f"        __attribute__((aligned(64))) uint8_t fn[{ways}][{width}];",
            "        size_t j;",
            f"        {idtype} " + ", ".join(f"f{k} = id" for k in range(ways)) + ";",
            f"        if (seg > {seg_max})",
@@ -280,13 +349,18 @@ def _vec_body(P, p, ways, load, step, store, width, idtype, ident, backward):
 
 def _shuffle(dfa, P, p, level, target):
     ident = "_mm_setr_epi8(" + ", ".join(str(i) for i in range(16)) + ")"
+    pairs = None
+    if level == "avx512vbmi":
+        pairs = (f"_mm_load_si128((const __m128i *)(const void *)((const uint8_t *){p}_run_pair + {{o}}))",
+                 dfa.nclasses)
     return ([f"__attribute__((target(\"{target}\")))",
              f"static inline uint32_t {p}_run_{level}(uint32_t state, const uint8_t *buf, size_t len, "
              "size_t *at)"]
             + _vec_body(P, p, VWAYS,
                         f"_mm_load_si128((const __m128i *)(const void *)({p}_run_vec + {{b}} * 16))",
                         "_mm_shuffle_epi8({f}, {t})",
-                        "_mm_store_si128((__m128i *)(void *){dst}, {f})", 16, "__m128i", ident, True))
+                        "_mm_store_si128((__m128i *)(void *){dst}, {f})", 16, "__m128i", ident, True,
+                        pairs))
 
 
 def _vpermb(dfa, P, p):
@@ -309,7 +383,8 @@ def _vpermb(dfa, P, p):
              f"static inline uint32_t {p}_run_avx512vbmi(uint32_t state, const uint8_t *buf, size_t len, "
              "size_t *at)"]
             + _vec_body(P, p, VWAYS, load, f"{pre}_permutexvar_epi8({{f}}, {{t}})", store, w, vt, ident,
-                        False))
+                        False, (load.replace("{b} * " + str(w), "0").replace("_run_vec + 0", "_run_pair + {o}"),
+                                dfa.nclasses) if pair_width_ok(dfa, w) else None))
 
 
 def vec_width(dfa):

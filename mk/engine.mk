@@ -25,3 +25,14 @@ bench-engine: $(ENGINE_DEPS) tests/bench/engine_bench.c tests/bench/engine_bench
 	@B="$(B)" CC="$(CC)" PYTHON="$(PYTHON)" BENCH_CFLAGS="$(BENCH_CFLAGS)" sh tests/bench/engine_bench.sh
 
 bench: bench-engine
+
+# The installed example of the bulk engine (tests/examples/utf8_lines.c),
+# built from the tree's header.
+$(T)/utf8_lines: tests/examples/utf8_lines.c $(G)/utf8.gen.h | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I $(G) $< -o $@
+
+.PHONY: check-example-lines
+check-example-lines: $(T)/utf8_lines
+	$(T)/utf8_lines
+
+CHECKS += check-example-lines

@@ -82,6 +82,19 @@ static uint32_t shift_run(uint32_t s, const uint8_t *b, size_t len, size_t *at)
 }
 #endif
 
+#ifdef ENGINE_BENCH_RE2C
+/* re2c's code for the same grammar (engine_bench.sh writes re2c_peer.c from the
+ * --emit re2c definitions): a whole-buffer match, the text NUL-terminated, a
+ * verdict without the reject's index. */
+#include "re2c_peer.c"
+static uint32_t re2c_run(uint32_t s, const uint8_t *b, size_t len, size_t *at)
+{
+    (void)s;
+    *at = len;
+    return re2c_valid(b) ? 0 : ENG_REJECT;
+}
+#endif
+
 typedef uint32_t (*runner)(uint32_t, const uint8_t *, size_t, size_t *);
 
 static int cmp(const void *a, const void *b)
@@ -91,14 +104,14 @@ static int cmp(const void *a, const void *b)
 }
 
 #define MAXR 101
-#define NRUN 3
+#define NRUN 4
 
 int main(int argc, char **argv)
 {
     static uint8_t text[MIB + 4096], bad[MIB + 4096];
     const char *name = argc > 1 ? argv[1] : "?";
     int rounds = argc > 2 ? atoi(argv[2]) : 15, r, k, e;
-    runner run[NRUN] = {loop_run, eng_run, 0};
+    runner run[NRUN] = {loop_run, eng_run, 0, 0};
     double t[2][NRUN][MAXR];
     size_t len = valid_lines(text, MIB), a0, a1, i;
     uint32_t s0, s1;
@@ -106,8 +119,12 @@ int main(int argc, char **argv)
 #if ENG_HAS_SHIFT_DFA
     run[2] = shift_run;
 #endif
+#ifdef ENGINE_BENCH_RE2C
+    run[3] = re2c_run;
+#endif
     if (rounds > MAXR)
         rounds = MAXR;
+    memset(text + len, 0, sizeof text - len); /* re2c's sentinel */
     memcpy(bad, text, len);
     for (i = len - 2; i > 0 && bad[i] != '\n'; i--) /* the last line gets a byte no state takes there */
         ;
@@ -128,6 +145,11 @@ int main(int argc, char **argv)
         const uint8_t *b = e ? bad : text;
         s0 = loop_run(ENG_START, b, len, &a0);
         s1 = eng_run(ENG_START, b, len, &a1);
+        size_t a2;
+        if (run[3] && (run[3](ENG_START, b, len, &a2) == ENG_REJECT) != (s0 == ENG_REJECT)) {
+            fprintf(stderr, "engine_bench %s: re2c's verdict differs\n", name);
+            return 1;
+        }
         if (s0 != s1 || a0 != a1 || (e == 0) != (s0 != ENG_REJECT)) {
             fprintf(stderr, "engine_bench %s: eng_run disagrees with the step loop\n", name);
             return 1;
@@ -159,8 +181,12 @@ int main(int argc, char **argv)
     printf("| %s | %d | %s | %.2f | %.2f | %.1fx | %.2f | %.1fx |", name, ENG_NSTATES, eng_run_level_name[best],
            GBS(0, 0), GBS(0, 1), GBS(0, 1) / GBS(0, 0), GBS(1, 1), GBS(1, 1) / GBS(1, 0));
     if (run[2])
-        printf(" %.2f |\n", GBS(0, 2));
+        printf(" %.2f |", GBS(0, 2));
     else
-        printf(" - |\n");
+        printf(" - |");
+    if (run[3])
+        printf(" %.2f | %.1fx |\n", GBS(0, 3), GBS(0, 1) / GBS(0, 3));
+    else
+        printf(" - | - |\n");
     return 0;
 }

@@ -76,7 +76,7 @@ fi
 EXTRA=
 caught=0
 missed=0
-for spec in "table hex-lines ipv4-lines utf8" "join hex-lines ipv4-lines rfc3339-lines" \
+for spec in "table hex-lines ipv4-lines utf8" "pair hex-lines ipv4-lines utf8" "join hex-lines ipv4-lines rfc3339-lines" \
             "tail hex-lines ipv4-lines uri-lines" "spec utf8 utf7-imap rfc3986-uri" \
             "overread hex-lines ipv4-lines uri-lines"; do
     set -- $spec

@@ -304,6 +304,10 @@ int main(int argc, char **argv)
         unsigned long before = failures;
         if (!eng_run_has(level))
             continue;
+#ifdef TEST_WRONG_GUESS
+        if (level != ENG_RUN_SCALAR) /* the guesses are the scalar engine's */
+            continue;
+#endif
         ran++;
         exhaustive();
         texts(text);
