@@ -95,6 +95,13 @@ static uint32_t re2c_run(uint32_t s, const uint8_t *b, size_t len, size_t *at)
 }
 #endif
 
+/* BENCH_ENGINE_LEVEL=NAME measures eng_run_at(that level) instead of eng_run. */
+static int forced = -1;
+static uint32_t level_run(uint32_t s, const uint8_t *b, size_t len, size_t *at)
+{
+    return eng_run_at(forced, s, b, len, at);
+}
+
 typedef uint32_t (*runner)(uint32_t, const uint8_t *, size_t, size_t *);
 
 static int cmp(const void *a, const void *b)
@@ -122,6 +129,16 @@ int main(int argc, char **argv)
 #ifdef ENGINE_BENCH_RE2C
     run[3] = re2c_run;
 #endif
+    if (getenv("BENCH_ENGINE_LEVEL")) {
+        for (k = 0; k < ENG_RUN_NLEVELS && strcmp(eng_run_level_name[k], getenv("BENCH_ENGINE_LEVEL")); k++)
+            ;
+        if (k == ENG_RUN_NLEVELS || !eng_run_has(k)) {
+            printf("| %s | %d | %s: not here | | | | | | | | |\n", name, ENG_NSTATES, getenv("BENCH_ENGINE_LEVEL"));
+            return 0;
+        }
+        forced = k;
+        run[1] = level_run;
+    }
     if (rounds > MAXR)
         rounds = MAXR;
     memset(text + len, 0, sizeof text - len); /* re2c's sentinel */
@@ -138,7 +155,7 @@ int main(int argc, char **argv)
         bad[len - 2] = (uint8_t)c;
         for (j = ENG_RUN_NLEVELS - 1; j > 0 && !eng_run_has((int)j); j--)
             ;
-        best = (int)j;
+        best = forced >= 0 ? forced : (int)j;
     }
     /* The results must agree. */
     for (e = 0; e < 2; e++) {

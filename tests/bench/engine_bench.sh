@@ -7,7 +7,8 @@
 # re2c's code for the same grammar (a whole-buffer match of the start rule,
 # from the generator's --emit re2c definitions; a verdict without an index)
 # when re2c is installed (tests/bench/engine_bench.c). Medians of BENCH_ENGINE_ROUNDS (default 15)
-# interleaved rounds, thread CPU time. Environment: B, CC, PYTHON, BENCH_CFLAGS.
+# interleaved rounds, thread CPU time. Environment: B, CC, PYTHON, BENCH_CFLAGS;
+# BENCH_ENGINE_LEVEL=scalar|ssse3|avx2|avx512vbmi measures that level, not the best.
 set -eu
 B=${B:-build}
 CC=${CC:-cc}
