@@ -108,7 +108,8 @@ include mk/tools.mk \
         mk/fuzz.mk \
         mk/fast_tests.mk \
         mk/bench.mk \
-        mk/cross.mk
+        mk/cross.mk \
+        mk/engine.mk
 
 # ======================================================================
 # Read last, so every section's `CHECKS +=` above is in it.

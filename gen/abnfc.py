@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import abnf  # noqa: E402
 import compiler  # noqa: E402
 import emit  # noqa: E402
+import emit_engine  # noqa: E402
 import emit_fast  # noqa: E402
 import emit_shuffle  # noqa: E402
 import emit_simd  # noqa: E402
@@ -119,6 +120,10 @@ def main(argv=None):
                          "matched as their UTF-8 bytes (surrogates never match)")
     ap.add_argument("--emit", choices=EMITTERS, default="stats",
                     help="what to write (default: stats, a one-line summary)")
+    ap.add_argument("--engine", choices=("auto", "scalar"), default="auto",
+                    help="the bulk engine PREFIX_run() of --emit c: auto (default: the SIMD "
+                         "engine the DFA fits, picked at run time, scalar elsewhere) or scalar "
+                         "(portable C only, no intrinsics)")
     ap.add_argument("--prefix", help="C symbol prefix (default: the first grammar file's "
                                      "name); also "
                                      "PREFIX_ before every re2c definition name")
@@ -158,7 +163,7 @@ def main(argv=None):
         comp = compiler.compile_grammar(args.grammar, args.start, args.unit, args.tags,
                                         args.terminals, budget)
         if args.emit == "c":
-            text = emit.emit_c(comp, source, prefix)
+            text = emit.emit_c(comp, source, prefix, args.engine == "scalar")
         elif args.emit == "c-fast":
             text = emit_fast.emit_c_fast(comp, source, prefix)
         elif args.emit == "c-simd":
@@ -184,7 +189,8 @@ def main(argv=None):
                     f"{lang.nclasses} classes"
                     + (f"; unit {comp.unit}: decoder DFA {d.nstates} states, {d.nclasses} "
                        f"classes, {d.nerror_classes} error classes, "
-                       f"{len(d.kind_names) - 1} error kinds" if comp.unit else "") + "\n")
+                       f"{len(d.kind_names) - 1} error kinds" if comp.unit else "")
+                    + f"; run engine: {emit_engine.describe(d, args.engine == 'scalar')}\n")
     except abnf.AbnfError as e:
         # A positioned error is FILE:LINE:COL: message, as compilers write it;
         # one about a whole file or an option is PROG: FILE: message.

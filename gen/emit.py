@@ -11,6 +11,7 @@ import re
 
 import abnf
 import compiler
+import emit_engine
 from abnf import Alt, Bytes, Prose, Ref, Rep, Seq, Text
 
 GENERATOR = "gen/abnfc.py"
@@ -134,7 +135,7 @@ def _grid(title_cols, rows, row_labels, width):
     return lines
 
 
-def emit_c(comp, source, prefix):
+def emit_c(comp, source, prefix, scalar_only=False):
     dfa = comp.dfa
     P, p = prefix.upper(), prefix.lower()
     n, k, ne = dfa.nstates, dfa.nclasses, dfa.nerror_classes
@@ -273,6 +274,7 @@ def emit_c(comp, source, prefix):
             f"    return (enum {p}_error){p}_error_kind[state / {P}_NCLASSES][{p}_error_class[byte]];",
             "}", ""]
     _emit_values(out, comp, P, p)
+    out += emit_engine.emit_run(comp, prefix, scalar_only)
     out += [f"#endif /* {guard} */", ""]
     return "\n".join(out)
 

@@ -86,7 +86,8 @@ INSTALLED = $(BINDIR)/utfdfa $(BINDIR)/utfdfa-gen \
 CMAKE_FILES = utfdfaConfig.cmake utfdfaConfigVersion.cmake utfdfaTargets.cmake
 # The examples as a user gets them: built by share/doc/utfdfa/examples/Makefile
 # (tests/examples/Makefile.installed) through pkg-config.
-EXAMPLES = tests/examples/fd_chunks.c tests/examples/json_string.c tests/examples/re2c_ident.re
+EXAMPLES = tests/examples/fd_chunks.c tests/examples/json_string.c tests/examples/re2c_ident.re \
+           tests/examples/utf8_lines.c
 
 .PHONY: install install-strip uninstall shared check-install check-example-re2c check-example-fd \
         install-dirs-always

@@ -364,8 +364,9 @@ EOF
         printf '%s\n' "$OUT" | grep ': [0-9]* passed, [0-9]* failed$'
         [ $RC = 0 ] && [ "$(printf '%s\n' "$OUT" | grep -c ': [0-9]* passed, 0 failed$')" -ge 2 ]
         verdict $? "make -C share/doc/utfdfa/examples check builds and passes the examples (got $RC: ${ERR: -300})"
-        [ -x examples/fd_chunks ] && [ -x examples/json_string ]
-        verdict $? "the examples' Makefile built fd_chunks and json_string"
+        [ -x examples/fd_chunks ] && [ -x examples/json_string ] && [ -x examples/utf8_lines ] &&
+          contains "$OUT" "utf8_lines: "
+        verdict $? "the examples' Makefile built and ran fd_chunks, json_string and utf8_lines"
         if command -v re2c >/dev/null 2>&1; then
             contains "$OUT" "re2c_ident: " ; verdict $? "the examples' Makefile built and ran re2c_ident"
         fi
@@ -481,7 +482,8 @@ ok
         lib/cmake/utfdfa/utfdfaConfig.cmake lib/cmake/utfdfa/utfdfaConfigVersion.cmake \
         lib/cmake/utfdfa/utfdfaTargets.cmake share/doc/utfdfa/LICENSE \
         share/doc/utfdfa/examples/Makefile share/doc/utfdfa/examples/fd_chunks.c \
-        share/doc/utfdfa/examples/json_string.c share/doc/utfdfa/examples/re2c_ident.re
+        share/doc/utfdfa/examples/json_string.c share/doc/utfdfa/examples/re2c_ident.re \
+        share/doc/utfdfa/examples/utf8_lines.c
     for g in $GRAMMARS; do
         printf '%s\n' "include/utfdfa/$g.gen.h" "share/utfdfa/$g.defs.re"
     done

@@ -1,0 +1,443 @@
+# SPDX-License-Identifier: MIT
+"""The bulk engine of a generated C header: PREFIX_run() (--emit c).
+
+    uint32_t p_run(uint32_t state, const uint8_t *buf, size_t len, size_t *at);
+
+steps the DFA from `state` over buf[0..len) exactly as the p_step() loop
+does: it returns the state after the last byte, or P_REJECT with *at = the
+index of the byte that took the DFA there (*at = len when none did). A
+chunked run (state out, state in) gives the same states as one run.
+
+The engines, chosen here from the DFA and at run time from the CPU:
+
+  scalar    portable C. Below a block (WAYS * SEG bytes) the step loop, one
+            reject test every 8 bytes (the reject state is a sink). A block is
+            cut into WAYS segments stepped at once, each its own chain of
+            loads, so the core overlaps their latencies. Segment j > 0 starts
+            from a guess: LOOK bytes before it, stepped from START (and from
+            START again after a reject); most DFAs forget where they started
+            within a line (convergence). A guess that is not the state the
+            previous segment really ends in costs that segment a plain re-run.
+  shuffle   x86 SSSE3 and AVX2 (the same code compiled twice), <= 16 states:
+            a segment's transition *function* is a vector (lane s: where s
+            goes), composed with one pshufb per byte with the byte's
+            transition vector: four segments at once from the identity,
+            joined in order at the end (enumerative, "data-parallel") stepping.
+  vpermb    x86 AVX-512 VBMI, <= 64 states: the same with vpermb over 64
+            lanes (the transition vector read from memory by the instruction).
+
+A segment whose function sends the real state to REJECT is stepped again,
+alone, with the step loop: that gives the exact index. The tables are
+static const; no allocation; every symbol carries the prefix. The best engine
+the CPU has is picked per call from __builtin_cpu_supports (cpuid read once
+by the compiler's runtime); PREFIX_run_at(level, ...) runs a given one.
+"""
+
+import os
+
+SCALAR, SSSE3, AVX2, VBMI = 0, 1, 2, 3
+LEVELS = ("scalar", "ssse3", "avx2", "avx512vbmi")
+WAYS, SEG, LOOK = 8, 512, 64      # scalar: chains, bytes a chain steps, guess look-back
+VWAYS, VSEG = 4, 256              # vector: segments, bytes a segment steps
+
+# Deliberate faults for the engine test's proof that it catches broken engines
+# (tests/engine/faults.sh); never set in a build.
+FAULT = os.environ.get("UTFDFA_ENGINE_FAULT", "")
+
+
+def levels_for(dfa, scalar_only=False):
+    """The levels a header gets for this DFA, best last."""
+    if scalar_only:
+        return [SCALAR]
+    out = [SCALAR]
+    if dfa.nstates <= 16:
+        out += [SSSE3, AVX2] + ([VBMI] if pair_width_ok(dfa, 16) else [])
+    elif dfa.nstates <= 64:
+        out += [VBMI]
+    return out
+
+
+def describe(dfa, scalar_only=False):
+    """One phrase: the engine the generator chose, and why."""
+    n = dfa.nstates
+    if scalar_only:
+        return "scalar only (asked for)"
+    if n <= 16:
+        return (f"shuffle (pshufb, AVX2/SSSE3): {n} states fit 16 lanes; "
+                f"scalar {WAYS}-way elsewhere")
+    if n <= 64:
+        return (f"vpermb (AVX-512 VBMI): {n} states fit {32 if n <= 32 else 64} lanes; "
+                f"scalar {WAYS}-way elsewhere")
+    return f"scalar {WAYS}-way with convergence: {n} states exceed 64 lanes"
+
+
+def _fault(name):
+    return FAULT == name
+
+
+def emit_run(comp, prefix, scalar_only=False):
+    """The lines of the bulk engine, for the end of the C header."""
+    dfa = comp.dfa
+    P, p = prefix.upper(), prefix.lower()
+    levels = levels_for(dfa, scalar_only)
+    out = ["/* ---------------------------------------------------------------- bulk run",
+           f" * {p}_run(state, buf, len, &at): the {p}_step() loop over buf[0..len). Returns the",
+           f" * state after the last byte, or {P}_REJECT with at = the index of the byte that",
+           " * rejected (at = len when none did; a state that is REJECT already rejects at the",
+           " * first byte). Any chunking gives the same result (state out, state in).",
+           f" * Engine chosen for this DFA: {describe(dfa, scalar_only)}.",
+           f" * {p}_run_at(level, ...) runs one level; {p}_run_has(level) says whether this",
+           f" * header has it and the CPU runs it. Define {P}_RUN_NO_SIMD for the scalar engine only.",
+           " */",
+           "#include <stddef.h>",
+           "",
+           f"enum {p}_run_level {{"]
+    out += [f"    {P}_RUN_{name.upper()} = {i}," for i, name in enumerate(LEVELS)]
+    out += [f"    {P}_RUN_NLEVELS = {len(LEVELS)}", "};",
+            f"static const char *const {p}_run_level_name[{P}_RUN_NLEVELS] = {{"]
+    out += [f'    "{name}",' for name in LEVELS]
+    out += ["};", f'#define {P}_RUN_ENGINE "{describe(dfa, scalar_only)}"', ""]
+    out += _plain(dfa, P, p)
+    out += _scalar(dfa, P, p)
+    vec = [lv for lv in levels if lv != SCALAR]
+    if vec:
+        out += [f"#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) "
+                f"&& !defined({P}_RUN_NO_SIMD)",
+                f"#define {P}_RUN_X86 1",
+                "#include <immintrin.h>", ""]
+        out += _vector_table(dfa, p, vec_width(dfa))
+        if pair_width_ok(dfa, vec_width(dfa)):
+            out += _pair_table(dfa, p, vec_width(dfa))
+        if dfa.nstates <= 16:
+            out += _shuffle(dfa, P, p, "ssse3", "ssse3")
+            out += _shuffle(dfa, P, p, "avx2", "avx2")
+            if VBMI in levels:
+                out += _shuffle(dfa, P, p, "avx512vbmi", "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")
+        else:
+            out += _vpermb(dfa, P, p)
+        out += ["#endif", ""]
+    out += _dispatch(P, p, vec)
+    return out
+
+
+def _plain(dfa, P, p):
+    """The step loop, one reject test every 8 bytes; every engine's fallback."""
+    unrolled = [f"        t = {p}_trans[t + {p}_class[b[i + {j}]]];" for j in range(8)]
+    tail_cond = "i < len" if not _fault("tail") else "i + 1 < len"
+    return [f"static inline uint32_t {p}_run_plain(uint32_t s, const uint8_t *b, size_t len, size_t *at)",
+            "{",
+            "    size_t i = 0;",
+            "    while (len - i " + ("+ 1 " if _fault("overread") else "") + ">= 8) {",
+            "        uint32_t t = s;"] + unrolled + [
+            f"        if (t == {P}_REJECT)",
+            "            break; /* the sink: step these 8 again, one by one */",
+            "        s = t;",
+            "        i += 8;",
+            "    }",
+            f"    for (; {tail_cond}; i++) {{",
+            f"        s = {p}_trans[s + {p}_class[b[i]]];",
+            f"        if (s == {P}_REJECT) {{",
+            "            *at = i;",
+            f"            return {P}_REJECT;",
+            "        }",
+            "    }",
+            "    *at = len;",
+            "    return s;",
+            "}", ""]
+
+
+def _scalar(dfa, P, p):
+    """WAYS chains over a block; segments after the first start from a guess."""
+    ways = range(WAYS)
+    guess = "g{j} = {p}_trans[g{j} + {p}_class[b[{j} * {P}_RUN_SEG - {P}_RUN_LOOK + i]]];"
+    out = [f"#define {P}_RUN_WAYS {WAYS}",
+           f"#define {P}_RUN_SEG {SEG}",
+           f"#ifndef {P}_RUN_LOOK /* bytes of look-back (a test may change it and the start) */",
+           f"#define {P}_RUN_LOOK {LOOK}",
+           "#endif",
+           f"#ifndef {P}_RUN_GUESS_FROM /* where segment j's look-back starts */",
+           f"#define {P}_RUN_GUESS_FROM(j) {P}_START",
+           "#endif",
+           f"/* One block of WAYS * SEG bytes from state s: the state after it, or REJECT and *at. */",
+           f"static inline uint32_t {p}_run_block(uint32_t s, const uint8_t *b, size_t *at)",
+           "{",
+           "    uint32_t g[" + f"{P}_RUN_WAYS], e[{P}_RUN_WAYS];",
+           "    size_t i;",
+           "    int j;",
+           "    uint32_t " + ", ".join(f"g{j} = {P}_RUN_GUESS_FROM({j})" for j in ways if j) + ";",
+           f"    for (i = 0; i < {P}_RUN_LOOK; i++) {{ /* the guesses: the look-back from START */"]
+    for j in ways:
+        if j:
+            out.append("        " + guess.format(j=j, p=p, P=P))
+            out.append(f"        g{j} = g{j} == {P}_REJECT ? {P}_START : g{j};")
+    out += ["    }",
+            "    {",
+            "        uint32_t " + ", ".join(f"s{j} = " + ("s" if j == 0 else f"g{j}") for j in ways) + ";",
+            f"        for (i = 0; i < {P}_RUN_SEG; i++) {{"]
+    for j in ways:
+        out.append(f"            s{j} = {p}_trans[s{j} + {p}_class[b[{j} * {P}_RUN_SEG + i]]];")
+    out += ["        }"]
+    out += ["        " + " ".join(f"e[{j}] = s{j};" for j in ways)]
+    out += ["        " + " ".join(f"g[{j}] = g{j};" for j in ways if j) + " g[0] = s;", "    }"]
+    check = (f"s != g[j] || e[j] == {P}_REJECT" if not _fault("spec")
+             else f"(j == 0 && s != g[j]) || e[j] == {P}_REJECT")
+    out += [f"    for (j = 0; j < {P}_RUN_WAYS; j++) {{",
+            f"        if ({check}) {{ /* a wrong guess, or the reject: step it again */",
+            "            size_t a;",
+            f"            s = {p}_run_plain(s, b + (size_t)j * {P}_RUN_SEG, {P}_RUN_SEG, &a);",
+            f"            if (s == {P}_REJECT) {{",
+            f"                *at = (size_t)j * {P}_RUN_SEG + a;",
+            f"                return {P}_REJECT;",
+            "            }",
+            "        } else {",
+            "            s = e[j];",
+            "        }",
+            "    }",
+            "    return s;",
+            "}", "",
+            f"static inline uint32_t {p}_run_scalar(uint32_t s, const uint8_t *buf, size_t len, size_t *at)",
+            "{",
+            "    size_t i = 0, a;",
+            f"    const size_t block = (size_t){P}_RUN_WAYS * {P}_RUN_SEG;",
+            "    for (; len - i >= block; i += block) {",
+            f"        s = {p}_run_block(s, buf + i, &a);",
+            f"        if (s == {P}_REJECT) {{",
+            "            *at = i + a;",
+            f"            return {P}_REJECT;",
+            "        }",
+            "    }",
+            f"    s = {p}_run_plain(s, buf + i, len - i, &a);",
+            "    *at = i + a;",
+            "    return s;",
+            "}", ""]
+    return out
+
+
+def _vector_table(dfa, p, width):
+    """run_vec[byte * width + s]: the state s goes to on that byte (numbers, not pre-multiplied)."""
+    n = dfa.nstates
+    rows = []
+    for b in range(256):
+        c = dfa.classes[b]
+        row = [dfa.class_trans[s][c] for s in range(n)] + [0] * (width - n)
+        rows.append(row)
+    if _fault("table"):  # one byte's transition wrong, for one state
+        b = max(range(256), key=lambda x: (rows[x][dfa.start] != dfa.reject, -x))
+        rows[b][dfa.start] = (rows[b][dfa.start] + 1) % n
+    out = [f"/* {p}_run_vec[byte * {width} + s]: the state number s goes to on byte (lanes past",
+           f" * {n} unused). One vector a byte, so a segment steps with one shuffle a byte. */",
+           f"__attribute__((aligned(64))) static const uint8_t {p}_run_vec[256 * {width}] = {{"]
+    for b in range(256):
+        out.append(f"    /* {b:02X} */ " + ",".join(str(v) for v in rows[b]) + ",")
+    out += ["};", ""]
+    return out
+
+
+def _join(P, p, ways, width):
+    """The segments' functions applied in order; the dying segment stepped again."""
+    return [f"        for (q = 0; q < {ways}; q++) {{",
+            f"            uint32_t nx = (uint32_t)fn[q][s / {P}_NCLASSES] * {P}_NCLASSES;",
+            f"            if (nx == {P}_REJECT) {{",
+            f"                s = {p}_run_plain(s, b + q * seg, seg, at);",
+            "                *at += i + q * seg;",
+            f"                return {P}_REJECT;",
+            "            }",
+            "            s = nx;",
+            "        }"]
+
+
+def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k):
+    """Segments of whole 64-byte groups, stepped two bytes at a time: the bytes'
+    classes by vpermb from the class table, a pair's row offset (c1 * k + c2) *
+    width by vpmaddubsw and a shift, stored; then one shuffle a pair."""
+    shift = width.bit_length() - 1
+    out = [f"    const __m512i cl0 = _mm512_loadu_si512((const void *)({p}_class + 0));",
+           f"    const __m512i cl1 = _mm512_loadu_si512((const void *)({p}_class + 64));",
+           f"    const __m512i cl2 = _mm512_loadu_si512((const void *)({p}_class + 128));",
+           f"    const __m512i cl3 = _mm512_loadu_si512((const void *)({p}_class + 192));",
+           f"    const __m512i wt = _mm512_set1_epi16((short)(1 << 8 | {k})); /* first byte * k + second */",
+           f"    while (len - i >= {ways} * 64) {{",
+           f"        size_t seg = (len - i) / ({ways} * 64) * 64;",
+           "        const uint8_t *b = buf + i;",
+           f"        __attribute__((aligned(64))) uint8_t fn[{ways}][{width}];",
+           f"        __attribute__((aligned(64))) uint16_t off[{ways}][32];",
+           "        size_t j, u;",
+           f"        {idtype} " + ", ".join(f"f{x} = id" for x in range(ways)) + ";",
+           f"        if (seg > {VSEG})",
+           f"            seg = {VSEG};",
+           "        for (j = 0; j < seg; j += 64) {",
+           "            size_t r = " + ("seg - 64 - j;" if backward else "j;"),
+           f"            for (q = 0; q < {ways}; q++) {{",
+           "                __m512i x = _mm512_loadu_si512((const void *)(b + q * seg + r));",
+           "                __m512i lo = _mm512_permutex2var_epi8(cl0, x, cl1);",
+           "                __m512i hi = _mm512_permutex2var_epi8(cl2, x, cl3);",
+           "                __m512i c = _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi);",
+           f"                _mm512_store_si512((void *)off[q], _mm512_slli_epi16(_mm512_maddubs_epi16(c, wt), {shift}));",
+           "            }",
+           "            for (u = 0; u < 32; u++) {",
+           "                size_t v = " + ("31 - u;" if backward else "u;")]
+    for x in range(ways):
+        out.append(f"                f{x} = {step.format(f=f'f{x}', t=pair_load.format(o=f'off[{x}][v]'))};")
+    out += ["            }", "        }"]
+    out += [f"        {store.format(dst=f'fn[{x}]', f=f'f{x}')};" for x in range(ways)]
+    out += _join(P, p, ways, width)
+    out += [f"        i += {ways} * seg;", "    }"]
+    return out
+
+
+def pair_width_ok(dfa, width):
+    """Whether the pair table fits: offsets in 16 bits, and at most 32 KiB."""
+    return dfa.nclasses ** 2 * width <= 32768
+
+
+def _pair_table(dfa, p, width):
+    """run_pair[(c1 * k + c2) * width + s]: where state s goes on a byte of class c1 then c2."""
+    n, k, ct = dfa.nstates, dfa.nclasses, dfa.class_trans
+    out = [f"/* {p}_run_pair[(c1 * {k} + c2) * {width} + s]: the state number s goes to on a byte of",
+           " * class c1 then one of class c2: two bytes a shuffle. */",
+           f"__attribute__((aligned(64))) static const uint8_t {p}_run_pair[{k * k} * {width}] = {{"]
+    live = [(c1, c2) for c1 in range(k) for c2 in range(k) if ct[ct[dfa.start][c1]][c2] != dfa.reject]
+    for c1 in range(k):
+        for c2 in range(k):
+            row = [ct[ct[s][c1]][c2] for s in range(n)] + [0] * (width - n)
+            if _fault("pair") and live and (c1, c2) == live[-1]:  # one pair's row wrong from START
+                row[dfa.start] = dfa.reject
+            out.append(f"    /* {c1},{c2} */ " + ",".join(str(v) for v in row) + ",")
+    out += ["};", ""]
+    return out
+
+
+def _vec_body(P, p, ways, load, step, store, width, idtype, ident, backward, pairs=None):
+    seg_max = VSEG
+    out = ["{",
+           f"    const {idtype} id = {ident};",
+           "    size_t i = 0, q;",
+           "    uint32_t s = state;",
+           ]
+    if pairs:
+        out += _pair_phase(P, p, ways, step, store, width, idtype, backward, *pairs)
+    out += [
+           f"    while (len - i >= {ways}) {{",
+           f"        size_t seg = (len - i) / {ways};",
+           "        const uint8_t *b = buf + i;",
+           f"        __attribute__((aligned(64))) uint8_t fn[{ways}][{width}];",
+           "        size_t j;",
+           f"        {idtype} " + ", ".join(f"f{k} = id" for k in range(ways)) + ";",
+           f"        if (seg > {seg_max})",
+           f"            seg = {seg_max};",
+           "        for (j = 0; j < seg; j++) {"]
+    if backward:  # f = f o T[byte], from the segment's last byte to its first
+        out += ["            size_t r = seg - 1 - j;"]
+    for k in range(ways):
+        idx = ("r" if backward else "j") + ("" if k == 0 else f" + {k} * seg")
+        out.append(f"            f{k} = {step.format(f=f'f{k}', t=load.format(b=f'(size_t)b[{idx}]'))};")
+    out += ["        }"]
+    out += [f"        {store.format(dst=f'fn[{k}]', f=f'f{k}')};" for k in range(ways)]
+    join = _join(P, p, ways, width)
+    if _fault("join"):  # the last segment's reject goes unseen
+        join = [ln.replace(f"if (nx == {P}_REJECT)", f"if (nx == {P}_REJECT && q + 1 < {ways})")
+                for ln in join]
+    out += join
+    out += [f"        i += {ways} * seg;",
+            "    }",
+            f"    s = {p}_run_plain(s, buf + i, len - i, at);",
+            "    *at += i;",
+            "    return s;",
+            "}", ""]
+    return out
+
+
+def _shuffle(dfa, P, p, level, target):
+    ident = "_mm_setr_epi8(" + ", ".join(str(i) for i in range(16)) + ")"
+    pairs = None
+    if level == "avx512vbmi":
+        pairs = (f"_mm_load_si128((const __m128i *)(const void *)((const uint8_t *){p}_run_pair + {{o}}))",
+                 dfa.nclasses)
+    return ([f"__attribute__((target(\"{target}\")))",
+             f"static inline uint32_t {p}_run_{level}(uint32_t state, const uint8_t *buf, size_t len, "
+             "size_t *at)"]
+            + _vec_body(P, p, VWAYS,
+                        f"_mm_load_si128((const __m128i *)(const void *)({p}_run_vec + {{b}} * 16))",
+                        "_mm_shuffle_epi8({f}, {t})",
+                        "_mm_store_si128((__m128i *)(void *){dst}, {f})", 16, "__m128i", ident, True,
+                        pairs))
+
+
+def _vpermb(dfa, P, p):
+    """vpermb over 32 lanes (AVX-512 VL) for <= 32 states, else 64."""
+    w = vec_width(dfa)
+    if w == 32:
+        vt, pre, tgt = "__m256i", "_mm256", "avx512f,avx512bw,avx512vl,avx512vbmi"
+        load = f"_mm256_load_si256((const __m256i *)(const void *)({p}_run_vec + {{b}} * 32))"
+        store = "_mm256_store_si256((__m256i *)(void *){dst}, {f})"
+        q = 4
+    else:
+        vt, pre, tgt = "__m512i", "_mm512", "avx512f,avx512bw,avx512vbmi"
+        load = f"_mm512_load_si512((const void *)({p}_run_vec + {{b}} * 64))"
+        store = "_mm512_store_si512((void *){dst}, {f})"
+        q = 8
+    ident = f"{pre}_set_epi64" + ("x(" if w == 32 else "(") + ", ".join(
+        f"(long long)0x{sum(b << (8 * (b - 8 * k)) for b in range(8 * k, 8 * k + 8)):016X}ull"
+        for k in reversed(range(q))) + ")"
+    return ([f"__attribute__((target(\"{tgt}\")))",
+             f"static inline uint32_t {p}_run_avx512vbmi(uint32_t state, const uint8_t *buf, size_t len, "
+             "size_t *at)"]
+            + _vec_body(P, p, VWAYS, load, f"{pre}_permutexvar_epi8({{f}}, {{t}})", store, w, vt, ident,
+                        False, (load.replace("{b} * " + str(w), "0").replace("_run_vec + 0", "_run_pair + {o}"),
+                                dfa.nclasses) if pair_width_ok(dfa, w) else None))
+
+
+def vec_width(dfa):
+    n = dfa.nstates
+    return 16 if n <= 16 else 32 if n <= 32 else 64
+
+
+def _dispatch(P, p, vec):
+    feats = {SSSE3: "ssse3", AVX2: "avx2", VBMI: "avx512vbmi"}
+    out = [f"/* Whether this header has `level` and this CPU runs it. */",
+           f"static inline int {p}_run_has(int level)",
+           "{",
+           "    switch (level) {",
+           f"    case {P}_RUN_SCALAR:",
+           "        return 1;"]
+    if vec:
+        out.append(f"#ifdef {P}_RUN_X86")
+        for lv in vec:
+            out += [f"    case {P}_RUN_{LEVELS[lv].upper()}:",
+                    "        __builtin_cpu_init();",
+                    f"        return __builtin_cpu_supports(\"{feats[lv]}\")"
+                    + (" && __builtin_cpu_supports(\"avx512bw\") && __builtin_cpu_supports(\"avx512vl\")"
+                       if lv == VBMI else "") + ";"]
+        out.append("#endif")
+    out += ["    default:",
+            "        return 0;",
+            "    }",
+            "}", "",
+            f"/* {p}_run() at one level ({p}_run_has(level) must be true). */",
+            f"static inline uint32_t {p}_run_at(int level, uint32_t state, const uint8_t *buf, "
+            "size_t len, size_t *at)",
+            "{",
+            "    switch (level) {"]
+    if vec:
+        out.append(f"#ifdef {P}_RUN_X86")
+        for lv in vec:
+            out += [f"    case {P}_RUN_{LEVELS[lv].upper()}:",
+                    f"        return {p}_run_{LEVELS[lv]}(state, buf, len, at);"]
+        out.append("#endif")
+    out += ["    default:",
+            f"        return {p}_run_scalar(state, buf, len, at);",
+            "    }",
+            "}", "",
+            f"static inline uint32_t {p}_run(uint32_t state, const uint8_t *buf, size_t len, size_t *at)",
+            "{"]
+    if vec:
+        out += [f"#ifdef {P}_RUN_X86",
+                "    int level;",
+                "    if (len < 64) /* not worth asking the CPU */",
+                f"        return {p}_run_plain(state, buf, len, at);",
+                f"    for (level = {P}_RUN_NLEVELS - 1; level > {P}_RUN_SCALAR; level--)",
+                f"        if ({p}_run_has(level))",
+                f"            return {p}_run_at(level, state, buf, len, at);",
+                "#endif"]
+    out += [f"    return {p}_run_scalar(state, buf, len, at);", "}", ""]
+    return out

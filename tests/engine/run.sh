@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The generated bulk engines (PREFIX_run, gen/emit_engine.py) against the step
+# loop: one header a grammar (--prefix eng), tests/engine/test_run.c built
+# against it and run at every level this CPU has. The grammars: every one in
+# grammar/ and those tests/engine/grammars.list names; then the same header
+# built with ENG_RUN_NO_SIMD and generated with --engine scalar (scalar only).
+#   run.sh check    that, and again with the scalar engine's guesses moved
+#                   (-DTEST_WRONG_GUESS) so that its check of them is tested
+#   run.sh faults   each deliberate fault of gen/emit_engine.py (UTFDFA_ENGINE_FAULT)
+#                   must make the test fail on every grammar with the engine it breaks
+# Environment: B (build dir), CC, PYTHON.
+set -eu
+B=${B:-build}
+CC=${CC:-cc}
+PYTHON=${PYTHON:-python3}
+OUT=$B/tests/engine
+FLAGS="-std=c11 -Wall -Wextra -Wpedantic -Werror -O2"
+mode=${1:-check}
+mkdir -p "$OUT"
+
+# build NAME DIR OPTIONS FILES...: DIR/engine.gen.h and DIR/test_run
+build() {
+    name=$1 dir=$2 opts=$3
+    shift 3
+    mkdir -p "$dir"
+    [ "$opts" = - ] && opts=
+    # shellcheck disable=SC2086
+    $PYTHON gen/abnfc.py "$@" $opts --emit c --prefix eng -o "$dir/engine.gen.h"
+    $CC $FLAGS $EXTRA -I "$dir" tests/engine/test_run.c -o "$dir/test_run"
+}
+
+grammars() {
+    for f in grammar/*.abnf; do echo "$(basename "$f" .abnf) - $f"; done
+    grep -v '^#' tests/engine/grammars.list
+}
+
+if [ "$mode" = check ]; then
+    passed=0
+    failed=0
+    EXTRA=
+    tmp=$OUT/list
+    grammars > "$tmp"
+    while read -r name opts files; do
+        # shellcheck disable=SC2086
+        build "$name" "$OUT/$name" "$opts" $files
+        EXTRA=-DTEST_WRONG_GUESS build "$name" "$OUT/$name-wrong-guess" "$opts" $files
+        for v in "$name" "$name-wrong-guess"; do
+            if "$OUT/$v/test_run" "$v" > "$OUT/$v/out"; then
+                passed=$((passed + 1))
+            else
+                failed=$((failed + 1))
+            fi
+            tail -n 1 "$OUT/$v/out"
+        done
+    done < "$tmp"
+    # Scalar only: asked of the generator, and asked of the compiler.
+    build scalar-only "$OUT/scalar-only" --engine=scalar tests/engine/grammars/ipv4-lines.abnf
+    EXTRA=-DENG_RUN_NO_SIMD build no-simd "$OUT/no-simd" - tests/engine/grammars/hex-lines.abnf
+    for v in scalar-only no-simd; do
+        if "$OUT/$v/test_run" "$v" > "$OUT/$v/out" && [ "$(head -n 1 "$OUT/$v/out")" = scalar ] &&
+           ! grep -q immintrin "$OUT/scalar-only/engine.gen.h"; then
+            passed=$((passed + 1))
+        else
+            echo "run.sh: $v: not the scalar engine alone, or it failed" >&2
+            failed=$((failed + 1))
+        fi
+        tail -n 1 "$OUT/$v/out"
+    done
+    echo "check-engine: $passed passed, $failed failed"
+    [ "$failed" = 0 ]
+    exit
+fi
+
+# faults: FAULT GRAMMARS... (each grammar has the engine the fault breaks)
+EXTRA=
+caught=0
+missed=0
+for spec in "table hex-lines ipv4-lines utf8" "pair hex-lines ipv4-lines utf8" "join hex-lines ipv4-lines rfc3339-lines" \
+            "tail hex-lines ipv4-lines uri-lines" "spec utf8 utf7-imap rfc3986-uri" \
+            "overread hex-lines ipv4-lines uri-lines"; do
+    set -- $spec
+    fault=$1
+    shift
+    for name in "$@"; do
+        line=$(grammars | awk -v n="$name" '$1 == n')
+        set -- $line
+        shift
+        opts=$1
+        shift
+        dir=$OUT/fault-$fault-$name
+        # shellcheck disable=SC2086
+        EXTRA=
+        [ "$fault" = spec ] && EXTRA=-DTEST_WRONG_GUESS
+        UTFDFA_ENGINE_FAULT=$fault build "$name" "$dir" "$opts" "$@"
+        if "$dir/test_run" "$name" > "$dir/out" 2> "$dir/err"; then
+            echo "run.sh: fault $fault in $name's engine went unseen" >&2
+            missed=$((missed + 1))
+        else
+            caught=$((caught + 1))
+            echo "fault $fault, $name: caught: $(head -n 1 "$dir/err")"
+        fi
+    done
+done
+echo "check-engine-faults: $caught passed, $missed failed (each a deliberately broken engine the test caught)"
+[ "$missed" = 0 ]
