@@ -41,7 +41,7 @@ WAYS, SEG, LOOK = 8, 512, 64      # scalar: chains, bytes a chain steps, guess l
 VWAYS, VSEG = 4, 256              # vector: segments, bytes a segment steps
 
 # Deliberate faults for the engine test's proof that it catches broken engines
-# (tests/engine/faults.sh); never set in a build.
+# (`tests/engine/run.sh faults`); never set in a build.
 FAULT = os.environ.get("UTFDFA_ENGINE_FAULT", "")
 
 

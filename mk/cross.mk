@@ -18,7 +18,7 @@
 CROSS_HOSTS = s390x-linux-gnu i686-linux-gnu aarch64-linux-gnu
 # qemu-user's name for each host's CPU
 cross_qemu = qemu-$(patsubst i686,i386,$(firstword $(subst -, ,$(1))))
-CROSS_BUILT = libutfdfa.a utfdfa tests/test_rep_tokens tests/test_fast
+CROSS_BUILT = libutfdfa.a utfdfa $(addprefix tests/,test_rep_tokens test_fast)
 
 .PHONY: check-cross $(CROSS_HOSTS:%=check-cross-%)
 check-cross: $(CROSS_HOSTS:%=check-cross-%)
