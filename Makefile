@@ -107,6 +107,7 @@ include mk/tools.mk \
         mk/sanitize.mk \
         mk/fuzz.mk \
         mk/fast_tests.mk \
+        mk/cross.mk \
         mk/bench.mk
 
 # ======================================================================

@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: MIT
+# Other platforms: the library and a set of suites cross-built with Debian's
+# compilers and run under qemu-user. Not part of make check (qemu makes the
+# suites several times slower); .ci/run runs it.
+# Included by the top-level Makefile, which defines B, G, T, CC and the flags.
+#
+#   make check-cross   for each of CROSS_TARGETS: aarch64 (the NEON level),
+#                      s390x (big-endian, 64-bit) and i686 (32-bit x86,
+#                      where the scalar level runs): a sub-make builds
+#                      build/cross/TARGET/ with CC=TARGET's compiler, then
+#                      the suites run under qemu-TARGET (quick modes where
+#                      qemu makes them long), the CLI suite through a
+#                      wrapper that starts the cross-built utfdfa under
+#                      qemu. Installs the compilers and qemu-user with
+#                      apt-get when root. CROSS_TARGETS=aarch64 picks one.
+CROSS_TARGETS ?= aarch64 s390x i686
+CROSS_TRIPLE_aarch64 = aarch64-linux-gnu
+CROSS_TRIPLE_s390x = s390x-linux-gnu
+CROSS_TRIPLE_i686 = i686-linux-gnu
+CROSS_QEMU_aarch64 = qemu-aarch64
+CROSS_QEMU_s390x = qemu-s390x
+CROSS_QEMU_i686 = qemu-i386
+# 32-bit: readdir and stat on a 64-bit file system need 64-bit offsets.
+CROSS_CFLAGS_i686 = -D_FILE_OFFSET_BITS=64
+# qemu's -L: where the target's loader and libraries are (Debian's cross libc).
+CROSS_RUN = $(CROSS_QEMU_$(1)) -L /usr/$(CROSS_TRIPLE_$(1))
+
+# The suites, each a program of build/cross/TARGET/tests/ and its arguments
+# ($(SHARED) for the corpus; the levels' names from their rows).
+CROSS_SUITES = test_kernels test_wide test_utf7_kernels test_fast_levels test_lookup test_fast \
+               test_vectors test_direct test_bounds test_decode test_forms test_encode_levels
+# Quick modes: the exhaustive loops are the same code on every platform.
+CROSS_ENV = UTFDFA_QUICK=1 TEST_FAST_QUICK=1 TEST_KERNELS_QUICK=1
+
+.PHONY: check-cross
+check-cross: $(CROSS_TARGETS:%=check-cross-%)
+	@echo "check-cross: all passed ($(CROSS_TARGETS))"
+
+$(B)/.cross-tools-ok-%: | $(B)
+	$(call need_tools,$(CROSS_TRIPLE_$*)-gcc:gcc-$(CROSS_TRIPLE_$*) $(CROSS_QEMU_$*):qemu-user)
+	@touch $@
+
+# One target: the sub-make builds (its own B, the host's generator), then
+# each suite runs; every level of the target's rows runs in test_vectors.
+check-cross-%: $(B)/.cross-tools-ok-% | $(B)/.tools-ok
+	$(MAKE) --no-print-directory B=$(B)/cross/$* CC=$(CROSS_TRIPLE_$*)-gcc \
+	  CFLAGS="$(CFLAGS) $(CROSS_CFLAGS_$*)" \
+	  $(B)/cross/$*/utfdfa $(CROSS_SUITES:%=$(B)/cross/$*/tests/%)
+	@set -e; t=$(B)/cross/$*/tests; for s in $(CROSS_SUITES); do \
+	  echo "== check-cross $*: $$s"; \
+	  case $$s in \
+	  test_fast_levels|test_lookup|test_fast|test_decode) args="$(SHARED)";; *) args="";; esac; \
+	  env $(CROSS_ENV) $(call CROSS_RUN,$*) $$t/$$s $$args > $$t/$$s.log 2>&1 \
+	    || { tail -n 30 $$t/$$s.log; echo "check-cross $*: $$s failed (log: $$t/$$s.log)"; exit 1; }; \
+	  tail -n 1 $$t/$$s.log; \
+	done; \
+	for level in $(FAST_LEVEL_NAMES); do \
+	  $(call CROSS_RUN,$*) $$t/test_vectors --level $$level > $$t/test_vectors.$$level.log 2>&1 \
+	    || { tail -n 30 $$t/test_vectors.$$level.log; echo "check-cross $*: test_vectors --level $$level failed"; exit 1; }; \
+	  echo "test_vectors --level $$level: $$(tail -n 1 $$t/test_vectors.$$level.log)"; \
+	done
+	@w=$(B)/cross/$*/qemu; mkdir -p $$w; \
+	printf '#!/bin/sh\nexec %s "%s" "$$@"\n' "$(call CROSS_RUN,$*)" "$(abspath $(B)/cross/$*/utfdfa)" \
+	  > $$w/utfdfa; chmod +x $$w/utfdfa; \
+	echo "== check-cross $*: the CLI suite (tests/cli/test_cli.py) through $$w/utfdfa"; \
+	$(PYTHON) tests/cli/test_cli.py $$w
+	@echo "check-cross $*: all passed"
+
+# make bench-arm64: instructions per input byte on AArch64 under qemu, for
+# each operation, corpus and level (tests/bench/arm64_ipb.sh, a count, so
+# the machine's load does not change it; IPB_BYTES, IPB_LEVELS, IPB_OPS
+# tune it), then llvm-mca's cycles per iteration of the NEON inner loops
+# (tests/bench/mca_neon.c) on a Neoverse core (MCA_CPU). A benchmark, never
+# part of make check.
+MCA ?= llvm-mca-14
+MCA_CPU ?= neoverse-n1
+XA = $(B)/cross/aarch64
+.PHONY: bench-arm64
+bench-arm64: $(B)/.cross-tools-ok-aarch64 | $(B)/.tools-ok
+	$(MAKE) --no-print-directory B=$(XA) CC=aarch64-linux-gnu-gcc $(XA)/libutfdfa.a
+	@mkdir -p $(XA)/bench
+	aarch64-linux-gnu-gcc $(WARN) -O2 -I include tests/bench/ipb.c $(XA)/libutfdfa.a -o $(XA)/bench/ipb
+	@B="$(B)" SHARED="$(SHARED)" IPB="$(XA)/bench/ipb" sh tests/bench/arm64_ipb.sh
+	aarch64-linux-gnu-gcc $(WARN) -O2 -S -I src/fast/utf8 -I $(XA)/gen tests/bench/mca_neon.c \
+	  -o $(XA)/bench/mca_neon.s
+	@echo; echo "### llvm-mca ($(MCA) -mcpu=$(MCA_CPU)): cycles per iteration of each NEON loop body"; echo
+	@echo "| loop | bytes an iteration | instructions | cycles (block reciprocal throughput) | cycles per byte |"
+	@echo "|---|---|---|---|---|"
+	@for f in mca_lookup_group:64 mca_lookup_ascii2:128 mca_widen32:16; do fn=$${f%%:*}; bytes=$${f#*:}; \
+	  awk -v f="$$fn" '$$0 == f ":" {on = 1; next} on && /\.cfi_endproc/ {exit} \
+	    on && $$1 !~ /^\./ && $$1 != "ret" && $$0 !~ /:$$/ {print}' $(XA)/bench/mca_neon.s > $(XA)/bench/$$fn.s; \
+	  out=$$($(MCA) -mtriple=aarch64-linux-gnu -mcpu=$(MCA_CPU) $(XA)/bench/$$fn.s 2>&1); \
+	  ins=$$(wc -l < $(XA)/bench/$$fn.s); \
+	  rt=$$(printf '%s\n' "$$out" | awk '/Block RThroughput/ {print $$3}'); \
+	  echo "| $$fn | $$bytes | $$ins | $$rt | $$(awk -v r="$$rt" -v b="$$bytes" 'BEGIN {printf "%.3f", r / b}') |"; done
