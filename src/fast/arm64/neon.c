@@ -7,8 +7,6 @@
  * kernel yet; UTF-16 into UTF-8 fused, 8 units a step. */
 #include "../levels.h"
 
-#include <stdbool.h>
-
 #if KERN_ARM64
 #include <arm_neon.h>
 
@@ -119,28 +117,17 @@ KERN_INLINE uint32x4_t neon_utf8_words(uint32x4_t x, uint32x4_t *len)
 }
 
 /* Writes the four words' bytes at dst + w, each word's after the one
- * before (over the scratch of the one before); when `last`, the last
- * word's bytes alone (nothing past what the kernel reports is written). */
-KERN_INLINE size_t neon_put_words(uint8_t *dst, size_t w, uint32x4_t words, uint32x4_t len,
-                                  bool last)
+ * before (over the scratch of the one before); returns the end. */
+KERN_INLINE size_t neon_put_words(uint8_t *dst, size_t w, uint32x4_t words, uint32x4_t len)
 {
     uint32_t v[4], l[4];
     vst1q_u32(v, words);
     vst1q_u32(l, len);
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         memcpy(dst + w, &v[k], 4);
         w += l[k];
     }
-    if (!last) {
-        memcpy(dst + w, &v[3], 4);
-    } else {
-        dst[w] = (uint8_t)v[3];
-        if (l[3] > 1)
-            dst[w + 1] = (uint8_t)(v[3] >> 8);
-        if (l[3] > 2)
-            dst[w + 2] = (uint8_t)(v[3] >> 16);
-    }
-    return w + l[3];
+    return w;
 }
 
 /* UTF-16 into UTF-8, 8 units a step while 32 bytes of room are left (the
@@ -165,8 +152,10 @@ KERN_INLINE size_t neon_utf16_utf8_body(enum fast_form from, const uint8_t *src,
         }
         uint16x8_t sur = vceqq_u16(vandq_u16(u, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
         if (vmaxvq_u16(sur)) {
-            /* the step and one unit more (a pair across its end is whole) */
-            size_t win = kern_min(src_len - i, 18), got,
+            /* the scalar kernel over the next 128 units and one more (a pair
+             * across the window's end is whole): supplementary characters
+             * come in runs */
+            size_t win = kern_min(src_len - i, 258), got,
                    k = utfdfa__scalar_wide_transcode(from, FORM_UTF8, src + i, win, dst + w,
                                                      dst_len - w, &got);
             if (k == 0)
@@ -190,7 +179,12 @@ KERN_INLINE size_t neon_utf16_utf8_body(enum fast_form from, const uint8_t *src,
             uint32x4_t l0, l1;
             uint32x4_t w0 = neon_utf8_words(vmovl_u16(vget_low_u16(u)), &l0);
             uint32x4_t w1 = neon_utf8_words(vmovl_high_u16(u), &l1);
-            w = neon_put_words(dst, neon_put_words(dst, w, w0, l0, false), w1, l1, true);
+            /* the last word's scratch (up to 3 bytes past the step) put back */
+            size_t end = w + vaddvq_u32(l0) + vaddvq_u32(l1);
+            uint8_t past[4];
+            memcpy(past, dst + end, 4);
+            w = neon_put_words(dst, neon_put_words(dst, w, w0, l0), w1, l1);
+            memcpy(dst + end, past, 4);
             i += 16;
         }
     }
