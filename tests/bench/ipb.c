@@ -88,9 +88,11 @@ int main(int argc, char **argv)
         } else if (strcmp(op, "utf8-utf32") == 0) {
             utfdfa_decoder d;
             utfdfa_decoder_init(&d, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
-            size_t in = n, w = n + 16;
-            utfdfa_decode_utf32(&d, src, &in, cps, &w, true, NULL);
-            sink += w;
+            /* a chunk, then the end (as a stream is decoded) */
+            size_t in = n, w = n + 16, in2 = 0, w2 = 16;
+            utfdfa_decode_utf32(&d, src, &in, cps, &w, false, NULL);
+            utfdfa_decode_utf32(&d, src + in, &in2, cps + w, &w2, true, NULL);
+            sink += w + w2;
         } else {
             fprintf(stderr, "ipb: no operation %s\n", op);
             return 2;
