@@ -27,7 +27,7 @@ CROSS_RUN = $(CROSS_QEMU_$(1)) -L /usr/$(CROSS_TRIPLE_$(1))
 
 # The suites, each a program of build/cross/TARGET/tests/ and its arguments
 # ($(SHARED) for the corpus; the levels' names from their rows).
-CROSS_SUITES = test_kernels test_wide test_utf7_kernels test_fast_levels test_lookup test_fast \
+CROSS_SUITES = test_kernels test_wide test_fast_levels test_lookup test_fast \
                test_vectors test_direct test_bounds test_decode test_forms test_encode_levels
 # Quick modes: the exhaustive loops are the same code on every platform.
 CROSS_ENV = UTFDFA_QUICK=1 TEST_FAST_QUICK=1 TEST_KERNELS_QUICK=1
