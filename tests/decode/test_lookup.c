@@ -83,10 +83,10 @@
 #endif
 #endif
 
-#if !FAST_X86
+#if !FAST_X86 && !FAST_ARM64
 int main(void)
 {
-    printf("test_lookup: not x86-64: no lookup kernels to test\n");
+    printf("test_lookup: neither x86-64 nor AArch64: no lookup kernels to test\n");
     return 0;
 }
 #else
@@ -574,4 +574,4 @@ int main(int argc, char **argv)
     utfdfa__fast_force("auto");
     return check_summary("test_lookup");
 }
-#endif /* FAST_X86 */
+#endif /* FAST_X86 || FAST_ARM64 */
