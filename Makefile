@@ -74,19 +74,23 @@ GENERATED = $(HEADERS) $(FAST_GEN_HEADERS) $(REGISTRY_HEADER) $(DEFS) $(LEXER_RE
 # The decoders (src/decode/) are instantiated once per source encoding:
 # src/decode/convert_from.c compiled with each name of CONVERT_SOURCES (from
 # the registry), so make -j compiles them side by side.
-# The fast kernels (src/fast/): the levels of src/fast/levels.h (scalar, SSE2,
-# SSE4, AVX2, AVX-512 BW, AVX-512 VBMI), one chosen at run time; each SIMD
-# function carries its target attribute, so no per-file flags.
+# The fast kernels (src/fast/): the levels of src/fast/levels.h, one row each
+# in the ISA's folder (x86/: SSE2, SSE4, AVX2, AVX-512 BW, AVX-512 VBMI;
+# arm64/: NEON) after scalar, one chosen at run time; each SIMD function
+# carries its target attribute, so no per-file flags (a file of another ISA
+# compiles to nothing).
 KERNEL_SRCS = src/fast/scalar.c src/fast/x86/sse2.c src/fast/x86/avx2.c \
               src/fast/x86/avx512vbmi.c src/fast/x86/units_avx512.c src/fast/dispatch.c \
               src/fast/utf7.c src/fast/x86/utf7_sse4.c src/fast/x86/utf7_avx2.c \
-              src/fast/x86/wide_sse4.c src/fast/x86/units_sse4.c src/fast/x86/wide_avx2.c
-KERNEL_HEADERS = src/fast/isa.h src/fast/kernels.h src/fast/levels.h src/fast/x86/x86.h src/fast/x86/utf7_x86.h \
+              src/fast/x86/wide_sse4.c src/fast/x86/units_sse4.c src/fast/x86/wide_avx2.c \
+              src/fast/arm64/neon.c
+KERNEL_HEADERS = src/fast/kernels.h src/fast/levels.h src/fast/isa.h src/fast/x86/levels.h \
+                 src/fast/x86/detect.h src/fast/arm64/levels.h src/fast/x86/x86.h src/fast/x86/utf7_x86.h \
                  src/fast/x86/wide_sse4.h $(G)/wide_x86.gen.h
 # The UTF-8 fast paths (src/fast/utf8/): one file per ISA, select.c chooses at run time.
 UTF8_FAST_SRCS = src/fast/utf8/portable.c src/fast/utf8/bmi2.c src/fast/utf8/avx2.c \
                  src/fast/utf8/masked.c src/fast/utf8/avx512.c src/fast/utf8/lookup.c \
-                 src/fast/utf8/select.c src/fast/utf8/part.c
+                 src/fast/utf8/select.c src/fast/utf8/part.c src/fast/utf8/neon.c
 UTF8_FAST_HDRS = $(wildcard src/fast/utf8/*.h)
 LIB_SRCS = $(wildcard src/api/*.c) src/decode/byte_order.c src/decode/utf8_part.c src/decode/unit_fast.c \
            src/decode/utf8_lossy.c src/encode/utf7_writer.c \

@@ -1,46 +1,105 @@
 # SPDX-License-Identifier: MIT
-# Other hosts: the library, the CLI and two suites built by each cross
-# compiler that is installed (a big-endian, a 32-bit and a non-x86 64-bit
-# host), and run under qemu-user when it is there.
+# Other platforms: the library, the CLI and a set of suites cross-built with
+# Debian's compilers (-Werror: a warning only one host sees, such as an
+# unused function on a big-endian one, fails here) and run under qemu-user.
+# Not part of make check (qemu makes the suites several times slower);
+# .ci/run runs it.
 # Included by the top-level Makefile, which defines B, G, T, CC and the flags.
 #
-#   make check-cross   for each of CROSS_HOSTS whose HOST-gcc is installed
-#                      (Debian: apt-get install gcc-HOST qemu-user), else a note
-#
-# Each host builds in $(B)/cross/HOST with the generated tables of $(G)
-# (they do not depend on the host) and -Werror: a warning that only one
-# host sees (an unused function on a big-endian one, an x86 function named
-# outside the x86 guard) fails here. tests/cross/large_files.c holds 32-bit
-# hosts to 64-bit file offsets. Under qemu: the CLI against the native one
-# (tests/cross/smoke.sh), test_rep_tokens (which must skip off x86-64) and
-# test_fast (the UTF-8 fast paths against the references, reading the corpus
-# directory) in its quick mode.
-CROSS_HOSTS = s390x-linux-gnu i686-linux-gnu aarch64-linux-gnu
-# qemu-user's name for each host's CPU
-cross_qemu = qemu-$(patsubst i686,i386,$(firstword $(subst -, ,$(1))))
-CROSS_BUILT = libutfdfa.a utfdfa $(addprefix tests/,test_rep_tokens test_fast)
+#   make check-cross   for each of CROSS_TARGETS: aarch64 (the NEON level),
+#                      s390x (big-endian, 64-bit) and i686 (32-bit x86,
+#                      where the scalar level runs): a sub-make builds
+#                      build/cross/TARGET/ with CC=TARGET's compiler, then
+#                      the suites run under qemu-TARGET (quick modes where
+#                      qemu makes them long): the CLI against the native one
+#                      (tests/cross/smoke.sh), and on aarch64 the whole CLI
+#                      suite through a wrapper that starts the cross-built
+#                      utfdfa under qemu. tests/cross/large_files.c holds
+#                      32-bit hosts to 64-bit file offsets. Installs the
+#                      compilers and qemu-user with apt-get when root.
+#                      CROSS_TARGETS=aarch64 picks one.
+CROSS_TARGETS ?= aarch64 s390x i686
+CROSS_TRIPLE_aarch64 = aarch64-linux-gnu
+CROSS_TRIPLE_s390x = s390x-linux-gnu
+CROSS_TRIPLE_i686 = i686-linux-gnu
+CROSS_QEMU_aarch64 = qemu-aarch64
+CROSS_QEMU_s390x = qemu-s390x
+CROSS_QEMU_i686 = qemu-i386
+# 32-bit: readdir and stat on a 64-bit file system need 64-bit offsets.
+CROSS_CFLAGS_i686 = -D_FILE_OFFSET_BITS=64
+# qemu's -L: where the target's loader and libraries are (Debian's cross libc).
+CROSS_RUN = $(CROSS_QEMU_$(1)) -L /usr/$(CROSS_TRIPLE_$(1))
 
-.PHONY: check-cross $(CROSS_HOSTS:%=check-cross-%)
-check-cross: $(CROSS_HOSTS:%=check-cross-%)
+# The suites, each a program of build/cross/TARGET/tests/ and its arguments
+# ($(SHARED) for the corpus; the levels' names from their rows). Every
+# target runs the scalar level's suites; aarch64, which has a SIMD level of
+# its own, the level-forcing ones too.
+CROSS_SUITES = test_kernels test_fast test_vectors test_rep_tokens test_forms
+CROSS_SUITES_aarch64 = test_wide test_fast_levels test_lookup test_direct
+# Quick modes: the exhaustive loops are the same code on every platform.
+CROSS_ENV = UTFDFA_QUICK=1 TEST_FAST_QUICK=1 TEST_KERNELS_QUICK=1
 
-$(CROSS_HOSTS:%=check-cross-%): check-cross-%: generated $(B)/utfdfa
-	@if ! command -v $*-gcc >/dev/null 2>&1; then \
-	  echo "check-cross: $*-gcc is not installed: skipped (apt-get install gcc-$*)"; exit 0; fi; \
-	$(MAKE) --no-print-directory B=$(B)/cross/$* G=$(G) CC=$*-gcc \
-	  $(CROSS_BUILT:%=$(B)/cross/$*/%) > $(B)/cross-$*.log 2>&1 \
-	  || { tail -n 30 $(B)/cross-$*.log; echo "check-cross: the build for $* failed" >&2; exit 1; }; \
-	$*-gcc $(WARN) $(CFLAGS) -c tests/cross/large_files.c -o $(B)/cross/$*/large_files.o \
-	  || { echo "check-cross: $*: no 64-bit file offsets" >&2; exit 1; }; \
-	echo "check-cross: $*: library, CLI and suites built with -Werror; 64-bit file offsets"; \
-	qemu=$(call cross_qemu,$*); \
-	if ! command -v $$qemu >/dev/null 2>&1; then \
-	  echo "check-cross: $$qemu is not installed: $* not run (apt-get install qemu-user)"; exit 0; fi; \
-	run="$$qemu -L /usr/$*"; \
-	sh tests/cross/smoke.sh $(B)/utfdfa "$$run $(B)/cross/$*/utfdfa" && \
-	$$run $(B)/cross/$*/tests/test_rep_tokens && \
-	TEST_FAST_QUICK=1 $$run $(B)/cross/$*/tests/test_fast $(SHARED) | tail -n 1 \
-	  | grep -q ' 0 failed$$' \
-	  || { echo "check-cross: $* under $$qemu failed" >&2; exit 1; }; \
-	echo "check-cross: $* under $$qemu: the CLI, test_rep_tokens and test_fast (quick) passed"
+.PHONY: check-cross
+check-cross: $(CROSS_TARGETS:%=check-cross-%)
+	@echo "check-cross: all passed ($(CROSS_TARGETS))"
 
-CHECKS += check-cross
+$(B)/.cross-tools-ok-%: | $(B)
+	$(call need_tools,$(CROSS_TRIPLE_$*)-gcc:gcc-$(CROSS_TRIPLE_$*) $(CROSS_QEMU_$*):qemu-user)
+	@touch $@
+
+# One target: the sub-make builds (its own B, the host's generated tables),
+# then each suite runs; every level of the target's rows runs in test_vectors.
+check-cross-%: $(B)/.cross-tools-ok-% $(B)/utfdfa | $(B)/.tools-ok
+	$(MAKE) --no-print-directory B=$(B)/cross/$* CC=$(CROSS_TRIPLE_$*)-gcc \
+	  CFLAGS="$(CFLAGS) $(CROSS_CFLAGS_$*)" \
+	  $(B)/cross/$*/utfdfa $(patsubst %,$(B)/cross/$*/tests/%,$(CROSS_SUITES) $(CROSS_SUITES_$*))
+	$(CROSS_TRIPLE_$*)-gcc $(WARN) $(CFLAGS) $(CROSS_CFLAGS_$*) -c tests/cross/large_files.c \
+	  -o $(B)/cross/$*/large_files.o
+	sh tests/cross/smoke.sh $(B)/utfdfa "$(call CROSS_RUN,$*) $(B)/cross/$*/utfdfa"
+	@set -e; t=$(B)/cross/$*/tests; for s in $(CROSS_SUITES) $(CROSS_SUITES_$*); do \
+	  echo "== check-cross $*: $$s"; \
+	  case $$s in \
+	  test_fast_levels|test_lookup|test_fast) args="$(SHARED)";; *) args="";; esac; \
+	  env $(CROSS_ENV) $(call CROSS_RUN,$*) $$t/$$s $$args > $$t/$$s.log 2>&1 \
+	    || { tail -n 30 $$t/$$s.log; echo "check-cross $*: $$s failed (log: $$t/$$s.log)"; exit 1; }; \
+	  tail -n 1 $$t/$$s.log; \
+	done; \
+	for level in $(FAST_LEVEL_NAMES); do \
+	  $(call CROSS_RUN,$*) $$t/test_vectors --level $$level > $$t/test_vectors.$$level.log 2>&1 \
+	    || { tail -n 30 $$t/test_vectors.$$level.log; echo "check-cross $*: test_vectors --level $$level failed"; exit 1; }; \
+	  echo "test_vectors --level $$level: $$(tail -n 1 $$t/test_vectors.$$level.log)"; \
+	done
+	@if [ "$*" = aarch64 ]; then w=$(B)/cross/$*/qemu; mkdir -p $$w; \
+	  printf '#!/bin/sh\nexec %s "%s" "$$@"\n' "$(call CROSS_RUN,$*)" "$(abspath $(B)/cross/$*/utfdfa)" \
+	    > $$w/utfdfa; chmod +x $$w/utfdfa; \
+	  echo "== check-cross $*: the CLI suite (tests/cli/test_cli.py) through $$w/utfdfa"; \
+	  $(PYTHON) tests/cli/test_cli.py $$w; fi
+	@echo "check-cross $*: all passed"
+
+# make bench-arm64: instructions per input byte on AArch64 under qemu, for
+# each operation, corpus and level (tests/bench/arm64_ipb.sh, a count, so
+# the machine's load does not change it; IPB_BYTES, IPB_LEVELS, IPB_OPS
+# tune it), then llvm-mca's cycles per iteration of the NEON inner loops
+# (tests/bench/mca_neon.c) on a Neoverse core (MCA_CPU). A benchmark, never
+# part of make check.
+MCA ?= llvm-mca-14
+MCA_CPU ?= neoverse-n1
+XA = $(B)/cross/aarch64
+.PHONY: bench-arm64
+bench-arm64: $(B)/.cross-tools-ok-aarch64 | $(B)/.tools-ok
+	$(MAKE) --no-print-directory B=$(XA) CC=aarch64-linux-gnu-gcc $(XA)/libutfdfa.a
+	@mkdir -p $(XA)/bench
+	aarch64-linux-gnu-gcc $(WARN) -O2 -I include tests/bench/ipb.c $(XA)/libutfdfa.a -o $(XA)/bench/ipb
+	@B="$(B)" SHARED="$(SHARED)" IPB="$(XA)/bench/ipb" sh tests/bench/arm64_ipb.sh
+	aarch64-linux-gnu-gcc $(WARN) -O2 -S -I src/fast/utf8 -I $(XA)/gen tests/bench/mca_neon.c \
+	  -o $(XA)/bench/mca_neon.s
+	@echo; echo "### llvm-mca ($(MCA) -mcpu=$(MCA_CPU)): cycles per iteration of each NEON loop body"; echo
+	@echo "| loop | bytes an iteration | instructions | cycles (block reciprocal throughput) | cycles per byte |"
+	@echo "|---|---|---|---|---|"
+	@for f in mca_lookup_group:64 mca_lookup_ascii2:128 mca_widen32:16; do fn=$${f%%:*}; bytes=$${f#*:}; \
+	  awk -v f="$$fn" '$$0 == f ":" {on = 1; next} on && /\.cfi_endproc/ {exit} \
+	    on && $$1 !~ /^\./ && $$1 != "ret" && $$0 !~ /:$$/ {print}' $(XA)/bench/mca_neon.s > $(XA)/bench/$$fn.s; \
+	  out=$$($(MCA) -mtriple=aarch64-linux-gnu -mcpu=$(MCA_CPU) $(XA)/bench/$$fn.s 2>&1); \
+	  ins=$$(wc -l < $(XA)/bench/$$fn.s); \
+	  rt=$$(printf '%s\n' "$$out" | awk '/Block RThroughput/ {print $$3}'); \
+	  echo "| $$fn | $$bytes | $$ins | $$rt | $$(awk -v r="$$rt" -v b="$$bytes" 'BEGIN {printf "%.3f", r / b}') |"; done

@@ -92,6 +92,9 @@ $(T)/common/%.o: tests/common/%.c $(TEST_HDRS) include/utfdfa.h | $(T)
 $(T)/common/%.o: tests/ref/%.c $(TEST_HDRS) include/utfdfa.h | $(T)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -I include -c $< -o $@
+# The level loop takes the levels' names from their rows (src/fast/levels.h).
+$(T)/common/levels.o: TEST_CFLAGS += -I src
+$(T)/common/levels.o: $(KERNEL_HEADERS)
 $(TEST_COMMON): $(TEST_COMMON_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
@@ -167,8 +170,11 @@ check-deprecated: | $(T)
 
 # The generic driver (tests/stream/test_vectors.c), with the run-time choice
 # and then forced to each kernel level (src/fast/levels.h): a CPU without a
-# level skips it, and every level the CPU has must agree.
-FAST_LEVEL_NAMES = scalar sse2 sse4 avx2 avx512 avx512vbmi
+# level skips it, and every level the CPU has must agree. The names: every
+# ISA's rows (src/fast/levels.h, src/fast/*/levels.h); a build skips the
+# ones it lacks.
+FAST_LEVEL_NAMES := ${shell sed -n 's/^[[:space:]]*X([A-Z0-9_]*, *\([a-z0-9_]*\),.*/\1/p' \
+                      src/fast/levels.h $(sort $(wildcard src/fast/*/levels.h))}
 .PHONY: check-stream
 check-stream: $(T)/test_vectors
 	$(T)/test_vectors

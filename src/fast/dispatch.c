@@ -12,83 +12,49 @@
 #define KERN_ATOMIC 0
 #endif
 
-/* Each level's kernels (a level with none of its own shares the one below). */
-static const struct fast_kernels *const kern_tables[FAST_LEVELS] = {
-    [LEVEL_SCALAR] = &utfdfa__fast_scalar,
-#if KERN_X86
-    [LEVEL_SSE2] = &utfdfa__fast_sse2,
-    [LEVEL_SSE4] = &utfdfa__fast_sse4,
-    [LEVEL_AVX2] = &utfdfa__fast_avx2,
-    [LEVEL_AVX512] = &utfdfa__fast_avx2,
-    [LEVEL_AVX512VBMI] = &utfdfa__fast_avx512vbmi,
-#endif
-};
+/* The levels' rows (levels.h): each level's kernels (a level with none of
+ * its own shares the one below), name and predicate. */
+#define KERN_ROW_TABLE(id, name, detect, kernels, utf8_set, utf8_scan) [LEVEL_##id] = &kernels,
+static const struct fast_kernels *const kern_tables[FAST_LEVELS] = {KERN_LEVELS(KERN_ROW_TABLE)};
+#undef KERN_ROW_TABLE
 
-static const char *const kern_names[FAST_LEVELS] = {
-    "scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi",
-};
+#define KERN_ROW_NAME(id, name, detect, kernels, utf8_set, utf8_scan) [LEVEL_##id] = #name,
+static const char *const kern_names[FAST_LEVELS] = {KERN_LEVELS(KERN_ROW_NAME)};
+#undef KERN_ROW_NAME
 
 #if KERN_X86
-#include <cpuid.h>
-
-/* The CPU's features that the levels need, from cpuid, and whether the
- * operating system saves the registers they use (xgetbv's XCR0): a few
- * bit tests here instead of libgcc's __builtin_cpu_supports, whose tables
- * of every feature cost the library about 5 KB of code. */
-static const unsigned CPUID1_SSSE3 = 1u << 9; /* ecx of leaf 1 */
-static const unsigned CPUID1_SSE41 = 1u << 19;
-static const unsigned CPUID1_POPCNT = 1u << 23;
-static const unsigned CPUID1_OSXSAVE = 1u << 27;
-static const unsigned CPUID1_AVX = 1u << 28;
-static const unsigned CPUID7_BMI1 = 1u << 3; /* ebx of leaf 7 */
-static const unsigned CPUID7_AVX2 = 1u << 5;
-static const unsigned CPUID7_BMI2 = 1u << 8;
-static const unsigned CPUID7_AVX512F = 1u << 16;
-static const unsigned CPUID7_AVX512BW = 1u << 30;
-static const unsigned CPUID7_AVX512VL = 1u << 31;
-static const unsigned CPUID7C_VBMI = 1u << 1; /* ecx of leaf 7 */
-static const unsigned CPUID7C_VBMI2 = 1u << 6;
-static const unsigned XCR0_AVX = 0x6; /* XMM and YMM state */
-static const unsigned XCR0_AVX512 = 0xE0; /* opmask, ZMM_Hi256, Hi16_ZMM state */
-
-static unsigned kern_xcr0(void)
-{
-    unsigned lo, hi;
-    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    return lo;
-}
-
-/* The best level this CPU has. */
-static enum fast_level kern_detect(void)
-{
-    unsigned a, b, c1, d, b7 = 0, c7 = 0;
-    if (!__get_cpuid(1, &a, &b, &c1, &d))
-        return LEVEL_SSE2;
-    if (__get_cpuid_max(0, NULL) >= 7)
-        __cpuid_count(7, 0, a, b7, c7, d);
-    unsigned xcr0 = c1 & CPUID1_OSXSAVE ? kern_xcr0() : 0;
-    /* POPCNT with AVX2: the AVX2 level counts bits (every AVX2 CPU has it) */
-    const unsigned sse4 = CPUID1_SSSE3 | CPUID1_SSE41,
-                   avx = CPUID1_AVX | CPUID1_OSXSAVE | CPUID1_POPCNT;
-    const unsigned avx2 = CPUID7_AVX2 | CPUID7_BMI1 | CPUID7_BMI2;
-    const unsigned avx512 = CPUID7_AVX512F | CPUID7_AVX512BW | CPUID7_AVX512VL;
-    const unsigned vbmi = CPUID7C_VBMI | CPUID7C_VBMI2;
-    if ((c1 & sse4) != sse4)
-        return LEVEL_SSE2;
-    if ((c1 & avx) != avx || (xcr0 & XCR0_AVX) != XCR0_AVX || (b7 & avx2) != avx2)
-        return LEVEL_SSE4;
-    if ((b7 & avx512) != avx512 || (xcr0 & XCR0_AVX512) != XCR0_AVX512)
-        return LEVEL_AVX2;
-    if ((c7 & vbmi) != vbmi || !(c1 & CPUID1_POPCNT))
-        return LEVEL_AVX512;
-    return LEVEL_AVX512VBMI;
-}
+#include "x86/detect.h"
 #else
-static enum fast_level kern_detect(void)
+struct kern_cpu {
+    int none; /* no level to detect: each is baseline */
+};
+
+static void kern_cpu_read(struct kern_cpu *cpu)
 {
-    return LEVEL_SCALAR;
+    cpu->none = 0;
 }
 #endif
+
+/* The detect column of a baseline level. */
+static inline int kern_baseline(const struct kern_cpu *cpu)
+{
+    (void)cpu;
+    return 1;
+}
+
+/* The best level this CPU has: the levels are a ladder, climbed while the
+ * CPU has the next rung. */
+static enum fast_level kern_detect(void)
+{
+    struct kern_cpu cpu;
+    kern_cpu_read(&cpu);
+#define KERN_ROW_CLIMB(id, name, detect, kernels, utf8_set, utf8_scan) \
+    if (!detect(&cpu))                                              \
+        return (enum fast_level)(LEVEL_##id - 1);
+    KERN_LEVELS(KERN_ROW_CLIMB)
+#undef KERN_ROW_CLIMB
+    return (enum fast_level)(FAST_LEVELS - 1);
+}
 
 /* kern_detect's level plus one, 0 until asked (cpuid traps to the
  * hypervisor in a VM: asked once). Threads that race store the same. */

@@ -92,9 +92,9 @@ size_t utfdfa__utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsig
 size_t utfdfa__utf7_text(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
                          size_t cap, size_t *written);
 
-/* For tests and benchmarks: use the kernels of `level` ("scalar", "sse2", "sse4", "avx2",
- * "avx512", "avx512vbmi" (src/fast/levels.h), or "auto"
- * for the run-time choice) from now on. Returns 0, changing nothing, when this build or this
+/* For tests and benchmarks: use the kernels of `level` (a name of the rows of
+ * src/fast/levels.h: "scalar", "sse2", ..., "neon"; or "auto" for the run-time
+ * choice) from now on. Returns 0, changing nothing, when this build or this
  * CPU has no such level. Not meant to race with calls to the kernels. */
 int utfdfa__fast_force(const char *level);
 

@@ -20,21 +20,38 @@
 #define KERN_LIKELY(x) (x)
 #endif
 
-/* SIMD levels exist for x86-64 with GCC-style target attributes (isa.h). */
-#define KERN_X86 UTFDFA_ISA_X86
+#include "isa.h"
 
-/* The levels, each a set of CPU features that the next one includes. The
- * kernels of a level use nothing beyond its features; a level without a
- * kernel of its own for a job uses the one of the level below. */
+/* The levels, one row each in the ISA's folder (x86/levels.h,
+ * arm64/levels.h; scalar is every build's first), each a set of CPU
+ * features that the next one includes: KERN_LEVELS(X) calls
+ *   X(ID, name, detect, kernels, utf8_set, utf8_scan)
+ * for each, where LEVEL_<ID> is its enum, name what the tests, make bench
+ * and utfdfa__fast_force call it, detect its predicate on what the CPU
+ * reports (struct kern_cpu of the dispatcher; kern_baseline: the ISA's
+ * baseline, never asked), kernels its table
+ * of functions (struct fast_kernels), utf8_set its UTF-8 fast paths
+ * (src/fast/utf8/variants.h) and utf8_scan its UTF-8 validator (0: the
+ * set's). The kernels of a level use nothing beyond its features; a level
+ * without a kernel of its own for a job uses the one of the level below. */
+#define KERN_SCALAR_LEVEL(X) \
+    X(SCALAR, scalar, kern_baseline, utfdfa__fast_scalar, utfdfa__utf8_fast_portable, 0) /* plain C */
+#if KERN_X86
+#include "x86/levels.h"
+#define KERN_LEVELS(X) KERN_SCALAR_LEVEL(X) KERN_X86_LEVELS(X)
+#elif KERN_ARM64
+#include "arm64/levels.h"
+#define KERN_LEVELS(X) KERN_SCALAR_LEVEL(X) KERN_ARM64_LEVELS(X)
+#else
+#define KERN_LEVELS(X) KERN_SCALAR_LEVEL(X)
+#endif
+
+#define KERN_LEVEL_ENUM(id, name, detect, kernels, utf8_set, utf8_scan) LEVEL_##id,
 enum fast_level {
-    LEVEL_SCALAR,     /* plain C: every CPU */
-    LEVEL_SSE2,       /* the x86-64 baseline */
-    LEVEL_SSE4,       /* + SSSE3, SSE4.1 (pshufb, pblendvb) */
-    LEVEL_AVX2,       /* + AVX2, BMI1, BMI2, POPCNT */
-    LEVEL_AVX512,     /* + AVX-512 F, BW, VL */
-    LEVEL_AVX512VBMI, /* + AVX-512 VBMI, VBMI2 (byte permutes, compress and expand of bytes), POPCNT */
+    KERN_LEVELS(KERN_LEVEL_ENUM)
     FAST_LEVELS
 };
+#undef KERN_LEVEL_ENUM
 
 /* The level in use: the best this CPU has, chosen on first use, or the one
  * utfdfa__fast_force set. */
@@ -75,12 +92,12 @@ struct fast_kernels {
     size_t (*utf7_text)(int, const uint8_t *, size_t, void *, unsigned, size_t, size_t *);
 };
 
-extern const struct fast_kernels utfdfa__fast_scalar;
+/* Each level's table (levels sharing one declare it twice: allowed). */
+#define KERN_LEVEL_TABLE(id, name, detect, kernels, utf8_set, utf8_scan) \
+    extern const struct fast_kernels kernels;
+KERN_LEVELS(KERN_LEVEL_TABLE)
+#undef KERN_LEVEL_TABLE
 #if KERN_X86
-extern const struct fast_kernels utfdfa__fast_sse2;
-extern const struct fast_kernels utfdfa__fast_sse4;
-extern const struct fast_kernels utfdfa__fast_avx2;
-extern const struct fast_kernels utfdfa__fast_avx512vbmi;
 /* The UTF-7 kernels of x86/utf7_sse4.c (every x86 level from SSE4 on). */
 size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
                              size_t cap, size_t *written);

@@ -35,7 +35,7 @@
  *   BENCH_SAMPLE_MS (default 2), BENCH_OPS (e.g. "validate,decode32,transcode"),
  *   BENCH_ENGINES (substring filter on engine names; utfdfa and memcpy stay),
  *   BENCH_STAT=min (report the fastest sample, not the median), BENCH_LEVEL (force a
- *   kernel level: sse2, sse4, avx2, avx512, avx512vbmi).
+ *   kernel level by the name of its row in src/fast/levels.h: scalar, sse2, ..., neon).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>

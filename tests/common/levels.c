@@ -4,20 +4,26 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "fast/levels.h" /* the rows (compiled with -I src) */
 
 int utfdfa__fast_force(const char *level); /* src/fast/kernels.h */
 
+#define LEVEL_NAME(id, name, detect, kernels, utf8_set, utf8_scan) #name,
+const char *const fast_level_names[] = {KERN_LEVELS(LEVEL_NAME)};
+#undef LEVEL_NAME
+const size_t fast_level_count = sizeof fast_level_names / sizeof *fast_level_names;
+
 void each_fast_level(const char *suite, void (*run)(const char *level, void *arg), void *arg)
 {
-    static const char *const levels[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
-    for (size_t l = 0; l < sizeof levels / sizeof *levels; l++) {
-        if (!utfdfa__fast_force(levels[l])) {
-            printf("%s: level %s: not on this CPU, skipped\n", suite, levels[l]);
+    for (size_t l = 0; l < fast_level_count; l++) {
+        const char *level = fast_level_names[l];
+        if (!utfdfa__fast_force(level)) {
+            printf("%s: level %s: not on this CPU, skipped\n", suite, level);
             continue;
         }
         unsigned long before = passed;
-        run(levels[l], arg);
-        printf("%s: level %s: %lu checks\n", suite, levels[l], passed - before);
+        run(level, arg);
+        printf("%s: level %s: %lu checks\n", suite, level, passed - before);
     }
     utfdfa__fast_force("auto");
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The lookup validators (src/fast/utf8/lookup*.h) against the plain DFA.
  *
- * Each kernel (SSE4, AVX2, AVX-512 BW, AVX-512 VBMI) must keep
+ * Each kernel (SSE4, AVX2, AVX-512 BW, AVX-512 VBMI; NEON) must keep
  * utfdfa__utf8_scan's contract and stop exactly where the plain loop over
  * the grammar's own generated table (PREFIX_trans, PREFIX_class, which the
  * kernels do not read) stops, in the same state: before the first
@@ -34,6 +34,7 @@
 
 #include "lookup_avx2.h"
 #include "lookup_avx512.h"
+#include "lookup_neon.h"
 #include "lookup_sse4.h"
 #include "utf8.gen.h"
 
@@ -82,10 +83,10 @@
 #endif
 #endif
 
-#if !FAST_X86
+#if !FAST_X86 && !FAST_ARM64
 int main(void)
 {
-    printf("test_lookup: not x86-64: no lookup kernels to test\n");
+    printf("test_lookup: neither x86-64 nor AArch64: no lookup kernels to test\n");
     return 0;
 }
 #else
@@ -203,6 +204,7 @@ static void use_grammar(const struct grammar *g)
 
 /* ------------------------------------------------------------- kernels */
 
+#if FAST_X86
 FAST_TARGET_SSE4 static size_t gen_sse4(const uint8_t *s, size_t n, uint32_t *st)
 {
     return lk_sse4_scan(&ft, G->simd, G->cur_low, s, n, st);
@@ -222,6 +224,12 @@ FAST_TARGET_AVX512VBMI static size_t gen_vbmi(const uint8_t *s, size_t n, uint32
 {
     return lk_vbmi_scan(&ft, G->simd, G->cur_low, s, n, st);
 }
+#elif FAST_ARM64
+static size_t gen_neon(const uint8_t *s, size_t n, uint32_t *st)
+{
+    return lk_neon_scan(&ft, G->simd, G->cur_low, s, n, st);
+}
+#endif
 
 size_t utfdfa__utf8_scan(const uint8_t *src, size_t n, uint32_t *state);
 
@@ -238,6 +246,7 @@ struct kernel {
     bool utf8_only; /* the library's instance, for UTF-8 alone */
 };
 static const struct kernel all_kernels[] = {
+#if FAST_X86
     {"sse4", "sse4", gen_sse4, false},
     {"avx2", "avx2", gen_avx2, false},
     {"avx512", "avx512", gen_avx512, false},
@@ -250,6 +259,12 @@ static const struct kernel all_kernels[] = {
     {"utfdfa__utf8_scan at avx2", "avx2", lib_dispatch, true},
     {"utfdfa__utf8_scan at avx512", "avx512", lib_dispatch, true},
     {"utfdfa__utf8_scan at avx512vbmi", "avx512vbmi", lib_dispatch, true},
+#elif FAST_ARM64
+    {"neon", "neon", gen_neon, false},
+    {"library neon", "neon", utfdfa__utf8_scan_lookup_neon, true},
+    {"utfdfa__utf8_scan at neon", "neon", lib_dispatch, true},
+#endif
+    {"utfdfa__utf8_scan at scalar", "scalar", lib_dispatch, true},
 };
 enum { NKERNELS = sizeof all_kernels / sizeof *all_kernels };
 static const struct kernel *kernels[NKERNELS]; /* those this CPU and grammar run */
@@ -559,4 +574,4 @@ int main(int argc, char **argv)
     utfdfa__fast_force("auto");
     return check_summary("test_lookup");
 }
-#endif /* FAST_X86 */
+#endif /* FAST_X86 || FAST_ARM64 */

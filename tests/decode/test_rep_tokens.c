@@ -43,7 +43,7 @@ typedef size_t rep_fn(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t 
                       size_t *, size_t *);
 /* The AVX2 functions exist where the SIMD levels do (isa.h); elsewhere
  * main skips before any call. */
-#if UTFDFA_ISA_X86
+#if KERN_X86
 rep_fn utfdfa__utf8_rep_tok_avx2, utfdfa__utf8_rep_avx2;
 #define REP_TOKENS utfdfa__utf8_rep_tok_avx2
 #define REP_SLABS utfdfa__utf8_rep_avx2
@@ -229,7 +229,7 @@ static void test_inside(void)
 
 int main(void)
 {
-    if (!UTFDFA_ISA_X86) {
+    if (!KERN_X86) {
         printf("test_rep_tokens: no AVX2 level on this ISA: skipped\n");
         return 0;
     }

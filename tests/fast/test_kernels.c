@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "fast/levels.h"
 #include "check.h"
+#include "levels.h"
 #include "rng.h"
 
 #include <stdbool.h>
@@ -495,11 +496,11 @@ static void test_detection(const char *const *all, size_t n)
 
 int main(int argc, char **argv)
 {
-    static const char *const all[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
-    test_detection(all, sizeof all / sizeof all[0]);
+    const char *const *all = fast_level_names;
+    test_detection(all, fast_level_count);
     quick = getenv("TEST_KERNELS_QUICK") != NULL;
-    _Static_assert(sizeof all / sizeof all[0] <= MAX_LEVELS, "room for every level");
-    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+    _Static_assert(FAST_LEVELS <= MAX_LEVELS, "room for every level");
+    for (size_t k = 0; k < fast_level_count; k++)
         if (utfdfa__fast_force(all[k]))
             levels[n_levels++] = all[k];
     CHECK(n_levels >= 1 && strcmp(levels[0], "scalar") == 0, "the scalar level is always there");

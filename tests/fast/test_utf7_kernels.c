@@ -10,6 +10,7 @@
  * force: every run length 0..40 at every offset in a 16-byte window, every
  * pattern of the bits left over, every terminator, every cut of the input. */
 #include "check.h"
+#include "levels.h"
 #include "fast/kernels.h"
 #include "rng.h"
 
@@ -17,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const levels[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
 static const char b64_utf7[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 static const char b64_imap[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+,";
 
@@ -420,7 +420,8 @@ static void test_words(const char *level)
 
 int main(void)
 {
-    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+    for (size_t l = 0; l < fast_level_count; l++) {
+        const char *const *levels = fast_level_names;
         if (!utfdfa__fast_force(levels[l])) {
             printf("test_utf7_kernels: level %s not on this CPU or build: skipped\n", levels[l]);
             continue;

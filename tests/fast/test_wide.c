@@ -26,6 +26,7 @@
  *   test_wide        (TEST_KERNELS_QUICK=1: fewer lengths and alignments, for sanitizers) */
 #include "fast/levels.h"
 #include "check.h"
+#include "levels.h"
 #include "rng.h"
 #include "utfdfa.h"
 
@@ -424,9 +425,10 @@ static void test_transcode(void)
 
 int main(void)
 {
-    static const char *const all[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
+    const char *const *all = fast_level_names;
+    _Static_assert(FAST_LEVELS <= MAX_LEVELS, "room for every level");
     quick = getenv("TEST_KERNELS_QUICK") != NULL;
-    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+    for (size_t k = 0; k < fast_level_count; k++)
         if (utfdfa__fast_force(all[k]))
             levels[n_levels++] = all[k];
     printf("test_wide: levels:");

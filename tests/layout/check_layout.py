@@ -60,7 +60,7 @@ def main(dirs):
                 if not path.endswith(ISA_HEADER):
                     for n, line in enumerate(lines, 1):
                         if ISA_MACROS.search(line):
-                            print(f"{path}:{n}: asks for x86-64 itself; use UTFDFA_ISA_X86 "
+                            print(f"{path}:{n}: asks for x86-64 itself; use KERN_X86 "
                                   f"(src/{ISA_HEADER})")
                             bad += 1
                 if len(lines) > FILE_MAX:

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "levels.h"
 #include "utfdfa.h"
 
 int utfdfa__fast_force(const char *level);
@@ -202,7 +203,7 @@ static void check_whole_chunks(const char *level, const uint8_t *src, size_t n,
 
 int main(void)
 {
-    static const char *const levels[] = {"scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi"};
+    const char *const *levels = fast_level_names;
     const char *q = getenv("UTFDFA_QUICK");
     bool quick = q && *q && strcmp(q, "0") != 0;
     uint8_t text[MAX_IN], src[MAX_IN];
@@ -245,7 +246,7 @@ int main(void)
         for (int config = 0; config < NCONFIGS; config++)
             CHECK(drive(src, n, config, n, MAX_OUT, &want[config]), "%s: the one call",
                   names[variant]);
-        for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
+        for (size_t l = 0; l < fast_level_count; l++)
             if (utfdfa__fast_force(levels[l])) {
                 run_level(levels[l], src, n, names[variant], want, quick);
                 if (variant == 0 && l >= 3) /* the levels with a one-block path */

@@ -115,11 +115,52 @@ FAST_INLINE bool fast_have_avx2(void)
 }
 #endif /* FAST_X86 */
 
+#if FAST_ARM64
+/* The same with NEON (AArch64's baseline): umaxv tests 16 bytes at once. */
+FAST_INLINE bool fast_ascii16_neon(const uint8_t *p)
+{
+    return vmaxvq_u8(vld1q_u8(p)) < 0x80;
+}
+
+/* The first byte >= 0x80 of the 16 at p, which has one: a nibble a byte
+ * (shrn), the lowest set one found by counting trailing zeros. */
+FAST_INLINE size_t fast_first_high_neon(uint8x16_t v)
+{
+    uint8x16_t hi = vcltzq_s8(vreinterpretq_s8_u8(v));
+    uint64_t m = vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(hi), 4)), 0);
+    return (size_t)__builtin_ctzll(m) / 4;
+}
+
+FAST_INLINE size_t fast_ascii_prefix_neon(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    while (n - i >= 64) {
+        uint8x16_t a = vld1q_u8(p + i), b = vld1q_u8(p + i + 16), c = vld1q_u8(p + i + 32),
+                   d = vld1q_u8(p + i + 48);
+        if (vmaxvq_u8(vorrq_u8(vorrq_u8(a, b), vorrq_u8(c, d))) >= 0x80)
+            break;
+        i += 64;
+    }
+    while (n - i >= 16) {
+        uint8x16_t v = vld1q_u8(p + i);
+        if (vmaxvq_u8(v) >= 0x80)
+            return i + fast_first_high_neon(v);
+        i += 16;
+    }
+    while (i < n && p[i] < 0x80)
+        i++;
+    return i;
+}
+#endif /* FAST_ARM64 */
+
 FAST_INLINE bool fast_ascii16(int amode, const uint8_t *p)
 {
 #if FAST_X86
     if (amode != FAST_ASCII_WORD)
         return fast_ascii16_sse2(p);
+#elif FAST_ARM64
+    if (amode == FAST_ASCII_NEON)
+        return fast_ascii16_neon(p);
 #endif
     (void)amode;
     return fast_ascii16_word(p);
@@ -132,6 +173,9 @@ FAST_INLINE size_t fast_ascii_prefix(int amode, const uint8_t *p, size_t n)
         return fast_ascii_prefix_avx2(p, n);
     if (amode == FAST_ASCII_SSE2)
         return fast_ascii_prefix_sse2(p, n);
+#elif FAST_ARM64
+    if (amode == FAST_ASCII_NEON)
+        return fast_ascii_prefix_neon(p, n);
 #endif
     (void)amode;
     return fast_ascii_prefix_word(p, n);
@@ -236,6 +280,32 @@ FAST_AVX2_HELPER static size_t fast_ascii_widen_avx2(const uint8_t *p, size_t n,
 }
 #endif /* FAST_X86 */
 
+#if FAST_ARM64
+/* 16 bytes a step, widened by zips with zero (st2/st4 interleave them). */
+FAST_INLINE size_t fast_ascii_widen_neon(const uint8_t *p, size_t n, void *dst, size_t room,
+                                         bool u16)
+{
+    size_t lim = n < room ? n : room, i = 0;
+    const uint8x16_t z = vdupq_n_u8(0);
+    while (lim - i >= 16) {
+        uint8x16_t v = vld1q_u8(p + i);
+        if (u16) {
+            uint8x16x2_t w = {{v, z}};
+            vst2q_u8((uint8_t *)dst + 2 * i, w);
+        } else {
+            uint8x16x4_t w = {{v, z, z, z}};
+            vst4q_u8((uint8_t *)dst + 4 * i, w);
+        }
+        if (vmaxvq_u8(v) >= 0x80)
+            return i + fast_first_high_neon(v);
+        i += 16;
+    }
+    return i + fast_ascii_widen_scalar(p + i, n - i, u16 ? (void *)((uint16_t *)dst + i)
+                                                         : (void *)((uint32_t *)dst + i),
+                                       room - i, u16);
+}
+#endif /* FAST_ARM64 */
+
 /* An ASCII step: the leading ASCII bytes of src[0..n) widened at dst (to
  * UTF-32, or UTF-16 for a decoder to UTF-16), their count; the block that
  * ends the run is widened whole, so dst must have room for n units. */
@@ -249,6 +319,9 @@ FAST_INLINE size_t fast_ascii_widen(int amode, const uint8_t *p, size_t n, void 
         return fast_ascii_widen_avx2(p, n, dst, room, u16);
     if (amode == FAST_ASCII_SSE2)
         return fast_ascii_widen_sse2(p, n, dst, room, u16);
+#elif FAST_ARM64
+    if (amode == FAST_ASCII_NEON)
+        return fast_ascii_widen_neon(p, n, dst, room, u16);
 #endif
     (void)amode;
     return fast_ascii_widen_word(p, n, dst, room, u16);

@@ -24,15 +24,16 @@
 
 #include "../isa.h"
 
-#if UTFDFA_ISA_X86
-#define FAST_X86 1
+#define FAST_X86 KERN_X86
+#define FAST_ARM64 KERN_ARM64
+#if FAST_X86
 #include <immintrin.h>
 /* Functions of bmi2.c and avx2.c: target attributes, not per-file flags, so
  * that the single-file build (all sources in one unit) compiles them too. */
 #define FAST_TARGET_BMI2 __attribute__((target("bmi2")))
 #define FAST_TARGET_AVX2 __attribute__((target("avx2,bmi2")))
-#else
-#define FAST_X86 0
+#elif FAST_ARM64
+#include <arm_neon.h>
 #endif
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
@@ -53,6 +54,6 @@ enum { REP_TABLES_MIN = 4096 };
 enum { DEC_LANES_MIN = 1024, DEC_LANE_MIN = 256, DEC_LANE_MAX = 2048 };
 
 /* How the ASCII fast path looks at bytes. */
-enum fast_ascii { FAST_ASCII_NONE, FAST_ASCII_WORD, FAST_ASCII_SSE2, FAST_ASCII_AVX2 };
+enum fast_ascii { FAST_ASCII_NONE, FAST_ASCII_WORD, FAST_ASCII_SSE2, FAST_ASCII_AVX2, FAST_ASCII_NEON };
 
 #endif /* UTFDFA_FAST_UTF8_COMMON_H */

@@ -108,5 +108,6 @@ size_t utfdfa__utf8_scan_lookup_sse4(const uint8_t *src, size_t n, uint32_t *sta
 size_t utfdfa__utf8_scan_lookup_avx2(const uint8_t *src, size_t n, uint32_t *state);
 size_t utfdfa__utf8_scan_lookup_avx512(const uint8_t *src, size_t n, uint32_t *state);
 size_t utfdfa__utf8_scan_lookup_vbmi(const uint8_t *src, size_t n, uint32_t *state);
+size_t utfdfa__utf8_scan_lookup_neon(const uint8_t *src, size_t n, uint32_t *state);
 
 #endif /* UTFDFA_FAST_UTF8_LOOKUP_H */

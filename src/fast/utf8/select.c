@@ -10,43 +10,31 @@
 
 #include "../levels.h"
 
+/* Each level's set and validator (the rows of levels.h; a validator of 0:
+ * the set's). */
+#define UTF8_ROW_SET(id, name, detect, kernels, utf8_set, utf8_scan) [LEVEL_##id] = &utf8_set,
+static const struct utfdfa__utf8_fast_impl *const fast_sets[FAST_LEVELS] = {
+    KERN_LEVELS(UTF8_ROW_SET)};
+#undef UTF8_ROW_SET
+#define UTF8_ROW_SCAN(id, name, detect, kernels, utf8_set, utf8_scan) [LEVEL_##id] = utf8_scan,
+static utfdfa__scan_fn const fast_scans[FAST_LEVELS] = {KERN_LEVELS(UTF8_ROW_SCAN)};
+#undef UTF8_ROW_SCAN
+
 /* The set for the level in use (utfdfa__fast_level: chosen once, or forced
  * by the tests). */
 static const struct utfdfa__utf8_fast_impl *fast_impl(void)
 {
-    switch (utfdfa__fast_level()) {
-    case LEVEL_SCALAR:
-        return &utfdfa__utf8_fast_portable;
-#if FAST_X86
-    case LEVEL_SSE2:
-        return &utfdfa__utf8_fast_portable;
-    case LEVEL_SSE4:
-        return &utfdfa__utf8_fast_sse4;
-    case LEVEL_AVX2:
-    case LEVEL_AVX512:
-        return &utfdfa__utf8_fast_avx2;
-    default:
-        return &utfdfa__utf8_fast_vbmi;
-#else
-    default:
-        return &utfdfa__utf8_fast_portable;
-#endif
-    }
+    return fast_sets[utfdfa__fast_level()];
 }
 
-/* Validation from SSE4 on: the lookup validator (lookup.h). */
+/* Validation by the level's validator: the lookup validator (lookup.h)
+ * from SSE4 on, and with NEON. */
 size_t utfdfa__utf8_scan(const uint8_t *src, size_t n, uint32_t *state)
 {
-#if FAST_X86
-    switch (utfdfa__fast_level()) {
-    case LEVEL_SSE4: return utfdfa__utf8_scan_lookup_sse4(src, n, state);
-    case LEVEL_AVX2: return utfdfa__utf8_scan_lookup_avx2(src, n, state);
-    case LEVEL_AVX512: return utfdfa__utf8_scan_lookup_avx512(src, n, state);
-    case LEVEL_AVX512VBMI: return utfdfa__utf8_scan_lookup_vbmi(src, n, state);
-    default: break;
-    }
-#endif
-    return fast_impl()->scan(src, n, state);
+    enum fast_level level = utfdfa__fast_level();
+    if (fast_scans[level])
+        return fast_scans[level](src, n, state);
+    return fast_sets[level]->scan(src, n, state);
 }
 
 size_t utfdfa__utf8_decode32(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,

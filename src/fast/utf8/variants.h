@@ -35,6 +35,9 @@ extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_portable;
 extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_sse4, utfdfa__utf8_fast_avx2,
     utfdfa__utf8_fast_vbmi;
 #endif
+#if FAST_ARM64
+extern const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_neon;
+#endif
 
 /* The functions' types, to declare the variants one a line. */
 typedef size_t utfdfa__scan_f(const uint8_t *, size_t, uint32_t *);
