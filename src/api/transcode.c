@@ -254,7 +254,10 @@ static size_t copy_wide(struct decoder *d, unsigned to, const uint8_t *src, size
     return read;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ /* its one caller's */
+/* The in-place UTF-16/UTF-32 fast path is for little-endian hosts (the
+ * decoder's units are native): a big-endian host has neither it nor the
+ * byte swap it needs. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* units 16- or 32-bit units at p turned from one byte order to the other,
  * 8 bytes at a time. */
 static void swap_units(uint8_t *p, size_t units, size_t unit)
@@ -275,7 +278,6 @@ static void swap_units(uint8_t *p, size_t units, size_t unit)
             p[b] = t;
         }
 }
-#endif
 
 /* UTF-8 (or a source's UTF-8 part) into UTF-32 or UTF-16 on a
  * little-endian host, with the output aligned to its unit: the decoder's
