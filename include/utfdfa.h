@@ -105,19 +105,34 @@ typedef enum utfdfa_result {
     UTFDFA_MALFORMED = 2
 } utfdfa_result;
 
-/* The error taxonomy; UTF-8's numbering is the grammar's @error-kinds order. */
+/* The error taxonomy; UTF-8's numbering is the grammar's @error-kinds order.
+ * One rule decides kind and length. An error is the input's when its bytes
+ * are not well formed in the source encoding (unexpected-continuation ...
+ * surrogate, reserved, the UTF-7 kinds), of the maximal subpart's length;
+ * a sequence the end of input cuts short is truncated, of every byte of it
+ * read (a UTF-16, CESU-8 or modified UTF-8 high surrogate waiting for its
+ * low one included: UTF-16LE 3D D8 at the end is truncated, of 2 bytes;
+ * with one byte more, of 3, as Python's codecs have it). An error is the
+ * output's when the source holds the value but the output cannot:
+ * too-large above the output's range, else unencodable (a WTF-8 or UCS-4
+ * surrogate into a UTF target; the encoder's surrogate code points), of
+ * the whole character's bytes. `surrogate` is only ever the input's. */
 enum utfdfa_error_kind {
     UTFDFA_ERR_NONE = 0,
     UTFDFA_ERR_UNEXPECTED_CONTINUATION = 1, /* 80-BF where a character must start */
     UTFDFA_ERR_INVALID_LEAD = 2,            /* F8-FF: never a lead byte; UTF-7: a byte
                                                that may not be sent directly */
     UTFDFA_ERR_OVERLONG = 3,                /* C0, C1; E0 80-9F; F0 80-8F */
-    UTFDFA_ERR_SURROGATE = 4,               /* ED A0-BF; a lone UTF-16 surrogate */
-    UTFDFA_ERR_TOO_LARGE = 5,               /* above U+10FFFF: F4 90-BF, F5-F7 */
-    UTFDFA_ERR_TRUNCATED = 6,               /* a sequence cut short */
+    UTFDFA_ERR_SURROGATE = 4,               /* ED A0-BF; a lone UTF-16 surrogate (one
+                                               followed by a unit that is not its pair) */
+    UTFDFA_ERR_TOO_LARGE = 5,               /* above U+10FFFF: F4 90-BF, F5-F7; a value
+                                               above the output's range */
+    UTFDFA_ERR_TRUNCATED = 6,               /* a sequence cut short (by a byte that
+                                               cannot go on, or by the end of input) */
     UTFDFA_ERR_NUL = 7,                     /* U+0000 in Corrected UTF-8 */
     UTFDFA_ERR_UNENCODABLE = 8,             /* a character the output encoding cannot hold
-                                               (C1 controls, surrogates, U+0000 in Corrected
+                                               (surrogate code points in any but WTF-8 and
+                                               UCS-4; C1 controls, U+0000 in Corrected
                                                UTF-8; values above its limit: too-large) */
     UTFDFA_ERR_RESERVED = 9,                /* a Corrected UTF-8 reserved unit (FE, FF ...):
                                                valid, but only corrected-utf-8 can carry it */
@@ -236,7 +251,8 @@ UTFDFA_API void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to,
 /* Options from enum utfdfa_encoder_option, or-ed; call after init. */
 UTFDFA_API void utfdfa_encoder_set_options(utfdfa_encoder *e, unsigned options);
 /* Encode src[0..*src_len) code points. Surrogates and values above U+10FFFF
- * are errors (strict), U+FFFD (replace) or dropped (ignore). The BOM mode
+ * are errors (strict: unencodable, too-large), U+FFFD (replace) or
+ * dropped (ignore). The BOM mode
  * applies to the first code point, as in the decoder; with `last` and
  * nothing encoded, UTFDFA_BOM_ADD writes just the BOM.
  * UTF-7 (RFC 2152): Set D and SP, TAB, CR, LF are sent directly (Set O too
