@@ -240,7 +240,13 @@ UTFDFA_API utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *d, const uint8_t *s
  * decoder this is a validated (strict) or sanitised (replace) copy. To
  * UTF-7 (written as utfdfa_encode does) a base64 run stays open between
  * calls: the digit holding a character's last bits and the "-" that ends
- * the run are written with the next character, or on the call with `last`. */
+ * the run are written with the next character, or on the call with `last`.
+ * `to` may change between calls: each character goes to the `to` of the
+ * call that completes it, and a call to another target than the call
+ * before first closes what that one left open (an open UTF-7 run: its last
+ * digit and "-"; OUTPUT_FULL, nothing read, without room for them); the
+ * new target then starts as a new output would (UTF-16 and UTF-32 without
+ * a byte order write their BOM again). Nothing is lost or written twice. */
 UTFDFA_API utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to,
                                           const uint8_t *src, size_t *src_len, uint8_t *dst,
                                           size_t *dst_len, bool last, utfdfa_error *err);
