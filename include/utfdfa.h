@@ -251,6 +251,35 @@ UTFDFA_API utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encodin
                                           const uint8_t *src, size_t *src_len, uint8_t *dst,
                                           size_t *dst_len, bool last, utfdfa_error *err);
 
+/* ---- line and column
+ * Where an error stands as a validator reports it: a line ends at U+000A,
+ * the column counts characters from the line's start, each ill-formed
+ * subpart one (as its U+FFFD would be), both from 1; a BOM the decoder
+ * takes as a signature or strips is no character. The tracker, 64 bytes
+ * owned by the caller (contents private), follows a stream read in chunks
+ * of any size: give it each chunk once the calls over it are done
+ * (utfdfa_position_advance), and ask it for an error's offset while that
+ * chunk is current (utfdfa_position_of), also for an error whose sequence
+ * began in a chunk before. It decodes only the last line of each chunk
+ * (and, when asked, a line's start to an error); the lines before are
+ * counted by their line feeds (not in UTF-7, whose line feeds may be in
+ * base64, nor in Corrected UTF-8: there it decodes every byte). */
+typedef struct utfdfa_position {
+    uint64_t private_[8];
+} utfdfa_position;
+/* A tracker for the stream decoder d will read, set up as it is (source,
+ * BOM mode, utfdfa_decoder_set_target, options; for utfdfa_transcode set
+ * its target as well, so that what the target cannot hold is an error
+ * here too), before it has read anything. */
+UTFDFA_API void utfdfa_position_init(utfdfa_position *pos, const utfdfa_decoder *d);
+/* Line and column of stream offset `at` (an error's offset), with the
+ * current chunk chunk[0..len). Calls for one chunk come in increasing
+ * order of `at`. */
+UTFDFA_API void utfdfa_position_of(utfdfa_position *pos, const uint8_t *chunk, size_t len,
+                                   uint64_t at, uint64_t *line, uint64_t *column);
+/* The current chunk chunk[0..len) is done; the next one follows it. */
+UTFDFA_API void utfdfa_position_advance(utfdfa_position *pos, const uint8_t *chunk, size_t len);
+
 /* ---- encoding code points */
 UTFDFA_API void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to,
                                     enum utfdfa_error_mode mode, enum utfdfa_bom bom);
