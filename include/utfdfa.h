@@ -111,19 +111,34 @@ typedef enum utfdfa_result {
     UTFDFA_MALFORMED = 2
 } utfdfa_result;
 
-/* The error taxonomy; UTF-8's numbering is the grammar's @error-kinds order. */
+/* The error taxonomy; UTF-8's numbering is the grammar's @error-kinds order.
+ * One rule decides kind and length. An error is the input's when its bytes
+ * are not well formed in the source encoding (unexpected-continuation ...
+ * surrogate, reserved, the UTF-7 kinds), of the maximal subpart's length;
+ * a sequence the end of input cuts short is truncated, of every byte of it
+ * read (a UTF-16, CESU-8 or modified UTF-8 high surrogate waiting for its
+ * low one included: UTF-16LE 3D D8 at the end is truncated, of 2 bytes;
+ * with one byte more, of 3, as Python's codecs have it). An error is the
+ * output's when the source holds the value but the output cannot:
+ * too-large above the output's range, else unencodable (a WTF-8 or UCS-4
+ * surrogate into a UTF target; the encoder's surrogate code points), of
+ * the whole character's bytes. `surrogate` is only ever the input's. */
 enum utfdfa_error_kind {
     UTFDFA_ERR_NONE = 0,
     UTFDFA_ERR_UNEXPECTED_CONTINUATION = 1, /* 80-BF where a character must start */
     UTFDFA_ERR_INVALID_LEAD = 2,            /* F8-FF: never a lead byte; UTF-7: a byte
                                                that may not be sent directly */
     UTFDFA_ERR_OVERLONG = 3,                /* C0, C1; E0 80-9F; F0 80-8F */
-    UTFDFA_ERR_SURROGATE = 4,               /* ED A0-BF; a lone UTF-16 surrogate */
-    UTFDFA_ERR_TOO_LARGE = 5,               /* above U+10FFFF: F4 90-BF, F5-F7 */
-    UTFDFA_ERR_TRUNCATED = 6,               /* a sequence cut short */
+    UTFDFA_ERR_SURROGATE = 4,               /* ED A0-BF; a lone UTF-16 surrogate (one
+                                               followed by a unit that is not its pair) */
+    UTFDFA_ERR_TOO_LARGE = 5,               /* above U+10FFFF: F4 90-BF, F5-F7; a value
+                                               above the output's range */
+    UTFDFA_ERR_TRUNCATED = 6,               /* a sequence cut short (by a byte that
+                                               cannot go on, or by the end of input) */
     UTFDFA_ERR_NUL = 7,                     /* U+0000 in Corrected UTF-8 */
     UTFDFA_ERR_UNENCODABLE = 8,             /* a character the output encoding cannot hold
-                                               (C1 controls, surrogates, U+0000 in Corrected
+                                               (surrogate code points in any but WTF-8 and
+                                               UCS-4; C1 controls, U+0000 in Corrected
                                                UTF-8; values above its limit: too-large) */
     UTFDFA_ERR_RESERVED = 9,                /* a Corrected UTF-8 reserved unit (FE, FF ...):
                                                valid, but only corrected-utf-8 can carry it */
@@ -231,10 +246,45 @@ UTFDFA_API utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *d, const uint8_t *s
  * decoder this is a validated (strict) or sanitised (replace) copy. To
  * UTF-7 (written as utfdfa_encode does) a base64 run stays open between
  * calls: the digit holding a character's last bits and the "-" that ends
- * the run are written with the next character, or on the call with `last`. */
+ * the run are written with the next character, or on the call with `last`.
+ * `to` may change between calls: each character goes to the `to` of the
+ * call that completes it, and a call to another target than the call
+ * before first closes what that one left open (an open UTF-7 run: its last
+ * digit and "-"; OUTPUT_FULL, nothing read, without room for them); the
+ * new target then starts as a new output would (UTF-16 and UTF-32 without
+ * a byte order write their BOM again). Nothing is lost or written twice. */
 UTFDFA_API utfdfa_result utfdfa_transcode(utfdfa_decoder *d, enum utfdfa_encoding to,
                                           const uint8_t *src, size_t *src_len, uint8_t *dst,
                                           size_t *dst_len, bool last, utfdfa_error *err);
+
+/* ---- line and column
+ * Where an error stands as a validator reports it: a line ends at U+000A,
+ * the column counts characters from the line's start, each ill-formed
+ * subpart one (as its U+FFFD would be), both from 1; a BOM the decoder
+ * takes as a signature or strips is no character. The tracker, 64 bytes
+ * owned by the caller (contents private), follows a stream read in chunks
+ * of any size: give it each chunk once the calls over it are done
+ * (utfdfa_position_advance), and ask it for an error's offset while that
+ * chunk is current (utfdfa_position_of), also for an error whose sequence
+ * began in a chunk before. It decodes only the last line of each chunk
+ * (and, when asked, a line's start to an error); the lines before are
+ * counted by their line feeds (not in UTF-7, whose line feeds may be in
+ * base64, nor in Corrected UTF-8: there it decodes every byte). */
+typedef struct utfdfa_position {
+    uint64_t private_[8];
+} utfdfa_position;
+/* A tracker for the stream decoder d will read, set up as it is (source,
+ * BOM mode, utfdfa_decoder_set_target, options; for utfdfa_transcode set
+ * its target as well, so that what the target cannot hold is an error
+ * here too), before it has read anything. */
+UTFDFA_API void utfdfa_position_init(utfdfa_position *pos, const utfdfa_decoder *d);
+/* Line and column of stream offset `at` (an error's offset), with the
+ * current chunk chunk[0..len). Calls for one chunk come in increasing
+ * order of `at`. */
+UTFDFA_API void utfdfa_position_of(utfdfa_position *pos, const uint8_t *chunk, size_t len,
+                                   uint64_t at, uint64_t *line, uint64_t *column);
+/* The current chunk chunk[0..len) is done; the next one follows it. */
+UTFDFA_API void utfdfa_position_advance(utfdfa_position *pos, const uint8_t *chunk, size_t len);
 
 /* ---- encoding code points */
 UTFDFA_API void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to,
@@ -242,7 +292,8 @@ UTFDFA_API void utfdfa_encoder_init(utfdfa_encoder *e, enum utfdfa_encoding to,
 /* Options from enum utfdfa_encoder_option, or-ed; call after init. */
 UTFDFA_API void utfdfa_encoder_set_options(utfdfa_encoder *e, unsigned options);
 /* Encode src[0..*src_len) code points. Surrogates and values above U+10FFFF
- * are errors (strict), U+FFFD (replace) or dropped (ignore). The BOM mode
+ * are errors (strict: unencodable, too-large), U+FFFD (replace) or
+ * dropped (ignore). The BOM mode
  * applies to the first code point, as in the decoder; with `last` and
  * nothing encoded, UTFDFA_BOM_ADD writes just the BOM.
  * UTF-7 (RFC 2152): Set D and SP, TAB, CR, LF are sent directly (Set O too

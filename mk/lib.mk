@@ -23,8 +23,10 @@ $(B)/obj/%.o: src/%.c $(LIB_HEADERS)
 FOR_SIZE_SOURCES = rfc2279 ucs4le ucs4be
 $(FOR_SIZE_SOURCES:%=$(B)/obj/convert_from_%.o): SIZE_FLAGS = $(if $(filter -O0,$(CFLAGS)),,-Os)
 # So are UTF-8's lossy paths (glue between kernels, which do the work) and
-# the API's helpers that run once a stream (sizes, names).
-$(B)/obj/decode/utf8_lossy.o $(B)/obj/api/sizes.o $(B)/obj/api/encodings.o: \
+# the API's helpers that run once a stream (sizes, names) or once a chunk
+# and an error (the line and column tracker, whose decoding is the library's).
+$(B)/obj/decode/utf8_lossy.o $(B)/obj/api/sizes.o $(B)/obj/api/encodings.o \
+  $(B)/obj/api/position.o: \
   SIZE_FLAGS = $(if $(filter -O0,$(CFLAGS)),,-Os)
 
 $(B)/obj/convert_from_%.o: src/decode/convert_from.c $(LIB_HEADERS)

@@ -104,7 +104,7 @@ LIB_TESTS = decode/test_decode decode/test_variants decode/test_forms decode/tes
             stream/test_vectors \
             stream/test_hostile contract/test_bounds contract/test_writer_agrees \
             contract/test_garbage_state decode/test_byte_order decode/test_utf8_part \
-            stream/test_direct
+            stream/test_direct decode/test_error_rule stream/test_target_change stream/test_position
 $(foreach t,$(LIB_TESTS),$(eval $(T)/$(notdir $(t)): tests/$(t).c))
 $(addprefix $(T)/,$(notdir $(LIB_TESTS))): $(TEST_COMMON) $(TEST_HDRS) include/utfdfa.h \
                                             $(B)/libutfdfa.a | $(T)
@@ -130,7 +130,7 @@ check-engines: $(T)/test_engines
 # against a model of its contract over tests/ref.
 check-unit: $(T)/test_decode $(T)/test_variants $(T)/test_encode $(T)/test_encode_levels \
             $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_forms $(T)/test_imap_iconv $(T)/test_byte_order $(T)/test_utf8_part \
-            check-deprecated
+            $(T)/test_error_rule $(T)/test_target_change $(T)/test_position check-deprecated
 	$(T)/test_decode $(SHARED)
 	$(T)/test_variants
 	$(T)/test_encode
@@ -141,6 +141,9 @@ check-unit: $(T)/test_decode $(T)/test_variants $(T)/test_encode $(T)/test_encod
 	$(T)/test_imap_iconv
 	$(T)/test_byte_order
 	$(T)/test_utf8_part
+	$(T)/test_error_rule
+	$(T)/test_target_change
+	$(T)/test_position
 
 # UTF-16 and UTF-32 without a byte order against Python's codecs: the
 # expected results are generated (tests/decode/byte_order_vectors.py).

@@ -146,13 +146,13 @@ NOINLINE static utfdfa_result decode32_rest(utfdfa_decoder *dec, const uint8_t *
     /* For a WTF-8 target, whether the last code point was a high surrogate
      * is kept in the writer byte, as utfdfa_transcode keeps it. */
     bool wtf8 = limit_field(&d) == LIMIT_WTF8;
-    struct out o = {dst, *dst_len, wrote, {0, 0, false, false}, wtf8 && (d.writer & 1)};
+    struct out o = {dst, *dst_len, wrote, {0, 0, false, false}, wtf8 && d.writer == WRITER_AFTER_HIGH};
     size_t rest = *src_len - done;
     src = (const uint8_t *)((uintptr_t)src + done); /* src may be NULL (done is 0 then) */
     utfdfa_result r = utfdfa__convert_any(&d, src, &rest, &o, SINK_U32, UTFDFA_UTF8, last, err);
     *src_len = done + rest;
     if (wtf8)
-        d.writer = o.after_high;
+        d.writer = o.after_high ? WRITER_AFTER_HIGH : 0;
     store_decoder(dec, &d);
     *dst_len = o.len;
     return r;

@@ -316,6 +316,10 @@ static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *sr
 }
 #endif
 
+static utfdfa_result transcode_to(utfdfa_decoder *dec, enum utfdfa_encoding to,
+                                  const uint8_t *src, size_t *src_len, uint8_t *dst,
+                                  size_t *dst_len, bool last, utfdfa_error *err);
+
 /* Into UTF-16 or UTF-32 without a byte order (decode/byte_order.h): the
  * little-endian form, a BOM before what it writes first. */
 static utfdfa_result transcode_unordered(utfdfa_decoder *dec, enum utfdfa_encoding to,
@@ -324,21 +328,22 @@ static utfdfa_result transcode_unordered(utfdfa_decoder *dec, enum utfdfa_encodi
 {
     struct decoder d = load_decoder(dec);
     enum utfdfa_encoding little = little_endian_of(to);
-    if (BOM_MODE(d.flags) == UTFDFA_BOM_ADD || (d.writer & 1))
-        return utfdfa_transcode(dec, little, src, src_len, dst, dst_len, last, err);
+    unsigned written = to == UTFDFA_UTF16 ? WRITER_BOM16 : WRITER_BOM32;
+    if (BOM_MODE(d.flags) == UTFDFA_BOM_ADD || d.writer == written)
+        return transcode_to(dec, little, src, src_len, dst, dst_len, last, err);
     size_t bom = utfdfa_unit_size(to), len;
     uint8_t *text = after_bom(dst, *dst_len, bom, &len);
-    utfdfa_result r = utfdfa_transcode(dec, little, src, src_len, text, &len, last, err);
+    utfdfa_result r = transcode_to(dec, little, src, src_len, text, &len, last, err);
     d = load_decoder(dec);
-    d.writer = len != 0;
+    d.writer = len != 0 ? (uint8_t)written : 0;
     store_decoder(dec, &d);
     *dst_len = with_bom(dst, bom, len);
     return r;
 }
 
-utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, const uint8_t *src,
-                               size_t *src_len, uint8_t *dst, size_t *dst_len, bool last,
-                               utfdfa_error *err)
+static utfdfa_result transcode_to(utfdfa_decoder *dec, enum utfdfa_encoding to,
+                                  const uint8_t *src, size_t *src_len, uint8_t *dst,
+                                  size_t *dst_len, bool last, utfdfa_error *err)
 {
     struct decoder state = load_decoder(dec), *d = &state;
     unsigned target = (unsigned)to < UTFDFA_NENCODINGS ? (unsigned)to : UTFDFA_UCS4BE;
@@ -349,9 +354,9 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, con
     if (target == UTFDFA_UTF7)
         w.bytes.w = u7_unpack(d->writer, options_of(d) & UTFDFA_UTF7_DIRECT_SET_O, false);
     else if (target == UTFDFA_UTF7_IMAP)
-        w.bytes.w = u7_unpack(d->writer, false, true);
+        w.bytes.w = u7_unpack(d->writer & ~WRITER_IMAP, false, true);
     else if (target == UTFDFA_WTF8)
-        w.after_high = d->writer & 1;
+        w.after_high = d->writer == WRITER_AFTER_HIGH;
     size_t done = 0, n = *src_len;
     src = REAL_ADDRESS(src, n); /* src + done below: no arithmetic on NULL */
     utfdfa_error e;
@@ -371,13 +376,74 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, con
         done += m;
     } while (r == BLOCK_DONE);
     if (is_utf7(target))
-        d->writer = u7_pack(&w.bytes.w);
+        d->writer = w.bytes.w.shift & U7_OPEN
+                        ? (uint8_t)(u7_pack(&w.bytes.w) | (target == UTFDFA_UTF7_IMAP ? WRITER_IMAP : 0))
+                        : 0;
     else if (target == UTFDFA_WTF8)
-        d->writer = w.after_high;
+        d->writer = w.after_high ? WRITER_AFTER_HIGH : 0;
     if (r == UTFDFA_MALFORMED && err)
         *err = e;
     store_decoder(dec, d);
     *src_len = done;
     *dst_len = w.bytes.len;
     return (utfdfa_result)r;
+}
+
+/* The target the writer's state is for (decoder.h), or UTFDFA_NENCODINGS. */
+static unsigned writer_target(unsigned writer)
+{
+    if (writer & 1)
+        return writer & WRITER_IMAP ? UTFDFA_UTF7_IMAP : UTFDFA_UTF7;
+    switch (writer) {
+    case WRITER_AFTER_HIGH:
+        return UTFDFA_WTF8;
+    case WRITER_BOM16:
+        return UTFDFA_UTF16;
+    case WRITER_BOM32:
+        return UTFDFA_UTF32;
+    default:
+        return UTFDFA_NENCODINGS;
+    }
+}
+
+/* A call to another target than the one the writer's state is for: that
+ * state is closed (a UTF-7 run's last digit and "-" written at dst) and the
+ * new target starts afresh. Returns the bytes written, or SIZE_MAX when
+ * they do not fit in cap. */
+static size_t close_other_target(struct decoder *d, unsigned target, uint8_t *dst, size_t cap)
+{
+    unsigned owner = writer_target(d->writer);
+    size_t wrote = 0;
+    if (owner == target)
+        return 0;
+    if (is_utf7(owner)) {
+        struct u7w w = u7_unpack(d->writer & ~WRITER_IMAP, false, owner == UTFDFA_UTF7_IMAP);
+        if (cap < u7_close_len(&w, U7_END))
+            return SIZE_MAX;
+        wrote = utfdfa__u7_close(&w, U7_END, dst);
+    }
+    d->writer = 0;
+    return wrote;
+}
+
+utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, const uint8_t *src,
+                               size_t *src_len, uint8_t *dst, size_t *dst_len, bool last,
+                               utfdfa_error *err)
+{
+    struct decoder d = load_decoder(dec);
+    if (d.writer == 0)
+        return transcode_to(dec, to, src, src_len, dst, dst_len, last, err);
+    unsigned target = (unsigned)to < UTFDFA_NENCODINGS ? (unsigned)to : UTFDFA_UCS4BE;
+    uint8_t *out = REAL_ADDRESS(dst, *dst_len);
+    size_t closed = close_other_target(&d, target, out, *dst_len);
+    if (closed == SIZE_MAX) {
+        *src_len = 0;
+        *dst_len = 0;
+        return UTFDFA_OUTPUT_FULL;
+    }
+    store_decoder(dec, &d);
+    size_t rest = *dst_len - closed;
+    utfdfa_result r = transcode_to(dec, to, src, src_len, out + closed, &rest, last, err);
+    *dst_len = closed + rest;
+    return r;
 }

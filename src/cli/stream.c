@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "position.h"
@@ -25,15 +24,6 @@ struct input {
     size_t ready; /* of which whole units: the chunk */
     bool eof;
 };
-
-/* The file offset of the input's first byte if it can be read again (a
- * regular file), else -1. */
-static int64_t rereadable_from(int fd)
-{
-    struct stat st;
-    off_t at = lseek(fd, 0, SEEK_CUR);
-    return at >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (int64_t)at : -1;
-}
 
 static int read_more(struct input *in)
 {
@@ -123,7 +113,6 @@ int check_file(int fd, const char *name, const struct options *opt, struct check
 {
     static struct input in;
     in.fd = fd, in.name = name, in.have = in.ready = 0, in.eof = false;
-    int64_t rereadable = rereadable_from(fd);
     enum utfdfa_encoding from;
     if (source_order(&in, opt->from, &from) < 0)
         return EXIT_IO;
@@ -132,7 +121,7 @@ int check_file(int fd, const char *name, const struct options *opt, struct check
     utfdfa_decoder_set_options(&dec, opt->encoder_options);
     static struct position pos;
     position_init(&pos, from, position_bom(opt->from, UTFDFA_BOM_KEEP), UTFDFA_NENCODINGS,
-                  opt->encoder_options, fd, rereadable);
+                  opt->encoder_options);
     uint64_t errors = 0;
     do {
         if (next_chunk(&in, pos.unit) < 0)
@@ -288,7 +277,6 @@ int transcode_file(int fd, const char *name, const struct options *opt, enum utf
     static struct transcoder t;
     static uint8_t buf[4 * CHUNK + 64];
     in.fd = fd, in.name = name, in.have = in.ready = 0, in.eof = false;
-    int64_t rereadable = rereadable_from(fd);
     enum utfdfa_encoding from;
     if (source_order(&in, opt->from, &from) < 0)
         return EXIT_IO;
@@ -303,8 +291,7 @@ int transcode_file(int fd, const char *name, const struct options *opt, enum utf
     utfdfa_encoder_init(&t.enc, opt->to, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     utfdfa_encoder_set_options(&t.enc, opt->encoder_options);
     static struct position pos;
-    position_init(&pos, from, position_bom(opt->from, bom), opt->to, opt->encoder_options, fd,
-                  rereadable);
+    position_init(&pos, from, position_bom(opt->from, bom), opt->to, opt->encoder_options);
     do {
         if (next_chunk(&in, pos.unit) < 0)
             return EXIT_IO;

@@ -56,6 +56,16 @@ static inline void store_decoder(utfdfa_decoder *d, const struct decoder *s)
 #endif
 }
 
+/* writer: the state utfdfa_transcode's writer keeps, tagged with the
+ * target it is for, so that a call to another target closes it first
+ * (transcode.c): UTF-7's u7_pack (an open run has bit 0; IMAP's run also
+ * WRITER_IMAP), WTF-8's WRITER_AFTER_HIGH (decode_utf32 to a WTF-8 target
+ * too), UTF-16's and UTF-32's "BOM written" (no byte order). 0: nothing. */
+#define WRITER_IMAP 0x02u       /* with bit 0 */
+#define WRITER_AFTER_HIGH 0x02u /* without bit 0 */
+#define WRITER_BOM16 0x04u
+#define WRITER_BOM32 0x08u
+
 /* The decoder's fields are read and written only here
  * and through the accessors below; all zero is a fresh decoder.
  * flags: pending:3 | started:1 | replaced:1 | bom:2 | nomagic:1 */

@@ -355,9 +355,9 @@ ALWAYS_INLINE int dfa_at_end(const struct dfa_call *c, struct dfa_run *run)
         if (dv == UNFIT)
             return UTFDFA_MALFORMED;
     }
-    if (t->pairing == PAIRS_JOIN && run->hold) {
+    if (t->pairing == PAIRS_JOIN && run->hold) { /* a pair cut short, as in UTF-16 */
         if (!call_fail(c, d->offset + run->i - run->pending - PAIR_HALF, PAIR_HALF,
-                       UTFDFA_ERR_SURROGATE))
+                       UTFDFA_ERR_TRUNCATED))
             return UTFDFA_OUTPUT_FULL;
         run->hold = 0;
         return UTFDFA_MALFORMED;

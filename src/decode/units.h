@@ -91,9 +91,10 @@ ALWAYS_INLINE utfdfa_result core_utf16(struct decoder *d, const uint8_t *src, si
             }
         }
     }
-    /* WHATWG: whatever is pending at the end is one error. */
+    /* WHATWG: whatever is pending at the end is one error, a sequence cut
+     * short (a high surrogate waiting for its low one too): truncated. */
     return finish(d, o, sink, to, last, r, 0, 1, partial, pending,
-                  pending == 2 ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_TRUNCATED, i, n, err);
+                  UTFDFA_ERR_TRUNCATED, i, n, err);
 }
 
 /* UTF-32 (raw: UCS-4, any 32-bit value): partial gathers the bytes of one unit. */
@@ -118,7 +119,7 @@ ALWAYS_INLINE utfdfa_result core_utf32(struct decoder *d, const uint8_t *src, si
         }
         /* UTF-32 holds scalar values only (errors of the input); raw UCS-4
          * holds anything, and only the output decides. */
-        enum utfdfa_error_kind kind = raw ? UTFDFA_ERR_NONE : unfit(LIMIT_UNICODE, u);
+        enum utfdfa_error_kind kind = raw ? UTFDFA_ERR_NONE : not_scalar(u);
         enum delivery dv = kind != UTFDFA_ERR_NONE
             ? (fail(d, o, sink, to, d->offset + i - 3, 4, kind, err) ? UNFIT : NO_ROOM)
             : deliver(d, o, sink, to, limit, u, d->offset + i - 3, 4, err);

@@ -16,17 +16,20 @@ static inline unsigned limit_of(unsigned to)
     return to < UTFDFA_NENCODINGS ? utfdfa_encoding_limit[to] : LIMIT_UNICODE;
 }
 
-/* UTFDFA_ERR_NONE if cp can be written under `limit`, else why not. */
+/* UTFDFA_ERR_NONE if cp can be written under `limit`, else why not. A
+ * value the output cannot hold is the output's error (the header's rule):
+ * too-large above its range, unencodable for anything else it lacks,
+ * surrogate code points included; `surrogate` is only ever the input's. */
 static inline enum utfdfa_error_kind unfit(unsigned limit, uint32_t cp)
 {
     bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
     switch (limit) {
     case LIMIT_UNICODE: /* RFC 3629 section 3 */
         return cp > LIMIT_UNICODE_MAX ? UTFDFA_ERR_TOO_LARGE
-                                      : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+                                      : surrogate ? UTFDFA_ERR_UNENCODABLE : UTFDFA_ERR_NONE;
     case LIMIT_RFC2279: /* RFC 2279bis section 3: 31 bits; surrogates as RFC 3629 */
         return cp > LIMIT_RFC2279_MAX ? UTFDFA_ERR_TOO_LARGE
-                                      : surrogate ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+                                      : surrogate ? UTFDFA_ERR_UNENCODABLE : UTFDFA_ERR_NONE;
     case LIMIT_WTF8: /* surrogate code points too (the high-low rule is the writer's) */
         return cp > LIMIT_WTF8_MAX ? UTFDFA_ERR_TOO_LARGE : UTFDFA_ERR_NONE;
     case LIMIT_CORRECTED: /* "Putting it all together": no C1, no surrogates, no U+0000 */
@@ -43,7 +46,15 @@ static inline enum utfdfa_error_kind unfit(unsigned limit, uint32_t cp)
  * would make): a low surrogate cannot be written after a high one. */
 ALWAYS_INLINE enum utfdfa_error_kind wtf8_write(bool after_high, uint32_t cp)
 {
-    return after_high && is_low(cp) ? UTFDFA_ERR_SURROGATE : UTFDFA_ERR_NONE;
+    return after_high && is_low(cp) ? UTFDFA_ERR_UNENCODABLE : UTFDFA_ERR_NONE;
+}
+
+/* What a UTF-32 unit cannot be: a scalar value (the input's errors). */
+static inline enum utfdfa_error_kind not_scalar(uint32_t u)
+{
+    return u > LIMIT_UNICODE_MAX ? UTFDFA_ERR_TOO_LARGE
+           : u >= 0xD800 && u <= 0xDFFF ? UTFDFA_ERR_SURROGATE
+                                        : UTFDFA_ERR_NONE;
 }
 
 /* Corrected UTF-8's private-use mapping (UTFDFA_CORRECTED_PUA; the spec:

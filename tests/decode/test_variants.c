@@ -342,8 +342,8 @@ static void corrected_pua(void)
     size_t o16 = sizeof out;
     r = utfdfa_transcode(&d, UTFDFA_UTF16LE, with, &sl, out, &o16, true, &e);
     CHECK(r == UTFDFA_MALFORMED && o16 == 2 && out[0] == 0x85 && out[1] == 0 &&
-              e.kind == UTFDFA_ERR_SURROGATE && e.offset == c1 && e.length == ol,
-          "corrected PUA -> UTF-16: U+0085, then the surrogate is an error");
+              e.kind == UTFDFA_ERR_UNENCODABLE && e.offset == c1 && e.length == ol,
+          "corrected PUA -> UTF-16: U+0085, then the surrogate is unencodable");
 }
 
 static void corrected(void)

@@ -63,8 +63,8 @@ static void encoder(void)
     utfdfa_error err;
     utfdfa_result r = utfdfa_encode(&e, bad, &s, out, &o, true, &err);
     CHECK(r == UTFDFA_MALFORMED && s == 2 && o == 1 && err.offset == 1 &&
-              err.kind == UTFDFA_ERR_SURROGATE,
-          "encoder strict: surrogate at index 1");
+              err.kind == UTFDFA_ERR_UNENCODABLE,
+          "encoder strict: surrogate unencodable at index 1");
     size_t s2 = 4, o2 = sizeof out - o;
     r = utfdfa_encode(&e, bad + 2, &s2, out + o, &o2, true, &err);
     CHECK(r == UTFDFA_MALFORMED && s2 == 2 && err.offset == 3 && err.kind == UTFDFA_ERR_TOO_LARGE,

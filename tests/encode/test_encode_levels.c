@@ -74,7 +74,7 @@ static void model_ordered(enum utfdfa_encoding to, enum utfdfa_error_mode mode,
             continue;
         if (k == 0 && mode == UTFDFA_STRICT) {
             x->consumed = i + 1;
-            x->err = (utfdfa_error){i, 1, is_surrogate(cps[i]) ? UTFDFA_ERR_SURROGATE
+            x->err = (utfdfa_error){i, 1, is_surrogate(cps[i]) ? UTFDFA_ERR_UNENCODABLE
                                                                 : UTFDFA_ERR_TOO_LARGE};
             return;
         }

@@ -172,8 +172,8 @@ static void test_encoder(void)
     utfdfa_error e;
     utfdfa_result r = utfdfa_encode(&enc, cps, &n, out, &m, true, &e);
     check(r == UTFDFA_MALFORMED && m == 1 && out[0] == 'A' && e.offset == 1 &&
-              e.kind == UTFDFA_ERR_SURROGATE,
-          "encode: surrogate is an error at index 1");
+              e.kind == UTFDFA_ERR_UNENCODABLE,
+          "encode: surrogate is unencodable at index 1");
     utfdfa_encoder_init(&enc, UTFDFA_UTF16BE, UTFDFA_REPLACE, UTFDFA_BOM_ADD);
     n = 3;
     m = sizeof out;

@@ -65,6 +65,15 @@ static size_t unit(const uint8_t *s, size_t n, bool modified, uint32_t *u, enum 
     return 3;
 }
 
+/* Whether s[0..n) is all that is left and could still begin a low
+ * surrogate's unit (ED B0-BF ..): a high surrogate before it is a pair cut
+ * short by the end of input, not a lone one. */
+static bool low_cut_at_end(const uint8_t *s, size_t n)
+{
+    return n == 0 || (n == 1 && s[0] == 0xED) ||
+           (n == 2 && s[0] == 0xED && s[1] >= 0xB0 && s[1] <= 0xBF);
+}
+
 size_t refc_decode(const uint8_t *s, size_t n, bool modified, struct refc_item *items)
 {
     size_t k = 0, i = 0;
@@ -74,8 +83,10 @@ size_t refc_decode(const uint8_t *s, size_t n, bool modified, struct refc_item *
         size_t len = unit(s + i, n - i, modified, &u, &kind);
         struct refc_item it = {u, i, len, kind};
         if (kind == REFC_OK && u >= 0xD800 && u <= 0xDFFF) {
-            it.kind = REFC_SURROGATE; /* unless a pair */
+            it.kind = REFC_SURROGATE; /* unless a pair, or a pair cut short */
             it.cp = 0;
+            if (u <= 0xDBFF && low_cut_at_end(s + i + len, n - i - len))
+                it.kind = REFC_TRUNCATED;
             if (u <= 0xDBFF && i + len < n) {
                 uint32_t v = 0;
                 enum refc_kind kv;

@@ -12,7 +12,9 @@
  *   - a high surrogate's unit immediately followed by a low surrogate's
  *     unit is one supplementary character (6 bytes); a surrogate without
  *     its partner is an error of its 3 bytes, and what follows is decoded
- *     anew (as a UTF-16 decoder does);
+ *     anew (as a UTF-16 decoder does): SURROGATE, or TRUNCATED for a high
+ *     one the end of input cut from its low one (nothing after it, or only
+ *     the start of a low one's unit, ED or ED B0-BF), as in UTF-16;
  *   - modified UTF-8: U+0000 is C0 80 and the byte 00 is an error.
  *
  * Errors have maximal-subpart extents (Unicode 3.9): a byte that cannot

@@ -47,8 +47,8 @@ size_t ref_utf16_next(const unsigned char *s, size_t n, int big_endian, uint32_t
     if (!is_high(u)) /* step 8 */
         return result(2, REF_OK, u, cp, kind);
     /* A leading surrogate (step 6); what follows decides. */
-    if (n == 2) /* end of queue with a leading surrogate: one error */
-        return result(2, REF_SURROGATE, 0, cp, kind);
+    if (n == 2) /* end of queue with a leading surrogate: one error, a pair cut short */
+        return result(2, REF_TRUNCATED, 0, cp, kind);
     if (n == 3) /* ... with a leading surrogate and a leading byte: still one error */
         return result(3, REF_TRUNCATED, 0, cp, kind);
     u2 = unit(s + 2, big_endian);

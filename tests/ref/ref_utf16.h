@@ -16,9 +16,11 @@
  *   - whatever is pending at the end of input (an odd byte, a high
  *     surrogate, or a high surrogate and an odd byte) is ONE error.
  *
- * Error kinds (the shared taxonomy of ref_utf8.h): a lone surrogate,
- * alone or at the end, is REF_SURROGATE; anything pending at the end that
- * includes an odd byte is REF_TRUNCATED.
+ * Error kinds (the shared taxonomy of ref_utf8.h): a lone surrogate (a
+ * low one, or a high one followed by a unit that is not low) is
+ * REF_SURROGATE; anything pending at the end (a high surrogate, an odd
+ * byte, or both) is a sequence cut short, REF_TRUNCATED, as Python's
+ * codecs have it ("unexpected end of data").
  */
 #ifndef REF_UTF16_H
 #define REF_UTF16_H

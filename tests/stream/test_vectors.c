@@ -120,14 +120,14 @@ static const struct vector table[] = {
      "BOM and noncharacters are valid"},
     /* UTF-16 (WHATWG shared UTF-16 decoder): a lone surrogate is one error
      * of 2 bytes; the unit after a lone high surrogate is decoded anew;
-     * whatever is pending at the end is one error. */
+     * whatever is pending at the end is one error, truncated. */
     {UTFDFA_UTF16LE, "00 D8 41 00", "FFFD 41", "41", "0+2 surrogate", "lone high surrogate"},
     {UTFDFA_UTF16LE, "00 DC 41 00", "FFFD 41", "41", "0+2 surrogate", "lone low surrogate"},
-    {UTFDFA_UTF16LE, "00 DC 00 D8", "FFFD FFFD", "", "0+2 surrogate, 2+2 surrogate",
-     "swapped pair"},
+    {UTFDFA_UTF16LE, "00 DC 00 D8", "FFFD FFFD", "", "0+2 surrogate, 2+2 truncated",
+     "swapped pair: a lone low one, then a pair cut short"},
     {UTFDFA_UTF16LE, "3D D8 3D D8 00 DE", "FFFD 1F600", "1F600", "0+2 surrogate",
      "high, then a whole pair"},
-    {UTFDFA_UTF16LE, "3D D8", "FFFD", "", "0+2 surrogate", "high surrogate at EOF"},
+    {UTFDFA_UTF16LE, "3D D8", "FFFD", "", "0+2 truncated", "high surrogate at EOF: a pair cut short"},
     {UTFDFA_UTF16LE, "3D D8 00", "FFFD", "", "0+3 truncated",
      "high surrogate and a byte at EOF: one error"},
     {UTFDFA_UTF16LE, "41 00 42", "41 FFFD", "41", "2+1 truncated", "odd byte at EOF"},
@@ -176,7 +176,7 @@ static const struct vector table[] = {
     {UTFDFA_UTF16LE, "3D D8 41 00", "FFFD 41", "41", "0+2 surrogate", "lone high"},
     {UTFDFA_UTF16LE, "41 00 42", "41 FFFD", "41", "2+1 truncated", "odd byte"},
     {UTFDFA_UTF16LE, "3D D8 41", "FFFD", "", "0+3 truncated", "high and an odd byte: one error"},
-    {UTFDFA_UTF16LE, "3D D8", "FFFD", "", "0+2 surrogate", "lone high at the end"},
+    {UTFDFA_UTF16LE, "3D D8", "FFFD", "", "0+2 truncated", "lone high at the end"},
     {UTFDFA_UTF16LE, "00 DC 41 00", "FFFD 41", "41", "0+2 surrogate", "lone low"},
     {UTFDFA_UTF16LE, "3D D8 3D D8 00 DE", "FFFD 1F600", "1F600", "0+2 surrogate",
      "a lone high, then a pair"},
