@@ -101,7 +101,8 @@ include mk/tools.mk \
         mk/dist.mk \
         mk/sanitize.mk \
         mk/fuzz.mk \
-        mk/bench.mk
+        mk/bench.mk \
+        mk/python.mk
 
 # ======================================================================
 # Read last, so every section's `CHECKS +=` above is in it.

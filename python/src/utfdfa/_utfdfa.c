@@ -301,7 +301,7 @@ static size_t utf7_open_run(int enc, const uint8_t *s, size_t len)
 {
     bool imap = enc == UTFDFA_UTF7_IMAP;
     uint8_t shift = imap ? '&' : '+';
-    size_t i = len;
+    size_t i = len, r = len;
     while (i > 0) {
         uint8_t c = s[i - 1];
         bool b64 = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
@@ -311,11 +311,24 @@ static size_t utf7_open_run(int enc, const uint8_t *s, size_t len)
         i--;
     }
     if (i > 0 && s[i - 1] == shift)
-        return i - 1;
-    for (; i < len; i++)
-        if (s[i] == shift)
-            return i;
-    return len;
+        r = i - 1;
+    else
+        for (; i < len; i++)
+            if (s[i] == shift) {
+                r = i;
+                break;
+            }
+    /* IMAP: a run just closed ("&...-") decides whether a "&" next is
+     * valid (RFC 3501 wants one run, never "-&"): kept for the next call */
+    while (imap && r > 0 && s[r - 1] == '-') {
+        size_t k = r - 1;
+        while (k > 0 && s[k - 1] != '&' && s[k - 1] != '-' && s[k - 1] >= 0x20 && s[k - 1] < 0x7F)
+            k--;
+        if (k == 0 || s[k - 1] != '&')
+            break;
+        r = k - 1;
+    }
+    return r;
 }
 
 /* The general decoder: every encoding, every handler. *consumed: how far
@@ -359,7 +372,13 @@ static PyObject *decode_general(decode_job *j, size_t *consumed)
             *consumed = start;
             goto make;
         }
-        if (next != pos) {
+        /* The decoder goes on from where it stands (UTF-7's errors may
+         * overlap: it reads a base64 digit again), unless the handler
+         * moved elsewhere. WTF-8 starts afresh after every error: a
+         * strict decoder that goes on still remembers a high surrogate read
+         * before the error and takes a low one after it as a pair (the
+         * replacing decoder does not). */
+        if (next != end || j->enc == UTFDFA_WTF8) {
             decoder_start(&d, order); /* UTF-16, UTF-32: the order the mark decided */
             base = pos = next;
         }
@@ -406,19 +425,46 @@ static void utf8_scan(const uint8_t *s, size_t len, size_t *chars, uint8_t *top)
     *top = mx;
 }
 
+/* Copy ASCII s[0..len) to dst block by block, each checked as it is
+ * copied (in cache); false at the first block holding a byte above 7F. */
+static bool copy_ascii(const uint8_t *s, size_t len, uint8_t *dst)
+{
+    for (size_t i = 0; i < len;) {
+        size_t k = len - i < 4096 ? len - i : 4096;
+        uint64_t acc = 0;
+        size_t q = 0;
+        for (; q + 8 <= k; q += 8) {
+            uint64_t w;
+            memcpy(&w, s + i + q, 8);
+            acc |= w;
+        }
+        for (; q < k; q++)
+            acc |= s[i + q];
+        if (acc & 0x8080808080808080u)
+            return false;
+        memcpy(dst + i, s + i, k);
+        i += k;
+    }
+    return true;
+}
+
 static PyObject *decode_utf8_fast(const uint8_t *s, size_t len)
 {
     size_t chars;
     uint8_t top;
-    UNLOCKED(len, utf8_scan(s, len, &chars, &top));
-    if (top < 0x80) {
-        PyObject *u = PyUnicode_New((Py_ssize_t)len, 0x7F);
-        if (u)
-            memcpy(PyUnicode_1BYTE_DATA(u), s, len);
+    bool ascii;
+    PyObject *u = PyUnicode_New((Py_ssize_t)len, 0x7F);
+    if (!u)
+        return NULL;
+    UNLOCKED(len, ascii = copy_ascii(s, len, PyUnicode_1BYTE_DATA(u)));
+    if (ascii)
         return u;
-    }
+    Py_DECREF(u);
+    UNLOCKED(len, utf8_scan(s, len, &chars, &top));
+    if (top < 0x80)
+        return NULL; /* the buffer changed under us: the general decoder reads it again */
     Py_UCS4 maxchar = top < 0xC4 ? 0xFF : top < 0xF0 ? 0xFFFF : 0x10FFFF;
-    PyObject *u = PyUnicode_New((Py_ssize_t)chars, maxchar);
+    u = PyUnicode_New((Py_ssize_t)chars, maxchar);
     if (!u)
         return NULL;
     utfdfa_decoder d;
@@ -510,6 +556,7 @@ typedef struct {
     PyObject *handler;
     unsigned options; /* enum utfdfa_encoder_option */
     utfdfa_encoder e;
+    size_t fed;       /* code points the encoder has read: its error offsets count them */
     bytebuf out;
 } encode_job;
 
@@ -532,6 +579,7 @@ static utfdfa_result feed(encode_job *j, const uint32_t *cp, size_t n, bool last
         utfdfa_result r;
         UNLOCKED(k, r = utfdfa_encode(&j->e, cp + read, &k, j->out.p + j->out.n, &m, last, err));
         read += k;
+        j->fed += k;
         j->out.n += m;
         if (r != UTFDFA_OUTPUT_FULL) {
             *done = read;
@@ -662,7 +710,13 @@ static int encode_error(encode_job *j, size_t start, size_t end, const char *rea
         goto out;
     }
     if (PyBytes_Check(rep)) {
+        /* bytes go out as they are; for UTF-16 and UTF-32 whole units
+         * only, as Python's encoders have it */
         size_t k = (size_t)PyBytes_GET_SIZE(rep);
+        if (k % utfdfa_unit_size((enum utfdfa_encoding)j->enc)) {
+            raise_encode(j, start, end, reason);
+            goto out;
+        }
         if (bytebuf_reserve(&j->out, k) < 0)
             goto out;
         memcpy(j->out.p + j->out.n, PyBytes_AS_STRING(rep), k);
@@ -699,8 +753,7 @@ static const char *encode_reason(int enc, const utfdfa_error *err, uint32_t c)
 static PyObject *encode_general(encode_job *j)
 {
     uint32_t tmp[CHUNK];
-    size_t pos = 0, fed_at = 0; /* our index; the encoder's count there */
-    size_t fed = 0;             /* code points the encoder has read */
+    size_t pos = 0, fed_at; /* our index; the encoder's count where a call starts */
     utfdfa_encoder_init(&j->e, (enum utfdfa_encoding)j->enc, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     utfdfa_encoder_set_options(&j->e, j->options);
     for (;;) {
@@ -716,11 +769,10 @@ static PyObject *encode_general(encode_job *j)
         bool last = pos + k == j->len;
         size_t done;
         utfdfa_error err = {0};
-        fed_at = fed;
+        fed_at = j->fed;
         utfdfa_result r = feed(j, cp, k, last, &done, &err);
         if ((int)r < 0)
             return NULL;
-        fed += done;
         size_t call_pos = pos;
         pos += done;
         if (r == UTFDFA_INPUT_EMPTY) {
@@ -729,8 +781,13 @@ static PyObject *encode_general(encode_job *j)
             continue;
         }
         size_t start = call_pos + ((size_t)err.offset - fed_at), end = start + 1, next;
+        if (err.offset < fed_at || start >= j->len) {
+            PyErr_SetString(PyExc_SystemError, "utfdfa_encode: error offset out of the input");
+            return NULL;
+        }
         uint32_t c = PyUnicode_READ(j->kind, j->data, start);
-        if (is_surrogate(c) && j->enc != UTFDFA_WTF8)
+        /* Python's UTF-8 encoder takes a run of surrogates as one error */
+        if (is_surrogate(c) && is_utf8_family(j->enc) && j->enc != UTFDFA_WTF8)
             while (end < j->len && is_surrogate(PyUnicode_READ(j->kind, j->data, end)))
                 end++;
         if (encode_error(j, start, end, encode_reason(j->enc, &err, c), &next) < 0)
@@ -827,7 +884,7 @@ static void position(int enc, const uint8_t *s, size_t offset, uint64_t *line, u
     size_t pos = 0;
     *line = 1;
     *col = 1;
-    utfdfa_decoder_init(&d, (enum utfdfa_encoding)enc, UTFDFA_REPLACE, UTFDFA_BOM_STRIP);
+    utfdfa_decoder_init(&d, (enum utfdfa_encoding)enc, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
     while (pos < offset) {
         size_t n = offset - pos, m = CHUNK;
         utfdfa_error err;
