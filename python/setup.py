@@ -7,8 +7,10 @@ Where the library comes from, first found wins:
   the repository around   ../build/amalgamation, made with `make amalgamate`
                           (which needs make, a C compiler, re2c and python3).
 """
+import filecmp
 import os
 import re
+import shutil
 import subprocess
 
 from setuptools import Extension, setup
@@ -36,10 +38,25 @@ def version(header):
         return re.search(r'#define UTFDFA_VERSION "([^"]+)"', f.read()).group(1)
 
 
-AMALG = amalgamation()
+def local_copy(amalg):
+    """The two files where setuptools takes them: inside python/ (a source
+    path must be relative to setup.py; an absolute one lands in the
+    egg-info's SOURCES.txt and fails the next build)."""
+    if os.path.dirname(os.path.abspath(os.path.join(amalg, "x"))) == os.path.join(HERE, "vendor"):
+        return "vendor"
+    local = os.path.join("build", "amalgamation")
+    os.makedirs(os.path.join(HERE, local), exist_ok=True)
+    for name in ("utfdfa.c", "utfdfa.h"):
+        src, dst = os.path.join(amalg, name), os.path.join(HERE, local, name)
+        if not os.path.exists(dst) or not filecmp.cmp(src, dst, shallow=False):
+            shutil.copyfile(src, dst)
+    return local
+
+
+AMALG = local_copy(amalgamation())
 
 setup(
-    version=version(os.path.join(AMALG, "utfdfa.h")),
+    version=version(os.path.join(HERE, AMALG, "utfdfa.h")),
     ext_modules=[
         Extension(
             "utfdfa._utfdfa",
