@@ -113,7 +113,8 @@ include mk/tools.mk \
         mk/fast_tests.mk \
         mk/bench.mk \
         mk/cross.mk \
-        mk/engine.mk
+        mk/engine.mk \
+        mk/python.mk
 
 # ======================================================================
 # Read last, so every section's `CHECKS +=` above is in it.

@@ -68,13 +68,15 @@ CHECKS += check-amalgamation
 # ---- every source file says its license (MIT, LICENSE) in its first line, or
 # its second after a shebang. Not sources: the license and the Markdown docs,
 # and test data whose bytes or line numbers are the test (fuzz regressions,
-# malformed and RFC grammars, the install test's user grammar, the ABI list).
+# malformed and RFC grammars, the install test's user grammar, the ABI list);
+# nor what pip leaves in python/ (build/, *.egg-info, ignored by git).
 .PHONY: check-license
 LICENSE_EXEMPT = ./LICENSE ./.gitignore ./tests/abi/libutfdfa.symbols \
                  ./tests/install/ipv4.abnf
 check-license:
 	@n=0; bad=; for f in $$(find . \( -path ./$(B) -o -path ./.git -o -name __pycache__ \
-	      -o -path ./tests/fuzz/regressions -o -path ./tests/gen/bad -o -path ./tests/gen/grammars \) -prune \
+	      -o -path ./tests/fuzz/regressions -o -path ./tests/gen/bad -o -path ./tests/gen/grammars \
+	      -o -path ./python/build -o -name '*.egg-info' \) -prune \
 	      -o -type f ! -name '*.pyc' ! -name '*.md' -print | LC_ALL=C sort); do \
 	  case " $(LICENSE_EXEMPT) " in *" $$f "*) continue;; esac; \
 	  n=$$((n + 1)); \
