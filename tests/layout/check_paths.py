@@ -50,9 +50,14 @@ def tracked_files(root):
         return found
 
 
+# Folders made on use, never in the tree: build output (pip's python/build/)
+# and the folder a user fills with the library's files (python/vendor/).
+MADE_ON_USE = {"build", "vendor"}
+
+
 def is_placeholder(path):
     parts = re.split(r"[/.]", path)
-    return any(p in PLACEHOLDERS for p in parts)
+    return any(p in PLACEHOLDERS for p in parts) or any(p in MADE_ON_USE for p in path.split("/"))
 
 
 def exists(root, path):
@@ -75,7 +80,8 @@ def missing_in(root, name):
         for path in PATH_RE.findall(line):
             if path.startswith(elsewhere) or is_placeholder(path):
                 continue
-            if not exists(root, path):
+            # A path may also be relative to the file's own folder (python/setup.py's src/).
+            if not exists(root, path) and not exists(root, os.path.join(os.path.dirname(name), path)):
                 missing.append((number, path))
         if name.endswith(".md"):
             for link in LINK_RE.findall(line):
