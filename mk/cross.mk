@@ -34,7 +34,7 @@ CROSS_RUN = $(CROSS_QEMU_$(1)) -L /usr/$(CROSS_TRIPLE_$(1))
 # ($(SHARED) for the corpus; the levels' names from their rows). Every
 # target runs the scalar level's suites; aarch64, which has a SIMD level of
 # its own, the level-forcing ones too.
-CROSS_SUITES = test_kernels test_fast test_vectors test_rep_tokens test_forms
+CROSS_SUITES = test_kernels test_fast test_vectors test_rep_tokens
 CROSS_SUITES_aarch64 = test_wide test_fast_levels test_lookup test_direct
 # Quick modes: the exhaustive loops are the same code on every platform.
 CROSS_ENV = UTFDFA_QUICK=1 TEST_FAST_QUICK=1 TEST_KERNELS_QUICK=1
