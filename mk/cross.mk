@@ -73,7 +73,7 @@ check-cross-%: $(B)/.cross-tools-ok-% $(B)/utfdfa | $(B)/.tools-ok
 	  printf '#!/bin/sh\nexec %s "%s" "$$@"\n' "$(call CROSS_RUN,$*)" "$(abspath $(B)/cross/$*/utfdfa)" \
 	    > $$w/utfdfa; chmod +x $$w/utfdfa; \
 	  echo "== check-cross $*: the CLI suite (tests/cli/test_cli.py) through $$w/utfdfa"; \
-	  $(PYTHON) tests/cli/test_cli.py $$w; fi
+	  UTFDFA_CLI_EMULATOR=$(CROSS_QEMU_$*) $(PYTHON) tests/cli/test_cli.py $$w; fi
 	@echo "check-cross $*: all passed"
 
 # make bench-arm64: instructions per input byte on AArch64 under qemu, for
