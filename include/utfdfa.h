@@ -316,6 +316,37 @@ UTFDFA_API bool utfdfa_max_transcoded_len(enum utfdfa_encoding from, enum utfdfa
 UTFDFA_API bool utfdfa_max_utf32_len(enum utfdfa_encoding from, size_t src_len, size_t *out);
 UTFDFA_API bool utfdfa_max_utf16_len(enum utfdfa_encoding from, size_t src_len, size_t *out);
 
+/* ---- exact sizes and counts
+ * What src[0..src_len) of `from` decodes to, read whole, as a decoder
+ * initialised with (from, UTFDFA_REPLACE, UTFDFA_BOM_KEEP), no options,
+ * writes it in one call with `last` set: for valid input its exact size;
+ * for any other input that of its replaced form, each ill-formed subpart one
+ * U+FFFD (so a caller may size a replacing conversion with it, or validate
+ * first with utfdfa_validate). UTF-16 and UTF-32 without a byte order: their
+ * BOM is a signature, not counted. Defined for every input; src is read
+ * within src_len only. UTF-8, UTF-16 and UTF-32 sources are validated and
+ * counted by the kernels (utfdfa_kernel_name); the others are decoded.
+ * The number of code points (of characters and U+FFFDs, at most src_len):
+ * what utfdfa_decode_utf32 writes. */
+UTFDFA_API size_t utfdfa_code_points(enum utfdfa_encoding from, const uint8_t *src,
+                                     size_t src_len);
+/* Bytes utfdfa_transcode writes into UTFDFA_UTF8 (a value UTF-8 cannot hold,
+ * a WTF-8 surrogate or one above U+10FFFF, is a U+FFFD of 3 bytes); false
+ * when that does not fit a size_t. */
+UTFDFA_API bool utfdfa_utf8_len(enum utfdfa_encoding from, const uint8_t *src, size_t src_len,
+                                size_t *out);
+/* uint16_t units utfdfa_decode_utf16 writes (a character above U+FFFF two;
+ * twice that for bytes of UTF-16LE/BE). */
+UTFDFA_API bool utfdfa_utf16_len(enum utfdfa_encoding from, const uint8_t *src, size_t src_len,
+                                 size_t *out);
+/* uint32_t units written into UTF-32: utfdfa_code_points (times 4 for bytes). */
+UTFDFA_API bool utfdfa_utf32_len(enum utfdfa_encoding from, const uint8_t *src, size_t src_len,
+                                 size_t *out);
+/* The kernel level in use: the best this CPU has, chosen once at run time
+ * ("scalar", "sse2", "sse4", "avx2", "avx512", "avx512vbmi" on x86-64,
+ * "neon" on AArch64; "scalar" elsewhere). */
+UTFDFA_API const char *utfdfa_kernel_name(void);
+
 #ifdef __cplusplus
 }
 #endif

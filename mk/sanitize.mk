@@ -41,7 +41,7 @@ check-hostile: $(T)/test_hostile
 # takes; a decoder or encoder full of garbage never reaching outside its
 # tables or buffers (under ASan+UBSan in check-sanitize); decode_utf32's
 # direct UTF-8 entry in every chunking and output room at every level.
-CONTRACT_TESTS = test_bounds test_writer_agrees test_garbage_state test_direct
+CONTRACT_TESTS = test_bounds test_writer_agrees test_garbage_state test_direct test_lengths
 
 .PHONY: check-contract
 check-contract: $(CONTRACT_TESTS:%=$(T)/%)

@@ -104,7 +104,8 @@ LIB_TESTS = decode/test_decode decode/test_variants decode/test_forms decode/tes
             stream/test_vectors \
             stream/test_hostile contract/test_bounds contract/test_writer_agrees \
             contract/test_garbage_state decode/test_byte_order decode/test_utf8_part \
-            stream/test_direct decode/test_error_rule stream/test_target_change stream/test_position
+            stream/test_direct decode/test_error_rule stream/test_target_change stream/test_position \
+            contract/test_lengths
 $(foreach t,$(LIB_TESTS),$(eval $(T)/$(notdir $(t)): tests/$(t).c))
 $(addprefix $(T)/,$(notdir $(LIB_TESTS))): $(TEST_COMMON) $(TEST_HDRS) include/utfdfa.h \
                                             $(B)/libutfdfa.a | $(T)

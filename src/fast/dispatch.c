@@ -207,3 +207,8 @@ size_t utfdfa__utf7_text(int imap, const uint8_t *src, size_t n, void *dst, unsi
 {
     return kern_level()->utf7_text(imap, src, n, dst, width, cap, written);
 }
+
+uint64_t utfdfa__count(enum fast_form from, enum fast_count what, const uint8_t *src, size_t len)
+{
+    return kern_level()->count(from, what, src, len);
+}

@@ -92,6 +92,21 @@ size_t utfdfa__utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsig
 size_t utfdfa__utf7_text(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
                          size_t cap, size_t *written);
 
+/* What utfdfa__count counts. */
+enum fast_count {
+    COUNT_CPS,   /* code points */
+    COUNT_UTF16, /* UTF-16 units */
+    COUNT_UTF8   /* UTF-8 bytes */
+};
+
+/* src[0..len) of `from`, which must be well formed (whole units, no lone surrogate, scalar
+ * values only; the caller has validated it), counted as `what`: its code points, the UTF-16
+ * units or the UTF-8 bytes they take. Per unit, so any split of src adds up: UTF-8 code points
+ * are the bytes that are not 80-BF, its UTF-16 units those plus the 4-byte leads (F0-F4);
+ * a UTF-16 unit takes 1, 2 or 3 bytes of UTF-8, each half of a pair 2, and is a code point
+ * unless it is a low surrogate; a UTF-32 unit takes 1-4 bytes and 1 or 2 units. */
+uint64_t utfdfa__count(enum fast_form from, enum fast_count what, const uint8_t *src, size_t len);
+
 /* For tests and benchmarks: use the kernels of `level` (a name of the rows of
  * src/fast/levels.h: "scalar", "sse2", ..., "neon"; or "auto" for the run-time
  * choice) from now on. Returns 0, changing nothing, when this build or this

@@ -90,6 +90,7 @@ struct fast_kernels {
     uint32_t wide_pairs; /* bit KERN_PAIR(from, to): wide_transcode is a fused kernel there */
     size_t (*utf7_b64)(int, const uint8_t *, size_t, void *, unsigned, size_t, size_t *);
     size_t (*utf7_text)(int, const uint8_t *, size_t, void *, unsigned, size_t, size_t *);
+    uint64_t (*count)(enum fast_form, enum fast_count, const uint8_t *, size_t);
 };
 
 /* Each level's table (levels sharing one declare it twice: allowed). */
@@ -127,6 +128,22 @@ size_t utfdfa__scalar_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst
                                unsigned width, size_t cap, size_t *written);
 size_t utfdfa__scalar_utf7_text(int imap, const uint8_t *src, size_t n, void *dst,
                                 unsigned width, size_t cap, size_t *written);
+
+uint64_t utfdfa__scalar_count(enum fast_form from, enum fast_count what, const uint8_t *src,
+                              size_t len);
+#if KERN_X86
+/* The counting kernels of x86/count.c: 16, 32 and 64 bytes a step. */
+uint64_t utfdfa__sse2_count(enum fast_form from, enum fast_count what, const uint8_t *src,
+                            size_t len);
+uint64_t utfdfa__avx2_count(enum fast_form from, enum fast_count what, const uint8_t *src,
+                            size_t len);
+uint64_t utfdfa__avx512_count(enum fast_form from, enum fast_count what, const uint8_t *src,
+                              size_t len);
+#endif
+#if KERN_ARM64
+uint64_t utfdfa__neon_count(enum fast_form from, enum fast_count what, const uint8_t *src,
+                            size_t len);
+#endif
 
 /* Every (from, to) pair, for the switches that give each pair its own loop. */
 #define KERN_FORMS_TO(X, F) X(F, FORM_UTF8) X(F, FORM_UTF16LE) X(F, FORM_UTF16BE) \

@@ -235,8 +235,45 @@ size_t utfdfa__scalar_wide_transcode(enum fast_form from, enum fast_form to, con
     return 0;
 }
 
+/* One unit's share of utfdfa__count (kernels.h). */
+KERN_INLINE uint64_t scalar_count_unit(enum fast_form f, enum fast_count what, uint32_t u)
+{
+    if (f == FORM_UTF8)
+        return what == COUNT_UTF8 ? 1 : ((u & 0xC0) != 0x80) + (what == COUNT_UTF16 && u >= 0xF0);
+    if (f <= FORM_UTF16BE)
+        return what == COUNT_CPS ? (u & 0xFC00) != 0xDC00
+               : what == COUNT_UTF16 ? 1
+                                     : 1u + (u >= 0x80) + (u >= 0x800 && (u & 0xF800) != 0xD800);
+    return what == COUNT_CPS ? 1
+           : what == COUNT_UTF16 ? 1u + (u >= 0x10000)
+                                 : 1u + (u >= 0x80) + (u >= 0x800) + (u >= 0x10000);
+}
+
+KERN_INLINE uint64_t scalar_count_body(enum fast_form f, enum fast_count what, const uint8_t *src,
+                                       size_t len)
+{
+    size_t unit = kern_unit(f);
+    uint64_t n = 0;
+    for (size_t i = 0; i + unit <= len; i += unit)
+        n += scalar_count_unit(f, what, kern_load_unit(f, src + i));
+    return n;
+}
+
+uint64_t utfdfa__scalar_count(enum fast_form from, enum fast_count what, const uint8_t *src,
+                              size_t len)
+{
+    switch (from) {
+    case FORM_UTF8: return scalar_count_body(FORM_UTF8, what, src, len);
+    case FORM_UTF16LE: return scalar_count_body(FORM_UTF16LE, what, src, len);
+    case FORM_UTF16BE: return scalar_count_body(FORM_UTF16BE, what, src, len);
+    case FORM_UTF32LE: return scalar_count_body(FORM_UTF32LE, what, src, len);
+    case FORM_UTF32BE: return scalar_count_body(FORM_UTF32BE, what, src, len);
+    }
+    return 0;
+}
+
 const struct fast_kernels utfdfa__fast_scalar = {
     "scalar", utfdfa__scalar_ascii_copy, utfdfa__scalar_utf16_to_cp, utfdfa__scalar_utf32_to_cp,
     utfdfa__scalar_cp_to_form, utfdfa__scalar_wide_transcode, 0, utfdfa__scalar_utf7_b64,
-    utfdfa__scalar_utf7_text,
+    utfdfa__scalar_utf7_text, utfdfa__scalar_count,
 };

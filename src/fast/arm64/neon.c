@@ -211,7 +211,7 @@ static size_t neon_wide_transcode(enum fast_form from, enum fast_form to, const 
 const struct fast_kernels utfdfa__fast_neon = {
     "neon", neon_ascii_copy, utfdfa__scalar_utf16_to_cp, utfdfa__scalar_utf32_to_cp,
     utfdfa__scalar_cp_to_form, neon_wide_transcode, NEON_WIDE_PAIRS, utfdfa__scalar_utf7_b64,
-    utfdfa__scalar_utf7_text,
+    utfdfa__scalar_utf7_text, utfdfa__neon_count,
 };
 #else
 typedef int utfdfa__fast_neon_none; /* not AArch64: nothing here (a unit must declare something) */

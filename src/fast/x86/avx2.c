@@ -305,6 +305,7 @@ const struct fast_kernels utfdfa__fast_avx2 = {
     "avx2", avx2_ascii_copy, avx2_utf16_to_cp, avx2_utf32_to_cp, avx2_cp_to_form,
     utfdfa__avx2_wide_transcode, WIDE_PAIRS, /* into UTF-8: wide_avx2.c */
     utfdfa__sse4_utf7_b64, utfdfa__avx2_utf7_text, /* base64 in 32-byte steps gained little */
+    utfdfa__avx2_count,
 };
 
 #else

@@ -449,6 +449,7 @@ static size_t vbmi_cp_to_form(enum fast_form to, const uint32_t *src, size_t n, 
 const struct fast_kernels utfdfa__fast_avx512vbmi = {
     "avx512vbmi", vbmi_ascii_copy, vbmi_utf16_to_cp, vbmi_utf32_to_cp, vbmi_cp_to_form,
     vbmi_wide_transcode, VBMI_PAIRS, utfdfa__sse4_utf7_b64, utfdfa__avx2_utf7_text,
+    utfdfa__avx512_count,
 };
 
 #else

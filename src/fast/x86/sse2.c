@@ -266,7 +266,7 @@ const struct fast_kernels utfdfa__fast_sse2 = {
     "sse2", sse2_ascii_copy, sse2_utf16_to_cp, sse2_utf32_to_cp, sse2_cp_to_form,
     utfdfa__scalar_wide_transcode, 0, /* no fused kernel: none measured faster than the */
     /* decoder and encoder kernels in turn (the scalar one, for the tests) */
-    utfdfa__scalar_utf7_b64, utfdfa__scalar_utf7_text,
+    utfdfa__scalar_utf7_b64, utfdfa__scalar_utf7_text, utfdfa__sse2_count,
 };
 
 /* SSE4: SSE2's, UTF-7 with pshufb (utf7_sse4.c) and the fused kernels
@@ -274,6 +274,7 @@ const struct fast_kernels utfdfa__fast_sse2 = {
 const struct fast_kernels utfdfa__fast_sse4 = {
     "sse4", sse2_ascii_copy, sse2_utf16_to_cp, sse2_utf32_to_cp, sse2_cp_to_form,
     utfdfa__sse4_wide_transcode, WIDE_PAIRS, utfdfa__sse4_utf7_b64, utfdfa__sse4_utf7_text,
+    utfdfa__sse2_count,
 };
 
 #else

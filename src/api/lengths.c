@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* Exact sizes: the code points, UTF-8 bytes and UTF-16/UTF-32 units that a
+ * whole input decodes to in replace mode. UTF-8, UTF-16 and UTF-32 (either
+ * byte order, or decided by a BOM) are validated by the kernels and the
+ * valid stretches counted by the counting kernel (src/fast/kernels.h), each
+ * error one U+FFFD; the other encodings are decoded, replacing, into code
+ * points on the stack and those counted. */
+#include "fast/kernels.h"
+#include "utfdfa.h"
+
+#include <string.h>
+
+/* One code point's share: replace mode writes U+FFFD (3 bytes, 1 unit)
+ * where the target cannot hold the value (a surrogate, above U+10FFFF). */
+static uint64_t cp_share(enum fast_count what, uint32_t c)
+{
+    bool scalar = c <= 0x10FFFF && (c < 0xD800 || c > 0xDFFF);
+    if (what == COUNT_CPS)
+        return 1;
+    if (what == COUNT_UTF16)
+        return 1u + (scalar && c > 0xFFFF);
+    return !scalar ? 3 : c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+}
+
+static uint64_t count_decoded(enum utfdfa_encoding from, enum fast_count what, const uint8_t *src,
+                              size_t len)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, from, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
+    uint32_t cps[256];
+    uint64_t total = 0;
+    for (;;) {
+        size_t n = len, m = sizeof cps / sizeof *cps;
+        utfdfa_error e;
+        utfdfa_result r = utfdfa_decode_utf32(&d, src, &n, cps, &m, true, &e);
+        for (size_t i = 0; i < m; i++)
+            total += cp_share(what, cps[i]);
+        src += n;
+        len -= n;
+        if (r == UTFDFA_INPUT_EMPTY)
+            return total;
+    }
+}
+
+/* src[0..len) of `from`, a UTF-8, UTF-16 or UTF-32 form: the valid stretch
+ * up to each error counted by the kernel, the error's maximal subpart (a
+ * sequence the end cuts short included) one U+FFFD, as replace mode writes
+ * it; decoding after an error starts afresh in these encodings. */
+static uint64_t count_form(enum utfdfa_encoding from, enum fast_form form, enum fast_count what,
+                           const uint8_t *src, size_t len)
+{
+    uint64_t total = 0;
+    for (;;) {
+        utfdfa_error e;
+        size_t ok = utfdfa_validate(from, src, len, &e);
+        total += utfdfa__count(form, what, src, ok);
+        if (ok == len)
+            return total;
+        total += what == COUNT_UTF8 ? 3 : 1;
+        ok += e.length; /* >= 1, within len */
+        src += ok;
+        len -= ok;
+    }
+}
+
+/* UTF-16 or UTF-32 without a byte order: its first unit decides, a BOM
+ * being a signature (src/decode/byte_order.h). */
+static uint64_t count_unordered(enum utfdfa_encoding from, enum fast_count what,
+                                const uint8_t *src, size_t len)
+{
+    bool wide = from == UTFDFA_UTF32;
+    size_t bom = wide ? 4 : 2;
+    static const uint8_t le[4] = {0xFF, 0xFE, 0, 0}, be[4] = {0, 0, 0xFE, 0xFF};
+    bool is_be = len >= bom && memcmp(src, wide ? be : be + 2, bom) == 0;
+    bool is_le = len >= bom && memcmp(src, le, bom) == 0;
+    if (is_be || is_le) {
+        src += bom;
+        len -= bom;
+    }
+    if (wide)
+        return is_be ? count_form(UTFDFA_UTF32BE, FORM_UTF32BE, what, src, len)
+                     : count_form(UTFDFA_UTF32LE, FORM_UTF32LE, what, src, len);
+    return is_be ? count_form(UTFDFA_UTF16BE, FORM_UTF16BE, what, src, len)
+                 : count_form(UTFDFA_UTF16LE, FORM_UTF16LE, what, src, len);
+}
+
+static uint64_t count(enum utfdfa_encoding from, enum fast_count what, const uint8_t *src,
+                      size_t len)
+{
+    switch (from) {
+    case UTFDFA_UTF8: return count_form(from, FORM_UTF8, what, src, len);
+    case UTFDFA_UTF16LE: return count_form(from, FORM_UTF16LE, what, src, len);
+    case UTFDFA_UTF16BE: return count_form(from, FORM_UTF16BE, what, src, len);
+    case UTFDFA_UTF32LE: return count_form(from, FORM_UTF32LE, what, src, len);
+    case UTFDFA_UTF32BE: return count_form(from, FORM_UTF32BE, what, src, len);
+    case UTFDFA_UTF16:
+    case UTFDFA_UTF32: return count_unordered(from, what, src, len);
+    default: return count_decoded(from, what, src, len);
+    }
+}
+
+static bool fits(uint64_t n, size_t *out)
+{
+    if (n > SIZE_MAX)
+        return false;
+    *out = (size_t)n;
+    return true;
+}
+
+size_t utfdfa_code_points(enum utfdfa_encoding from, const uint8_t *src, size_t src_len)
+{
+    return (size_t)count(from, COUNT_CPS, src, src_len); /* at most one a byte */
+}
+
+bool utfdfa_utf8_len(enum utfdfa_encoding from, const uint8_t *src, size_t src_len, size_t *out)
+{
+    return fits(count(from, COUNT_UTF8, src, src_len), out);
+}
+
+bool utfdfa_utf16_len(enum utfdfa_encoding from, const uint8_t *src, size_t src_len, size_t *out)
+{
+    return fits(count(from, COUNT_UTF16, src, src_len), out);
+}
+
+bool utfdfa_utf32_len(enum utfdfa_encoding from, const uint8_t *src, size_t src_len, size_t *out)
+{
+    return fits(count(from, COUNT_CPS, src, src_len), out);
+}
+
+const char *utfdfa_kernel_name(void)
+{
+    return utfdfa__fast_level_name();
+}
