@@ -42,24 +42,72 @@ static uint64_t count_decoded(enum utfdfa_encoding from, enum fast_count what, c
     }
 }
 
+/* Where a window of about 64 bytes from src (an error's start, so a
+ * character boundary) may end: at a boundary too, where decoding afresh
+ * is decoding on. In UTF-8 any byte that is not 80-BF (a maximal subpart
+ * never takes one); in UTF-16 any unit but a low surrogate (errors keep
+ * the units aligned); in UTF-32 any unit. */
+static size_t window_end(enum fast_form form, const uint8_t *src, size_t len)
+{
+    size_t end = 64;
+    if (end >= len)
+        return len;
+    if (form == FORM_UTF8) {
+        while (end < len && (src[end] & 0xC0) == 0x80)
+            end++;
+    } else if (form == FORM_UTF16LE || form == FORM_UTF16BE) {
+        if (len - end < 2)
+            return len;
+        uint8_t hi = form == FORM_UTF16LE ? src[end + 1] : src[end];
+        if ((hi & 0xFC) == 0xDC)
+            end = len - end < 4 ? len : end + 2;
+    }
+    return end;
+}
+
+/* src[0..len), which ends at a boundary, by the replacing decoder: its
+ * share. Dense errors (random bytes) cost one such call a window, not a
+ * validation each. */
+static uint64_t count_window(enum utfdfa_encoding from, enum fast_count what, const uint8_t *src,
+                             size_t len)
+{
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, from, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
+    uint32_t cps[64];
+    uint64_t total = 0;
+    for (;;) {
+        size_t n = len, m = sizeof cps / sizeof *cps;
+        utfdfa_error e;
+        utfdfa_result r = utfdfa_decode_utf32(&d, src, &n, cps, &m, true, &e);
+        for (size_t i = 0; i < m; i++)
+            total += cp_share(what, cps[i]);
+        src += n;
+        len -= n;
+        if (r == UTFDFA_INPUT_EMPTY)
+            return total;
+    }
+}
+
 /* src[0..len) of `from`, a UTF-8, UTF-16 or UTF-32 form: the valid stretch
- * up to each error counted by the kernel, the error's maximal subpart (a
- * sequence the end cuts short included) one U+FFFD, as replace mode writes
- * it; decoding after an error starts afresh in these encodings. */
+ * up to each error counted by the kernel, then a window from the error by
+ * the replacing decoder. */
 static uint64_t count_form(enum utfdfa_encoding from, enum fast_form form, enum fast_count what,
                            const uint8_t *src, size_t len)
 {
     uint64_t total = 0;
     for (;;) {
-        utfdfa_error e;
-        size_t ok = utfdfa_validate(from, src, len, &e);
+        size_t ok = utfdfa_validate(from, src, len, NULL);
         total += utfdfa__count(form, what, src, ok);
         if (ok == len)
             return total;
-        total += what == COUNT_UTF8 ? 3 : 1;
-        ok += e.length; /* >= 1, within len */
         src += ok;
         len -= ok;
+        size_t end = window_end(form, src, len);
+        total += count_window(from, what, src, end);
+        src += end;
+        len -= end;
+        if (len == 0)
+            return total;
     }
 }
 

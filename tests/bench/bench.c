@@ -31,8 +31,12 @@
  * among UTF-8, UTF-16LE and UTF-32LE against utfdfa_decode_utf32 and the
  * peers, one table per corpus (tests/bench/transcode.c).
  *
+ * Exact sizes (sizes): utfdfa_code_points, utfdfa_utf16_len and
+ * utfdfa_utf8_len against utfdfa_validate on each corpus's forms
+ * (tests/bench/sizes.c).
+ *
  * Usage: bench [SHARED_DIR]     environment: BENCH_REPS (default 15),
- *   BENCH_SAMPLE_MS (default 2), BENCH_OPS (e.g. "validate,decode32,transcode"),
+ *   BENCH_SAMPLE_MS (default 2), BENCH_OPS (e.g. "validate,decode32,transcode,sizes"),
  *   BENCH_ENGINES (substring filter on engine names; utfdfa and memcpy stay),
  *   BENCH_STAT=min (report the fastest sample, not the median), BENCH_LEVEL (force a
  *   kernel level by the name of its row in src/fast/levels.h: scalar, sse2, ..., neon).
@@ -1283,6 +1287,17 @@ static void bench_transcode(const char *filter)
     }
 }
 
+static void bench_sizes(void)
+{
+    struct bench_timing t = {reps, sample_ns, use_min, NULL};
+    sizes_intro(&t);
+    for (size_t ci = 0; ci < ncorpora; ci++) {
+        const struct corpus *c = &corpora[ci];
+        check_failures += c->valid ? sizes_corpus(c->name, c->cps, c->ncps, NULL, 0, &t)
+                                   : sizes_corpus(c->name, NULL, 0, c->data, c->n, &t);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *shared = argc > 1 ? argv[1] : "../shared";
@@ -1356,6 +1371,8 @@ int main(int argc, char **argv)
     }
     if (wanted(ops, "transcode"))
         bench_transcode(filter);
+    if (wanted(ops, "sizes"))
+        bench_sizes();
     printf("### Targets\n\n");
     /* utfdfa is the public API as built; utfdfa-fast-default is what it
      * becomes once the fast paths are wired in (the same calls and loops). */

@@ -113,4 +113,11 @@ void transcode_intro(const struct bench_timing *t);
 int transcode_corpus(const char *name, const uint32_t *cps, size_t ncps, bool ascii,
                      const struct bench_timing *t);
 
+/* sizes.c: the exact sizes' introduction, then one table per corpus: a
+ * valid one's code points (cps), or an invalid one's bytes (cps NULL);
+ * returns how many results disagreed (each also printed). */
+void sizes_intro(const struct bench_timing *t);
+int sizes_corpus(const char *name, const uint32_t *cps, size_t ncps, const uint8_t *raw,
+                 size_t nraw, const struct bench_timing *t);
+
 #endif

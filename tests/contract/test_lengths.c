@@ -15,7 +15,8 @@
  * every level, for every length 0-200 a text of one character repeated,
  * with a special (each side of every length boundary of every form, the
  * errors) written over it at every position, and long runs that cross the
- * kernels' counter rounds.
+ * kernels' counter rounds; random texts of those specials, errors close
+ * together or far apart.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "common.h"
 #include "levels.h"
 #include "oracle.h"
+#include "rng.h"
 #include "utfdfa.h"
 
 int utfdfa__fast_force(const char *level); /* src/fast/kernels.h */
@@ -236,6 +238,42 @@ static void long_runs(enum utfdfa_encoding from, const char *char_hex, size_t n)
     free(buf);
 }
 
+/* Random texts of the specials, up to 400 bytes: errors close together,
+ * characters of every length, a pair across any point, so that the
+ * windows after errors end everywhere. */
+static void mixes(enum utfdfa_encoding from, unsigned count)
+{
+    static struct test_rng rng = {0x5EED};
+    size_t unit = utfdfa_unit_size(from);
+    const char *const *specials = unit == 1 ? specials8 : unit == 2 ? specials16 : specials32;
+    size_t nspecials = 0;
+    while (specials[nspecials])
+        nspecials++;
+    bool be = from == UTFDFA_UTF16BE || from == UTFDFA_UTF32BE;
+    uint8_t buf[416], sp[8];
+    for (unsigned t = 0; t < count; t++) {
+        size_t len = test_rng_next(&rng) % 400, n = 0;
+        bool dense = t % 2; /* half of them mostly errors */
+        while (n < len) {
+            size_t k = test_rng_next(&rng) % nspecials;
+            if (!dense && test_rng_next(&rng) % 8)
+                k = test_rng_next(&rng) % 4; /* a character */
+            size_t ns = parse_hex(specials[k], sp, sizeof sp);
+            if (be && ns % unit == 0)
+                for (size_t i = 0; i < ns; i += unit)
+                    for (size_t j = 0; j < unit / 2; j++) {
+                        uint8_t x = sp[i + j];
+                        sp[i + j] = sp[i + unit - 1 - j], sp[i + unit - 1 - j] = x;
+                    }
+            if (ns % unit && t % 3) /* a partial unit only at the end, mostly */
+                continue;
+            memcpy(buf + n, sp, ns);
+            n += ns;
+        }
+        check_one(from, buf, n);
+    }
+}
+
 static const enum utfdfa_encoding forms[] = {UTFDFA_UTF8,    UTFDFA_UTF16LE, UTFDFA_UTF16BE,
                                              UTFDFA_UTF32LE, UTFDFA_UTF32BE, UTFDFA_UTF16,
                                              UTFDFA_UTF32};
@@ -266,6 +304,8 @@ int main(void)
         boundaries(forms[f], unit == 1 ? "41" : unit == 2 ? "41 00" : "41 00 00 00", 200);
         boundaries(forms[f], unit == 1 ? "E4 B8 AD C3 A9" : unit == 2 ? "2D 4E" : "2D 4E 00 00", 200);
     }
+    for (size_t f = 0; f < sizeof forms / sizeof *forms; f++)
+        mixes(forms[f], 3000);
     long_runs(UTFDFA_UTF8, "F0 9F 98 80", 3 << 20); /* each F0 lane counts 2 a step */
     long_runs(UTFDFA_UTF8, "F0 9F 98 80 E4 B8 AD", 3 << 20);
     long_runs(UTFDFA_UTF16LE, "2D 4E", 3 << 20); /* each lane counts 2 a step */
