@@ -42,14 +42,14 @@ static uint64_t count_decoded(enum utfdfa_encoding from, enum fast_count what, c
     }
 }
 
-/* Where a window of about 64 bytes from src (an error's start, so a
+/* Where a window of about `win` bytes from src (an error's start, so a
  * character boundary) may end: at a boundary too, where decoding afresh
  * is decoding on. In UTF-8 any byte that is not 80-BF (a maximal subpart
  * never takes one); in UTF-16 any unit but a low surrogate (errors keep
  * the units aligned); in UTF-32 any unit. */
-static size_t window_end(enum fast_form form, const uint8_t *src, size_t len)
+static size_t window_end(enum fast_form form, const uint8_t *src, size_t len, size_t win)
 {
-    size_t end = 64;
+    size_t end = win;
     if (end >= len)
         return len;
     if (form == FORM_UTF8) {
@@ -66,14 +66,13 @@ static size_t window_end(enum fast_form form, const uint8_t *src, size_t len)
 }
 
 /* src[0..len), which ends at a boundary, by the replacing decoder: its
- * share. Dense errors (random bytes) cost one such call a window, not a
- * validation each. */
+ * share. */
 static uint64_t count_window(enum utfdfa_encoding from, enum fast_count what, const uint8_t *src,
                              size_t len)
 {
     utfdfa_decoder d;
     utfdfa_decoder_init(&d, from, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
-    uint32_t cps[64];
+    uint32_t cps[2048]; /* as utfdfa_transcode's block: the decoder's call costs a slab */
     uint64_t total = 0;
     for (;;) {
         size_t n = len, m = sizeof cps / sizeof *cps;
@@ -90,19 +89,24 @@ static uint64_t count_window(enum utfdfa_encoding from, enum fast_count what, co
 
 /* src[0..len) of `from`, a UTF-8, UTF-16 or UTF-32 form: the valid stretch
  * up to each error counted by the kernel, then a window from the error by
- * the replacing decoder. */
+ * the replacing decoder: 64 bytes, twice as many after each window that
+ * the next error follows within as many bytes (up to 64 KiB), so that
+ * dense errors (random bytes) go at the decoder's speed, not a validation
+ * (which reads a block ahead) each. */
 static uint64_t count_form(enum utfdfa_encoding from, enum fast_form form, enum fast_count what,
                            const uint8_t *src, size_t len)
 {
     uint64_t total = 0;
+    size_t win = 64;
     for (;;) {
         size_t ok = utfdfa_validate(from, src, len, NULL);
         total += utfdfa__count(form, what, src, ok);
         if (ok == len)
             return total;
+        win = ok >= win ? 64 : win < ((size_t)1 << 16) ? 2 * win : win;
         src += ok;
         len -= ok;
-        size_t end = window_end(form, src, len);
+        size_t end = window_end(form, src, len, win);
         total += count_window(from, what, src, end);
         src += end;
         len -= end;
