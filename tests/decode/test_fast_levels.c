@@ -13,9 +13,9 @@
  * nothing may be written at or past dst[cap] (guard units after it are
  * checked).
  *
- * Inputs: valid text of every script mix (ASCII, 2-, 3-, 4-byte, mixed 1-4
- * and 2-4 bytes) cut at every length 0..300 (so characters truncated at
- * every end), each at an alignment that goes round 0..63 with the length,
+ * Inputs: valid text of every script mix (ASCII, 2-, 3-, 4-byte, mixed 1-4,
+ * 2-4, 1-3 and 1-2 bytes, ASCII with few 3-byte characters) cut at every
+ * length 0..300 (so characters truncated at every end), each at an alignment that goes round 0..63 with the length,
  * every cap from 0 to one past what it needs, and entered in the middle of
  * its first character (the state of the plain loop after 1-3 bytes); every
  * alignment 0..63 with full room; an ill-formed byte at every position of a
@@ -202,14 +202,28 @@ static size_t put_utf8(uint8_t *p, uint32_t c)
     return 4;
 }
 
-/* Mixes: 0 ASCII, 1-3 two-, three-, four-byte, 4 mixed 1-4, 5 mixed 2-4. */
-enum { MIXES = 6 };
+/* Mixes: 0 ASCII, 1-3 two-, three-, four-byte, 4 mixed 1-4, 5 mixed 2-4;
+ * with no 4-byte characters (the VBMI level's 16-bit blocks into UTF-16,
+ * which hold up to 64 characters, in vectors of 32): 6 mixed 1-3, 7 ASCII
+ * with a 3-byte character in 8, 8 mixed 1-2. */
+enum { MIXES = 9 };
+static unsigned mix_length(int mix)
+{
+    switch (mix) {
+    case 4: return (unsigned)(draw() % 4);
+    case 5: return 1 + (unsigned)(draw() % 3);
+    case 6: return (unsigned)(draw() % 3);
+    case 7: return draw() % 8 ? 0 : 2;
+    case 8: return (unsigned)(draw() % 2);
+    default: return (unsigned)mix;
+    }
+}
 static size_t valid_text(uint8_t *p, size_t len, int mix)
 {
     static const uint32_t lo[4] = {0, 0x80, 0x800, 0x10000}, hi[4] = {0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
     size_t n = 0;
     while (n < len) {
-        unsigned l = mix <= 3 ? (unsigned)mix : mix == 4 ? (unsigned)(draw() % 4) : 1 + (unsigned)(draw() % 3);
+        unsigned l = mix_length(mix);
         uint32_t c;
         do
             c = lo[l] + (uint32_t)(draw() % (hi[l] - lo[l] + 1));

@@ -274,10 +274,9 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_valid32(const uint8_t *src, si
     return vbmi_valid(src, n, dst, false);
 }
 
-FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_valid16(const uint8_t *src, size_t n, void *dst)
-{
-    return vbmi_valid(src, n, dst, true);
-}
+/* To UTF-16: vbmi_valid16, with its own block for characters of at most
+ * three bytes. */
+#include "vbmi_utf16.h"
 
 /* The slabs' validator: a slab of at most 64 bytes, all ASCII, from
  * ACCEPT is valid without the lookup validator's set-up (short chunks of
