@@ -25,6 +25,8 @@ The engines, chosen here from the DFA and at run time from the CPU:
             joined in order at the end (enumerative, "data-parallel") stepping.
   vpermb    x86 AVX-512 VBMI, <= 64 states: the same with vpermb over 64
             lanes (the transition vector read from memory by the instruction).
+  neon      AArch64 (NEON is baseline there), <= 16 states: the shuffle
+            engine with tbl (vqtbl1q_u8) for pshufb.
 
 A segment whose function sends the real state to REJECT is stepped again,
 alone, with the step loop: that gives the exact index. The tables are
@@ -35,8 +37,8 @@ by the compiler's runtime); PREFIX_run_at(level, ...) runs a given one.
 
 import os
 
-SCALAR, SSSE3, AVX2, VBMI = 0, 1, 2, 3
-LEVELS = ("scalar", "ssse3", "avx2", "avx512vbmi")
+SCALAR, SSSE3, AVX2, VBMI, NEON = 0, 1, 2, 3, 4
+LEVELS = ("scalar", "ssse3", "avx2", "avx512vbmi", "neon")
 WAYS, SEG, LOOK = 8, 512, 64      # scalar: chains, bytes a chain steps, guess look-back
 VWAYS, VSEG = 4, 256              # vector: segments, bytes a segment steps
 
@@ -51,7 +53,7 @@ def levels_for(dfa, scalar_only=False):
         return [SCALAR]
     out = [SCALAR]
     if dfa.nstates <= 16:
-        out += [SSSE3, AVX2] + ([VBMI] if pair_width_ok(dfa, 16) else [])
+        out += [SSSE3, AVX2] + ([VBMI] if pair_width_ok(dfa, 16) else []) + [NEON]
     elif dfa.nstates <= 64:
         out += [VBMI]
     return out
@@ -63,11 +65,11 @@ def describe(dfa, scalar_only=False):
     if scalar_only:
         return "scalar only (asked for)"
     if n <= 16:
-        return (f"shuffle (pshufb, AVX2/SSSE3): {n} states fit 16 lanes; "
+        return (f"shuffle (pshufb, AVX2/SSSE3; tbl, NEON): {n} states fit 16 lanes; "
                 f"scalar {WAYS}-way elsewhere")
     if n <= 64:
         return (f"vpermb (AVX-512 VBMI): {n} states fit {32 if n <= 32 else 64} lanes; "
-                f"scalar {WAYS}-way elsewhere")
+                f"scalar {WAYS}-way elsewhere, NEON too")
     return f"scalar {WAYS}-way with convergence: {n} states exceed 64 lanes"
 
 
@@ -99,7 +101,15 @@ def emit_run(comp, prefix, scalar_only=False):
     out += ["};", f'#define {P}_RUN_ENGINE "{describe(dfa, scalar_only)}"', ""]
     out += _plain(dfa, P, p)
     out += _scalar(dfa, P, p)
-    vec = [lv for lv in levels if lv != SCALAR]
+    vec = [lv for lv in levels if lv not in (SCALAR, NEON)]
+    if NEON in levels:
+        out += [f"#if defined(__aarch64__) && defined(__ARM_NEON) && (defined(__GNUC__) || "
+                f"defined(__clang__)) && !defined({P}_RUN_NO_SIMD)",
+                f"#define {P}_RUN_ARM64 1",
+                "#include <arm_neon.h>", ""]
+        out += _vector_table(dfa, p, 16)
+        out += _neon(P, p)
+        out += ["#endif", ""]
     if vec:
         out += [f"#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) "
                 f"&& !defined({P}_RUN_NO_SIMD)",
@@ -116,7 +126,7 @@ def emit_run(comp, prefix, scalar_only=False):
         else:
             out += _vpermb(dfa, P, p)
         out += ["#endif", ""]
-    out += _dispatch(P, p, vec)
+    out += _dispatch(P, p, vec, NEON in levels)
     return out
 
 
@@ -363,6 +373,14 @@ def _shuffle(dfa, P, p, level, target):
                         pairs))
 
 
+def _neon(P, p):
+    ident = "vld1q_u8((const uint8_t[16]){" + ", ".join(str(i) for i in range(16)) + "})"
+    return ([f"static inline uint32_t {p}_run_neon(uint32_t state, const uint8_t *buf, size_t len, "
+             "size_t *at)"]
+            + _vec_body(P, p, VWAYS, f"vld1q_u8({p}_run_vec + {{b}} * 16)", "vqtbl1q_u8({f}, {t})",
+                        "vst1q_u8({dst}, {f})", 16, "uint8x16_t", ident, True))
+
+
 def _vpermb(dfa, P, p):
     """vpermb over 32 lanes (AVX-512 VL) for <= 32 states, else 64."""
     w = vec_width(dfa)
@@ -392,7 +410,7 @@ def vec_width(dfa):
     return 16 if n <= 16 else 32 if n <= 32 else 64
 
 
-def _dispatch(P, p, vec):
+def _dispatch(P, p, vec, neon):
     feats = {SSSE3: "ssse3", AVX2: "avx2", VBMI: "avx512vbmi"}
     out = [f"/* Whether this header has `level` and this CPU runs it. */",
            f"static inline int {p}_run_has(int level)",
@@ -409,6 +427,8 @@ def _dispatch(P, p, vec):
                     + (" && __builtin_cpu_supports(\"avx512bw\") && __builtin_cpu_supports(\"avx512vl\")"
                        if lv == VBMI else "") + ";"]
         out.append("#endif")
+    if neon:
+        out += [f"#ifdef {P}_RUN_ARM64", f"    case {P}_RUN_NEON:", "        return 1;", "#endif"]
     out += ["    default:",
             "        return 0;",
             "    }",
@@ -424,6 +444,9 @@ def _dispatch(P, p, vec):
             out += [f"    case {P}_RUN_{LEVELS[lv].upper()}:",
                     f"        return {p}_run_{LEVELS[lv]}(state, buf, len, at);"]
         out.append("#endif")
+    if neon:
+        out += [f"#ifdef {P}_RUN_ARM64", f"    case {P}_RUN_NEON:",
+                f"        return {p}_run_neon(state, buf, len, at);", "#endif"]
     out += ["    default:",
             f"        return {p}_run_scalar(state, buf, len, at);",
             "    }",
@@ -438,6 +461,11 @@ def _dispatch(P, p, vec):
                 f"    for (level = {P}_RUN_NLEVELS - 1; level > {P}_RUN_SCALAR; level--)",
                 f"        if ({p}_run_has(level))",
                 f"            return {p}_run_at(level, state, buf, len, at);",
+                "#endif"]
+    if neon:
+        out += [f"#ifdef {P}_RUN_ARM64",
+                "    if (len >= 64)",
+                f"        return {p}_run_neon(state, buf, len, at);",
                 "#endif"]
     out += [f"    return {p}_run_scalar(state, buf, len, at);", "}", ""]
     return out
