@@ -23,6 +23,8 @@ The engines, chosen here from the DFA and at run time from the CPU:
             goes), composed with one pshufb per byte with the byte's
             transition vector: four segments at once from the identity,
             joined in order at the end (enumerative, "data-parallel") stepping.
+            With AVX-512 VBMI, one pshufb per four bytes when the table of
+            every four classes fits 32 KiB (k <= 6 classes), else per two.
   vpermb    x86 AVX-512 VBMI, <= 64 states: the same with vpermb over 64
             lanes (the transition vector read from memory by the instruction).
   neon      AArch64 (NEON is baseline there), <= 16 states: the shuffle
@@ -65,8 +67,10 @@ def describe(dfa, scalar_only=False):
     if scalar_only:
         return "scalar only (asked for)"
     if n <= 16:
-        return (f"shuffle (pshufb, AVX2/SSSE3; tbl, NEON): {n} states fit 16 lanes; "
-                f"scalar {WAYS}-way elsewhere")
+        per = ("four bytes" if quad_width_ok(dfa, 16) else "two bytes") if pair_width_ok(dfa, 16) \
+            else "a byte"
+        return (f"shuffle (pshufb, AVX2/SSSE3, {per} a shuffle with AVX-512 VBMI; tbl, NEON): "
+                f"{n} states fit 16 lanes; scalar {WAYS}-way elsewhere")
     if n <= 64:
         return (f"vpermb (AVX-512 VBMI): {n} states fit {32 if n <= 32 else 64} lanes; "
                 f"scalar {WAYS}-way elsewhere, NEON too")
@@ -116,7 +120,9 @@ def emit_run(comp, prefix, scalar_only=False):
                 f"#define {P}_RUN_X86 1",
                 "#include <immintrin.h>", ""]
         out += _vector_table(dfa, p, vec_width(dfa))
-        if pair_width_ok(dfa, vec_width(dfa)):
+        if dfa.nstates <= 16 and VBMI in levels and quad_width_ok(dfa, 16):
+            out += _quad_table(dfa, p, 16)
+        elif pair_width_ok(dfa, vec_width(dfa)):
             out += _pair_table(dfa, p, vec_width(dfa))
         if dfa.nstates <= 16:
             out += _shuffle(dfa, P, p, "ssse3", "ssse3")
@@ -256,21 +262,27 @@ def _join(P, p, ways, width):
             "        }"]
 
 
-def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k):
-    """Segments of whole 64-byte groups, stepped two bytes at a time: the bytes'
-    classes by vpermb from the class table, a pair's row offset (c1 * k + c2) *
-    width by vpmaddubsw and a shift, stored; then one shuffle a pair."""
+def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k, group=2):
+    """Segments of whole 64-byte groups, stepped `group` (2 or 4) bytes at a time:
+    the bytes' classes by vpermb from the class table, a pair's index c1 * k + c2
+    by vpmaddubsw (a quad's, p1 * k * k + p2, by vpmaddwd after it), made a row
+    offset by a shift and stored; then one shuffle a pair (a quad)."""
     shift = width.bit_length() - 1
+    n = 64 // group
+    otype, make = ("uint16_t", f"_mm512_slli_epi16(pr, {shift})") if group == 2 else \
+        ("uint32_t", f"_mm512_slli_epi32(_mm512_madd_epi16(pr, wq), {shift})")
     out = [f"    const __m512i cl0 = _mm512_loadu_si512((const void *)({p}_class + 0));",
            f"    const __m512i cl1 = _mm512_loadu_si512((const void *)({p}_class + 64));",
            f"    const __m512i cl2 = _mm512_loadu_si512((const void *)({p}_class + 128));",
            f"    const __m512i cl3 = _mm512_loadu_si512((const void *)({p}_class + 192));",
-           f"    const __m512i wt = _mm512_set1_epi16((short)(1 << 8 | {k})); /* first byte * k + second */",
-           f"    while (len - i >= {ways} * 64) {{",
+           f"    const __m512i wt = _mm512_set1_epi16((short)(1 << 8 | {k})); /* first byte * k + second */"]
+    if group == 4:
+        out.append(f"    const __m512i wq = _mm512_set1_epi32(1 << 16 | {k * k}); /* first pair * k * k + second */")
+    out += [f"    while (len - i >= {ways} * 64) {{",
            f"        size_t seg = (len - i) / ({ways} * 64) * 64;",
            "        const uint8_t *b = buf + i;",
            f"        __attribute__((aligned(64))) uint8_t fn[{ways}][{width}];",
-           f"        __attribute__((aligned(64))) uint16_t off[{ways}][32];",
+           f"        __attribute__((aligned(64))) {otype} off[{ways}][{n}];",
            "        size_t j, u;",
            f"        {idtype} " + ", ".join(f"f{x} = id" for x in range(ways)) + ";",
            f"        if (seg > {VSEG})",
@@ -282,16 +294,45 @@ def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k):
            "                __m512i lo = _mm512_permutex2var_epi8(cl0, x, cl1);",
            "                __m512i hi = _mm512_permutex2var_epi8(cl2, x, cl3);",
            "                __m512i c = _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi);",
-           f"                _mm512_store_si512((void *)off[q], _mm512_slli_epi16(_mm512_maddubs_epi16(c, wt), {shift}));",
+           "                __m512i pr = _mm512_maddubs_epi16(c, wt);",
+           f"                _mm512_store_si512((void *)off[q], {make});",
            "            }",
-           "            for (u = 0; u < 32; u++) {",
-           "                size_t v = " + ("31 - u;" if backward else "u;")]
+           f"            for (u = 0; u < {n}; u++) {{",
+           "                size_t v = " + (f"{n - 1} - u;" if backward else "u;")]
     for x in range(ways):
         out.append(f"                f{x} = {step.format(f=f'f{x}', t=pair_load.format(o=f'off[{x}][v]'))};")
     out += ["            }", "        }"]
     out += [f"        {store.format(dst=f'fn[{x}]', f=f'f{x}')};" for x in range(ways)]
     out += _join(P, p, ways, width)
     out += [f"        i += {ways} * seg;", "    }"]
+    return out
+
+
+def quad_width_ok(dfa, width):
+    """Whether the quad table (four bytes a shuffle) fits in 32 KiB."""
+    return dfa.nclasses ** 4 * width <= 32768
+
+
+def _quad_table(dfa, p, width):
+    """run_quad[(((c1 * k + c2) * k + c3) * k + c4) * width + s]: where state s goes on
+    bytes of classes c1, c2, c3, c4."""
+    n, k, ct = dfa.nstates, dfa.nclasses, dfa.class_trans
+    out = [f"/* {p}_run_quad[(((c1 * {k} + c2) * {k} + c3) * {k} + c4) * {width} + s]: the state number",
+           " * s goes to on bytes of classes c1, c2, c3, c4: four bytes a shuffle. */",
+           f"__attribute__((aligned(64))) static const uint8_t {p}_run_quad[{k ** 4} * {width}] = {{"]
+    quads = [(a, b, c, d) for a in range(k) for b in range(k) for c in range(k) for d in range(k)]
+    size = [len(dfa.class_bytes(c)) for c in range(k)]
+    wrong, st = [], dfa.start  # the fault's quad: from START, each time the largest live class
+    for _ in range(4):
+        c = max((c for c in range(k) if ct[st][c] != dfa.reject), key=lambda c: size[c], default=0)
+        wrong.append(c)
+        st = ct[st][c]
+    for t in quads:
+        row = [ct[ct[ct[ct[s][t[0]]][t[1]]][t[2]]][t[3]] for s in range(n)] + [0] * (width - n)
+        if _fault("quad") and t == tuple(wrong):  # one quad's row wrong from START
+            row[dfa.start] = dfa.reject
+        out.append("    " + ",".join(str(v) for v in row) + ",")
+    out += ["};", ""]
     return out
 
 
@@ -361,8 +402,9 @@ def _shuffle(dfa, P, p, level, target):
     ident = "_mm_setr_epi8(" + ", ".join(str(i) for i in range(16)) + ")"
     pairs = None
     if level == "avx512vbmi":
-        pairs = (f"_mm_load_si128((const __m128i *)(const void *)((const uint8_t *){p}_run_pair + {{o}}))",
-                 dfa.nclasses)
+        table = "quad" if quad_width_ok(dfa, 16) else "pair"
+        pairs = (f"_mm_load_si128((const __m128i *)(const void *)((const uint8_t *){p}_run_{table} + {{o}}))",
+                 dfa.nclasses, 4 if table == "quad" else 2)
     return ([f"__attribute__((target(\"{target}\")))",
              f"static inline uint32_t {p}_run_{level}(uint32_t state, const uint8_t *buf, size_t len, "
              "size_t *at)"]
