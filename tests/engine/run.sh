@@ -78,8 +78,8 @@ fi
 EXTRA=
 caught=0
 missed=0
-FAULTS=${FAULTS:-"table hex-lines ipv4-lines utf8; pair json-number-lines ipv4-lines utf8;
-quad hex-lines atom-lines token-lines;
+FAULTS=${FAULTS:-"table hex-lines ipv4-lines utf8; pair corrected-utf-8 utf8-rfc2279 rfc8259-string;
+triple json-number-lines ipv4-lines utf8; quad hex-lines atom-lines token-lines;
 join hex-lines ipv4-lines rfc3339-lines; tail hex-lines ipv4-lines uri-lines;
 spec utf8 utf7-imap rfc3986-uri; overread hex-lines ipv4-lines uri-lines"}
 while read -r spec; do
@@ -88,7 +88,7 @@ while read -r spec; do
     set -- $spec
     fault=$1
     shift
-    case $fault in pair|quad)
+    case $fault in pair|triple|quad)
         if ! grep -qw avx512vbmi /proc/cpuinfo 2>/dev/null || [ -n "$RUN" ]; then
             echo "fault $fault: not checked here: only the AVX-512 VBMI engine reads that table, and this CPU has none"
             continue
