@@ -25,10 +25,11 @@ import emit  # noqa: E402
 import emit_engine  # noqa: E402
 import emit_fast  # noqa: E402
 import emit_shuffle  # noqa: E402
+import emit_regex  # noqa: E402
 import emit_simd  # noqa: E402
 import limits  # noqa: E402
 
-EMITTERS = ("c", "c-fast", "c-simd", "c-shuffle", "re2c", "re2c-lexer", "dot", "mermaid", "json", "stats")
+EMITTERS = ("c", "c-fast", "c-simd", "c-shuffle", "re2c", "re2c-lexer", "regex", "ragel", "dot", "mermaid", "json", "stats")
 
 
 def write_atomic(path, text):
@@ -105,7 +106,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         prog=os.environ.get("UTFDFA_GEN_PROG") or "abnfc",  # "utfdfa-gen" via the wrapper
         description="Compile a regular ABNF grammar into a minimal DFA and emit it as C, "
-                    "re2c, dot, Mermaid or JSON.")
+                    "re2c, a regex, ragel, dot, Mermaid or JSON.")
     ap.add_argument("grammar", nargs="+",
                     help="ABNF file (RFC 5234; RFC 7405 %%s/%%i strings); several files make "
                          "one grammar: each is parsed on its own, and an ABNF definition in "
@@ -177,6 +178,10 @@ def main(argv=None):
         elif args.emit == "re2c-lexer":
             text = emit.emit_re2c_lexer(comp, source, prefix, args.defs or f"{prefix}.defs.re",
                                         defs_prefix)
+        elif args.emit == "regex":
+            text = emit_regex.emit_regex(comp, source)
+        elif args.emit == "ragel":
+            text = emit_regex.emit_ragel(comp, source, prefix)
         elif args.emit == "dot":
             text = emit.emit_dot(comp, source)
         elif args.emit == "mermaid":

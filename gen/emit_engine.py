@@ -23,8 +23,14 @@ The engines, chosen here from the DFA and at run time from the CPU:
             goes), composed with one pshufb per byte with the byte's
             transition vector: four segments at once from the identity,
             joined in order at the end (enumerative, "data-parallel") stepping.
-  vpermb    x86 AVX-512 VBMI, <= 64 states: the same with vpermb over 64
-            lanes (the transition vector read from memory by the instruction).
+            With AVX-512 VBMI, one pshufb per four bytes when the table of
+            every four classes fits 32 KiB (k <= 6 classes), else per three
+            (k <= 12), else per two.
+  vpermb    x86 AVX-512 VBMI, <= 64 states: the same with vpermb over 32 or
+            64 lanes (the transition vector read from memory by the
+            instruction), three bytes a vpermb when their table fits 32 KiB.
+  neon      AArch64 (NEON is baseline there), <= 16 states: the shuffle
+            engine with tbl (vqtbl1q_u8) for pshufb.
 
 A segment whose function sends the real state to REJECT is stepped again,
 alone, with the step loop: that gives the exact index. The tables are
@@ -35,8 +41,8 @@ by the compiler's runtime); PREFIX_run_at(level, ...) runs a given one.
 
 import os
 
-SCALAR, SSSE3, AVX2, VBMI = 0, 1, 2, 3
-LEVELS = ("scalar", "ssse3", "avx2", "avx512vbmi")
+SCALAR, SSSE3, AVX2, VBMI, NEON = 0, 1, 2, 3, 4
+LEVELS = ("scalar", "ssse3", "avx2", "avx512vbmi", "neon")
 WAYS, SEG, LOOK = 8, 512, 64      # scalar: chains, bytes a chain steps, guess look-back
 VWAYS, VSEG = 4, 256              # vector: segments, bytes a segment steps
 
@@ -51,7 +57,7 @@ def levels_for(dfa, scalar_only=False):
         return [SCALAR]
     out = [SCALAR]
     if dfa.nstates <= 16:
-        out += [SSSE3, AVX2] + ([VBMI] if pair_width_ok(dfa, 16) else [])
+        out += [SSSE3, AVX2] + ([VBMI] if pair_width_ok(dfa, 16) else []) + [NEON]
     elif dfa.nstates <= 64:
         out += [VBMI]
     return out
@@ -63,11 +69,16 @@ def describe(dfa, scalar_only=False):
     if scalar_only:
         return "scalar only (asked for)"
     if n <= 16:
-        return (f"shuffle (pshufb, AVX2/SSSE3): {n} states fit 16 lanes; "
-                f"scalar {WAYS}-way elsewhere")
+        per = ("four bytes" if quad_width_ok(dfa, 16) else "three bytes" if triple_width_ok(dfa, 16)
+               else "two bytes") if pair_width_ok(dfa, 16) else "a byte"
+        return (f"shuffle (pshufb, AVX2/SSSE3, {per} a shuffle with AVX-512 VBMI; tbl, NEON): "
+                f"{n} states fit 16 lanes; scalar {WAYS}-way elsewhere")
     if n <= 64:
-        return (f"vpermb (AVX-512 VBMI): {n} states fit {32 if n <= 32 else 64} lanes; "
-                f"scalar {WAYS}-way elsewhere")
+        w = vec_width(dfa)
+        per = "three bytes" if triple_width_ok(dfa, w) else "two bytes" if pair_width_ok(dfa, w) \
+            else "a byte"
+        return (f"vpermb (AVX-512 VBMI, {per} a shuffle): {n} states fit {w} lanes; "
+                f"scalar {WAYS}-way elsewhere, NEON too")
     return f"scalar {WAYS}-way with convergence: {n} states exceed 64 lanes"
 
 
@@ -99,14 +110,26 @@ def emit_run(comp, prefix, scalar_only=False):
     out += ["};", f'#define {P}_RUN_ENGINE "{describe(dfa, scalar_only)}"', ""]
     out += _plain(dfa, P, p)
     out += _scalar(dfa, P, p)
-    vec = [lv for lv in levels if lv != SCALAR]
+    vec = [lv for lv in levels if lv not in (SCALAR, NEON)]
+    if NEON in levels:
+        out += [f"#if defined(__aarch64__) && defined(__ARM_NEON) && (defined(__GNUC__) || "
+                f"defined(__clang__)) && !defined({P}_RUN_NO_SIMD)",
+                f"#define {P}_RUN_ARM64 1",
+                "#include <arm_neon.h>", ""]
+        out += _vector_table(dfa, p, 16)
+        out += _neon(P, p)
+        out += ["#endif", ""]
     if vec:
         out += [f"#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) "
                 f"&& !defined({P}_RUN_NO_SIMD)",
                 f"#define {P}_RUN_X86 1",
                 "#include <immintrin.h>", ""]
         out += _vector_table(dfa, p, vec_width(dfa))
-        if pair_width_ok(dfa, vec_width(dfa)):
+        if dfa.nstates <= 16 and VBMI in levels and quad_width_ok(dfa, 16):
+            out += _quad_table(dfa, p, 16)
+        elif VBMI in levels and triple_width_ok(dfa, vec_width(dfa)):
+            out += _triple_table(dfa, p, vec_width(dfa))
+        elif pair_width_ok(dfa, vec_width(dfa)):
             out += _pair_table(dfa, p, vec_width(dfa))
         if dfa.nstates <= 16:
             out += _shuffle(dfa, P, p, "ssse3", "ssse3")
@@ -116,7 +139,7 @@ def emit_run(comp, prefix, scalar_only=False):
         else:
             out += _vpermb(dfa, P, p)
         out += ["#endif", ""]
-    out += _dispatch(P, p, vec)
+    out += _dispatch(P, p, vec, NEON in levels)
     return out
 
 
@@ -246,36 +269,54 @@ def _join(P, p, ways, width):
             "        }"]
 
 
-def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k):
-    """Segments of whole 64-byte groups, stepped two bytes at a time: the bytes'
-    classes by vpermb from the class table, a pair's row offset (c1 * k + c2) *
-    width by vpmaddubsw and a shift, stored; then one shuffle a pair."""
+def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k, group=2):
+    """Segments of whole 64-byte groups, stepped `group` (2 or 4) bytes at a time:
+    the bytes' classes by vpermb from the class table, a pair's index c1 * k + c2
+    by vpmaddubsw (a quad's, p1 * k * k + p2, by vpmaddwd after it), made a row
+    offset by a shift and stored; then one shuffle a pair (a quad)."""
     shift = width.bit_length() - 1
+    n = 64 // group        # groups a 64-byte load holds (21 triples of 63 bytes)
+    stride = n * group     # bytes a load steps
+    otype, make = ("uint16_t", f"_mm512_slli_epi16(pr, {shift})") if group == 2 else \
+        ("uint32_t", f"_mm512_slli_epi32(_mm512_madd_epi16(pr, wq), {shift})") if group == 4 else \
+        ("uint16_t", f"_mm512_slli_epi16(_mm512_add_epi16(_mm512_mullo_epi16(pr, wk), c3), {shift})")
+    load = ("_mm512_loadu_si512((const void *)(b + q * seg + r))" if stride == 64 else
+            f"_mm512_maskz_loadu_epi8((__mmask64)0x{(1 << stride) - 1:X}ull, (const void *)(b + q * seg + r))")
     out = [f"    const __m512i cl0 = _mm512_loadu_si512((const void *)({p}_class + 0));",
            f"    const __m512i cl1 = _mm512_loadu_si512((const void *)({p}_class + 64));",
            f"    const __m512i cl2 = _mm512_loadu_si512((const void *)({p}_class + 128));",
            f"    const __m512i cl3 = _mm512_loadu_si512((const void *)({p}_class + 192));",
-           f"    const __m512i wt = _mm512_set1_epi16((short)(1 << 8 | {k})); /* first byte * k + second */",
-           f"    while (len - i >= {ways} * 64) {{",
-           f"        size_t seg = (len - i) / ({ways} * 64) * 64;",
+           f"    const __m512i wt = _mm512_set1_epi16((short)(1 << 8 | {k})); /* first byte * k + second */"]
+    if group == 4:
+        out.append(f"    const __m512i wq = _mm512_set1_epi32(1 << 16 | {k * k}); /* first pair * k * k + second */")
+    if group == 3:  # triple j: its first two classes to bytes 2j, 2j + 1; its third to 2j
+        out += [f"    const __m512i wk = _mm512_set1_epi16({k});",
+                f"    const __m512i ia = _mm512_loadu_si512((const void *)({p}_run_triple_gather + 0));",
+                f"    const __m512i ib = _mm512_loadu_si512((const void *)({p}_run_triple_gather + 64));"]
+    out += [f"    while (len - i >= {ways} * {stride}) {{",
+           f"        size_t seg = (len - i) / ({ways} * {stride}) * {stride};",
            "        const uint8_t *b = buf + i;",
            f"        __attribute__((aligned(64))) uint8_t fn[{ways}][{width}];",
-           f"        __attribute__((aligned(64))) uint16_t off[{ways}][32];",
+           f"        __attribute__((aligned(64))) {otype} off[{ways}][{32 if otype == 'uint16_t' else 16}];",
            "        size_t j, u;",
            f"        {idtype} " + ", ".join(f"f{x} = id" for x in range(ways)) + ";",
-           f"        if (seg > {VSEG})",
-           f"            seg = {VSEG};",
-           "        for (j = 0; j < seg; j += 64) {",
-           "            size_t r = " + ("seg - 64 - j;" if backward else "j;"),
+           f"        if (seg > {VSEG // stride * stride})",
+           f"            seg = {VSEG // stride * stride};",
+           f"        for (j = 0; j < seg; j += {stride}) {{",
+           "            size_t r = " + (f"seg - {stride} - j;" if backward else "j;"),
            f"            for (q = 0; q < {ways}; q++) {{",
-           "                __m512i x = _mm512_loadu_si512((const void *)(b + q * seg + r));",
+           f"                __m512i x = {load};",
            "                __m512i lo = _mm512_permutex2var_epi8(cl0, x, cl1);",
            "                __m512i hi = _mm512_permutex2var_epi8(cl2, x, cl3);",
            "                __m512i c = _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi);",
-           f"                _mm512_store_si512((void *)off[q], _mm512_slli_epi16(_mm512_maddubs_epi16(c, wt), {shift}));",
+           "                __m512i pr = _mm512_maddubs_epi16(" + ("c" if group != 3 else
+                "_mm512_permutexvar_epi8(ia, c)") + ", wt);"] + ([
+           "                __m512i c3 = _mm512_maskz_permutexvar_epi8((__mmask64)0x5555555555555555ull, ib, c);"]
+           if group == 3 else []) + [
+           f"                _mm512_store_si512((void *)off[q], {make});",
            "            }",
-           "            for (u = 0; u < 32; u++) {",
-           "                size_t v = " + ("31 - u;" if backward else "u;")]
+           f"            for (u = 0; u < {n}; u++) {{",
+           "                size_t v = " + (f"{n - 1} - u;" if backward else "u;")]
     for x in range(ways):
         out.append(f"                f{x} = {step.format(f=f'f{x}', t=pair_load.format(o=f'off[{x}][v]'))};")
     out += ["            }", "        }"]
@@ -283,6 +324,71 @@ def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k):
     out += _join(P, p, ways, width)
     out += [f"        i += {ways} * seg;", "    }"]
     return out
+
+
+def triple_width_ok(dfa, width):
+    """Whether the triple table (three bytes a shuffle) fits in 32 KiB."""
+    return dfa.nclasses ** 3 * width <= 32768
+
+
+def _triple_table(dfa, p, width):
+    """run_triple[((c1 * k + c2) * k + c3) * width + s]: where state s goes on bytes of
+    classes c1, c2, c3; run_triple_gather: the byte permutations that bring triple j's
+    classes to bytes 2j, 2j + 1 and to byte 2j."""
+    n, k, ct = dfa.nstates, dfa.nclasses, dfa.class_trans
+    out = [f"/* {p}_run_triple[((c1 * {k} + c2) * {k} + c3) * {width} + s]: the state number s goes",
+           " * to on bytes of classes c1, c2, c3: three bytes a shuffle. */",
+           f"__attribute__((aligned(64))) static const uint8_t {p}_run_triple[{k ** 3} * {width}] = {{"]
+    wrong = _likely(dfa, 3)
+    for t in [(a, b, c) for a in range(k) for b in range(k) for c in range(k)]:
+        row = [ct[ct[ct[s][t[0]]][t[1]]][t[2]] for s in range(n)] + [0] * (width - n)
+        if _fault("triple") and t == wrong:  # one triple's row wrong from START
+            row[dfa.start] = dfa.reject
+        out.append("    " + ",".join(str(v) for v in row) + ",")
+    out += ["};", ""]
+    ga = [3 * (i // 2) + i % 2 if i // 2 < 21 else 0 for i in range(64)]
+    gb = [3 * (i // 2) + 2 if i // 2 < 21 and i % 2 == 0 else 0 for i in range(64)]
+    out += [f"static const uint8_t {p}_run_triple_gather[128] = {{",
+            "    " + ",".join(map(str, ga)) + ",",
+            "    " + ",".join(map(str, gb)) + ",", "};", ""]
+    return out
+
+
+def quad_width_ok(dfa, width):
+    """Whether the quad table (four bytes a shuffle) fits in 32 KiB."""
+    return dfa.nclasses ** 4 * width <= 32768
+
+
+def _quad_table(dfa, p, width):
+    """run_quad[(((c1 * k + c2) * k + c3) * k + c4) * width + s]: where state s goes on
+    bytes of classes c1, c2, c3, c4."""
+    n, k, ct = dfa.nstates, dfa.nclasses, dfa.class_trans
+    out = [f"/* {p}_run_quad[(((c1 * {k} + c2) * {k} + c3) * {k} + c4) * {width} + s]: the state number",
+           " * s goes to on bytes of classes c1, c2, c3, c4: four bytes a shuffle. */",
+           f"__attribute__((aligned(64))) static const uint8_t {p}_run_quad[{k ** 4} * {width}] = {{"]
+    quads = [(a, b, c, d) for a in range(k) for b in range(k) for c in range(k) for d in range(k)]
+    wrong = _likely(dfa, 4)
+    for t in quads:
+        row = [ct[ct[ct[ct[s][t[0]]][t[1]]][t[2]]][t[3]] for s in range(n)] + [0] * (width - n)
+        if _fault("quad") and t == wrong:  # one quad's row wrong from START
+            row[dfa.start] = dfa.reject
+        out.append("    " + ",".join(str(v) for v in row) + ",")
+    out += ["};", ""]
+    return out
+
+
+def _likely(dfa, m):
+    """The classes of m bytes that valid text often has from START (each time the
+    largest class that does not reject): where a fault's wrong row is put, so
+    that the test's valid text meets it."""
+    k, ct = dfa.nclasses, dfa.class_trans
+    size = [len(dfa.class_bytes(c)) for c in range(k)]
+    out, st = [], dfa.start
+    for _ in range(m):
+        c = max((c for c in range(k) if ct[st][c] != dfa.reject), key=lambda c: size[c], default=0)
+        out.append(c)
+        st = ct[st][c]
+    return tuple(out)
 
 
 def pair_width_ok(dfa, width):
@@ -296,11 +402,11 @@ def _pair_table(dfa, p, width):
     out = [f"/* {p}_run_pair[(c1 * {k} + c2) * {width} + s]: the state number s goes to on a byte of",
            " * class c1 then one of class c2: two bytes a shuffle. */",
            f"__attribute__((aligned(64))) static const uint8_t {p}_run_pair[{k * k} * {width}] = {{"]
-    live = [(c1, c2) for c1 in range(k) for c2 in range(k) if ct[ct[dfa.start][c1]][c2] != dfa.reject]
+    wrong = _likely(dfa, 2)
     for c1 in range(k):
         for c2 in range(k):
             row = [ct[ct[s][c1]][c2] for s in range(n)] + [0] * (width - n)
-            if _fault("pair") and live and (c1, c2) == live[-1]:  # one pair's row wrong from START
+            if _fault("pair") and (c1, c2) == wrong:  # one pair's row wrong from START
                 row[dfa.start] = dfa.reject
             out.append(f"    /* {c1},{c2} */ " + ",".join(str(v) for v in row) + ",")
     out += ["};", ""]
@@ -351,8 +457,10 @@ def _shuffle(dfa, P, p, level, target):
     ident = "_mm_setr_epi8(" + ", ".join(str(i) for i in range(16)) + ")"
     pairs = None
     if level == "avx512vbmi":
-        pairs = (f"_mm_load_si128((const __m128i *)(const void *)((const uint8_t *){p}_run_pair + {{o}}))",
-                 dfa.nclasses)
+        table = ("quad" if quad_width_ok(dfa, 16) else "triple" if triple_width_ok(dfa, 16)
+                 else "pair")
+        pairs = (f"_mm_load_si128((const __m128i *)(const void *)((const uint8_t *){p}_run_{table} + {{o}}))",
+                 dfa.nclasses, {"quad": 4, "triple": 3, "pair": 2}[table])
     return ([f"__attribute__((target(\"{target}\")))",
              f"static inline uint32_t {p}_run_{level}(uint32_t state, const uint8_t *buf, size_t len, "
              "size_t *at)"]
@@ -361,6 +469,14 @@ def _shuffle(dfa, P, p, level, target):
                         "_mm_shuffle_epi8({f}, {t})",
                         "_mm_store_si128((__m128i *)(void *){dst}, {f})", 16, "__m128i", ident, True,
                         pairs))
+
+
+def _neon(P, p):
+    ident = "vld1q_u8((const uint8_t[16]){" + ", ".join(str(i) for i in range(16)) + "})"
+    return ([f"static inline uint32_t {p}_run_neon(uint32_t state, const uint8_t *buf, size_t len, "
+             "size_t *at)"]
+            + _vec_body(P, p, VWAYS, f"vld1q_u8({p}_run_vec + {{b}} * 16)", "vqtbl1q_u8({f}, {t})",
+                        "vst1q_u8({dst}, {f})", 16, "uint8x16_t", ident, True))
 
 
 def _vpermb(dfa, P, p):
@@ -379,12 +495,14 @@ def _vpermb(dfa, P, p):
     ident = f"{pre}_set_epi64" + ("x(" if w == 32 else "(") + ", ".join(
         f"(long long)0x{sum(b << (8 * (b - 8 * k)) for b in range(8 * k, 8 * k + 8)):016X}ull"
         for k in reversed(range(q))) + ")"
+    table = "triple" if triple_width_ok(dfa, w) else "pair" if pair_width_ok(dfa, w) else None
+    pairs = (load.replace("{b} * " + str(w), "0").replace("_run_vec + 0", f"_run_{table} + {{o}}"),
+             dfa.nclasses, 3 if table == "triple" else 2) if table else None
     return ([f"__attribute__((target(\"{tgt}\")))",
              f"static inline uint32_t {p}_run_avx512vbmi(uint32_t state, const uint8_t *buf, size_t len, "
              "size_t *at)"]
             + _vec_body(P, p, VWAYS, load, f"{pre}_permutexvar_epi8({{f}}, {{t}})", store, w, vt, ident,
-                        False, (load.replace("{b} * " + str(w), "0").replace("_run_vec + 0", "_run_pair + {o}"),
-                                dfa.nclasses) if pair_width_ok(dfa, w) else None))
+                        False, pairs))
 
 
 def vec_width(dfa):
@@ -392,7 +510,7 @@ def vec_width(dfa):
     return 16 if n <= 16 else 32 if n <= 32 else 64
 
 
-def _dispatch(P, p, vec):
+def _dispatch(P, p, vec, neon):
     feats = {SSSE3: "ssse3", AVX2: "avx2", VBMI: "avx512vbmi"}
     out = [f"/* Whether this header has `level` and this CPU runs it. */",
            f"static inline int {p}_run_has(int level)",
@@ -409,6 +527,8 @@ def _dispatch(P, p, vec):
                     + (" && __builtin_cpu_supports(\"avx512bw\") && __builtin_cpu_supports(\"avx512vl\")"
                        if lv == VBMI else "") + ";"]
         out.append("#endif")
+    if neon:
+        out += [f"#ifdef {P}_RUN_ARM64", f"    case {P}_RUN_NEON:", "        return 1;", "#endif"]
     out += ["    default:",
             "        return 0;",
             "    }",
@@ -424,6 +544,9 @@ def _dispatch(P, p, vec):
             out += [f"    case {P}_RUN_{LEVELS[lv].upper()}:",
                     f"        return {p}_run_{LEVELS[lv]}(state, buf, len, at);"]
         out.append("#endif")
+    if neon:
+        out += [f"#ifdef {P}_RUN_ARM64", f"    case {P}_RUN_NEON:",
+                f"        return {p}_run_neon(state, buf, len, at);", "#endif"]
     out += ["    default:",
             f"        return {p}_run_scalar(state, buf, len, at);",
             "    }",
@@ -438,6 +561,11 @@ def _dispatch(P, p, vec):
                 f"    for (level = {P}_RUN_NLEVELS - 1; level > {P}_RUN_SCALAR; level--)",
                 f"        if ({p}_run_has(level))",
                 f"            return {p}_run_at(level, state, buf, len, at);",
+                "#endif"]
+    if neon:
+        out += [f"#ifdef {P}_RUN_ARM64",
+                "    if (len >= 64)",
+                f"        return {p}_run_neon(state, buf, len, at);",
                 "#endif"]
     out += [f"    return {p}_run_scalar(state, buf, len, at);", "}", ""]
     return out

@@ -37,6 +37,11 @@ CROSS_RUN = $(CROSS_QEMU_$(1)) -L /usr/$(CROSS_TRIPLE_$(1))
 CROSS_SUITES = test_kernels test_fast test_vectors test_rep_tokens
 CROSS_SUITES_aarch64 = test_wide test_fast_levels test_lookup test_direct
 # Quick modes: the exhaustive loops are the same code on every platform.
+# The engine faults that reach the NEON and scalar engines (the pair table is
+# AVX-512's alone).
+CROSS_ENGINE_FAULTS = table hex-lines json-number-lines utf8; join hex-lines token-lines; \
+                      tail hex-lines ipv4-lines; spec utf8 rfc3986-uri; overread hex-lines ipv4-lines
+
 CROSS_ENV = UTFDFA_QUICK=1 TEST_FAST_QUICK=1 TEST_KERNELS_QUICK=1
 
 .PHONY: check-cross
@@ -69,6 +74,13 @@ check-cross-%: $(B)/.cross-tools-ok-% $(B)/utfdfa | $(B)/.tools-ok
 	    || { tail -n 30 $$t/test_vectors.$$level.log; echo "check-cross $*: test_vectors --level $$level failed"; exit 1; }; \
 	  echo "test_vectors --level $$level: $$(tail -n 1 $$t/test_vectors.$$level.log)"; \
 	done
+	@if [ "$*" = aarch64 ]; then \
+	  echo "== check-cross $*: the generated bulk engines (tests/engine/run.sh), NEON and scalar"; \
+	  for mode in check faults; do log=$(B)/cross/$*/engine-$$mode.log; \
+	    B=$(B)/cross/$* CC=$(CROSS_TRIPLE_$*)-gcc PYTHON="$(PYTHON)" RUN="$(call CROSS_RUN,$*)" \
+	      FAULTS="$(CROSS_ENGINE_FAULTS)" sh tests/engine/run.sh $$mode > $$log 2>&1 \
+	      || { tail -n 30 $$log; echo "check-cross $*: engine $$mode failed (log: $$log)"; exit 1; }; \
+	    tail -n 1 $$log; done; fi
 	@if [ "$*" = aarch64 ]; then w=$(B)/cross/$*/qemu; mkdir -p $$w; \
 	  printf '#!/bin/sh\nexec %s "%s" "$$@"\n' "$(call CROSS_RUN,$*)" "$(abspath $(B)/cross/$*/utfdfa)" \
 	    > $$w/utfdfa; chmod +x $$w/utfdfa; \

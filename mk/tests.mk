@@ -10,6 +10,7 @@ CHECKS = check-gen check-repro check-docs check-re2c check-ref check-unit check-
 check-gen: generated $(T)/registry_probe
 	$(PYTHON) tests/gen/test_abnfc.py
 	$(PYTHON) tests/gen/test_emit_fast.py
+	$(PYTHON) tests/gen/test_emit_regex.py
 	$(PYTHON) tests/gen/test_registry.py $(T)/registry_probe
 
 # What the library says of each encoding, for test_registry.py.
@@ -20,7 +21,7 @@ $(T)/registry_probe: tests/gen/registry_probe.c include/utfdfa.h $(B)/libutfdfa.
 check-repro: | $(B)/.tools-ok
 	@rm -rf $(B)/repro && mkdir -p $(B)/repro/a $(B)/repro/b
 	@for d in a b; do for g in $(GRAMMARS); do \
-	  for e in c re2c re2c-lexer json dot mermaid; do \
+	  for e in c re2c re2c-lexer regex ragel json dot mermaid; do \
 	    $(ABNFC) grammar/$$g.abnf --emit $$e --defs $$g.defs.re -o $(B)/repro/$$d/$$g.$$e || exit 1; \
 	  done; \
 	  cp $(B)/repro/$$d/$$g.re2c $(B)/repro/$$d/$$g.defs.re; \

@@ -10,7 +10,7 @@
 APT_INSTALL = flock /tmp/utfdfa-apt.lock sh -c \
   'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$$@"' apt-install
 $(B)/.tools-ok: | $(B)
-	$(call need_tools,$(RE2C):re2c $(PYTHON):python3)
+	$(call need_tools,$(RE2C):re2c ragel:ragel $(PYTHON):python3)
 	@touch $@
 
 deps: $(B)/.tools-ok

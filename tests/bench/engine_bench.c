@@ -95,6 +95,49 @@ static uint32_t re2c_run(uint32_t s, const uint8_t *b, size_t len, size_t *at)
 }
 #endif
 
+#ifdef ENGINE_BENCH_RAGEL
+/* ragel -G2's code for the same grammar (engine_bench.sh: ragel_peer.c, from
+ * the --emit ragel machine): a verdict and the index of the byte that failed. */
+#pragma GCC diagnostic push /* ragel's code, not ours: its cases fall through */
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#include "ragel_peer.c"
+#pragma GCC diagnostic pop
+#endif
+
+#ifdef ENGINE_BENCH_HS
+/* Hyperscan, block mode, the --emit regex expression anchored at both ends
+ * (engine_bench.sh writes hs_pattern.h): a verdict. */
+#include <hs/hs.h>
+#include "hs_pattern.h"
+static hs_database_t *hs_db;
+static hs_scratch_t *hs_scratch;
+static int hs_matched(unsigned id, unsigned long long from, unsigned long long to, unsigned flags, void *ctx)
+{
+    (void)id, (void)from, (void)to, (void)flags;
+    *(int *)ctx = 1;
+    return 1;
+}
+static uint32_t hs_run(uint32_t s, const uint8_t *b, size_t len, size_t *at)
+{
+    int found = 0;
+    (void)s;
+    hs_scan(hs_db, (const char *)b, (unsigned)len, 0, hs_scratch, hs_matched, &found);
+    *at = len;
+    return found ? 0 : ENG_REJECT;
+}
+/* Whether Hyperscan takes the expression (a big one may pass its limits). */
+static int hs_ready(const char *name)
+{
+    hs_compile_error_t *err;
+    if (hs_compile(HS_PATTERN, HS_FLAG_SINGLEMATCH, HS_MODE_BLOCK, NULL, &hs_db, &err) != HS_SUCCESS) {
+        fprintf(stderr, "engine_bench %s: Hyperscan does not compile it: %s\n", name, err->message);
+        hs_free_compile_error(err);
+        return 0;
+    }
+    return hs_alloc_scratch(hs_db, &hs_scratch) == HS_SUCCESS;
+}
+#endif
+
 /* BENCH_ENGINE_LEVEL=NAME measures eng_run_at(that level) instead of eng_run. */
 static int forced = -1;
 static uint32_t level_run(uint32_t s, const uint8_t *b, size_t len, size_t *at)
@@ -111,14 +154,14 @@ static int cmp(const void *a, const void *b)
 }
 
 #define MAXR 101
-#define NRUN 4
+#define NRUN 6
 
 int main(int argc, char **argv)
 {
     static uint8_t text[MIB + 4096], bad[MIB + 4096];
     const char *name = argc > 1 ? argv[1] : "?";
     int rounds = argc > 2 ? atoi(argv[2]) : 15, r, k, e;
-    runner run[NRUN] = {loop_run, eng_run, 0, 0};
+    runner run[NRUN] = {loop_run, eng_run, 0, 0, 0, 0};
     double t[2][NRUN][MAXR];
     size_t len = valid_lines(text, MIB), a0, a1, i;
     uint32_t s0, s1;
@@ -129,11 +172,18 @@ int main(int argc, char **argv)
 #ifdef ENGINE_BENCH_RE2C
     run[3] = re2c_run;
 #endif
+#ifdef ENGINE_BENCH_RAGEL
+    run[4] = ragel_run;
+#endif
+#ifdef ENGINE_BENCH_HS
+    if (hs_ready(name))
+        run[5] = hs_run;
+#endif
     if (getenv("BENCH_ENGINE_LEVEL")) {
         for (k = 0; k < ENG_RUN_NLEVELS && strcmp(eng_run_level_name[k], getenv("BENCH_ENGINE_LEVEL")); k++)
             ;
         if (k == ENG_RUN_NLEVELS || !eng_run_has(k)) {
-            printf("| %s | %d | %s: not here | | | | | | | | |\n", name, ENG_NSTATES, getenv("BENCH_ENGINE_LEVEL"));
+            printf("| %s | %d | %s: not here | | | | | | | | | | | | |\n", name, ENG_NSTATES, getenv("BENCH_ENGINE_LEVEL"));
             return 0;
         }
         forced = k;
@@ -163,8 +213,13 @@ int main(int argc, char **argv)
         s0 = loop_run(ENG_START, b, len, &a0);
         s1 = eng_run(ENG_START, b, len, &a1);
         size_t a2;
-        if (run[3] && (run[3](ENG_START, b, len, &a2) == ENG_REJECT) != (s0 == ENG_REJECT)) {
-            fprintf(stderr, "engine_bench %s: re2c's verdict differs\n", name);
+        for (k = 3; k < NRUN; k++)
+            if (run[k] && (run[k](ENG_START, b, len, &a2) == ENG_REJECT) != (s0 == ENG_REJECT)) {
+                fprintf(stderr, "engine_bench %s: peer %d's verdict differs\n", name, k);
+                return 1;
+            }
+        if (run[4] && s0 == ENG_REJECT && (run[4](ENG_START, b, len, &a2), a2 != a0)) {
+            fprintf(stderr, "engine_bench %s: ragel's reject index differs\n", name);
             return 1;
         }
         if (s0 != s1 || a0 != a1 || (e == 0) != (s0 != ENG_REJECT)) {
@@ -201,9 +256,11 @@ int main(int argc, char **argv)
         printf(" %.2f |", GBS(0, 2));
     else
         printf(" - |");
-    if (run[3])
-        printf(" %.2f | %.1fx |\n", GBS(0, 3), GBS(0, 1) / GBS(0, 3));
-    else
-        printf(" - | - |\n");
+    for (k = 3; k < NRUN; k++)
+        if (run[k])
+            printf(" %.2f | %.1fx |", GBS(0, k), GBS(0, 1) / GBS(0, k));
+        else
+            printf(" - | - |");
+    printf("\n");
     return 0;
 }

@@ -9,11 +9,13 @@
 #                   (-DTEST_WRONG_GUESS) so that its check of them is tested
 #   run.sh faults   each deliberate fault of gen/emit_engine.py (UTFDFA_ENGINE_FAULT)
 #                   must make the test fail on every grammar with the engine it breaks
-# Environment: B (build dir), CC, PYTHON.
+# Environment: B (build dir), CC, PYTHON; RUN, a command that runs the tests
+# (an emulator, for a cross CC); FAULTS, the faults' list (below) to check.
 set -eu
 B=${B:-build}
 CC=${CC:-cc}
 PYTHON=${PYTHON:-python3}
+RUN=${RUN:-}
 OUT=$B/tests/engine
 FLAGS="-std=c11 -Wall -Wextra -Wpedantic -Werror -O2"
 mode=${1:-check}
@@ -46,7 +48,7 @@ if [ "$mode" = check ]; then
         build "$name" "$OUT/$name" "$opts" $files
         EXTRA=-DTEST_WRONG_GUESS build "$name" "$OUT/$name-wrong-guess" "$opts" $files
         for v in "$name" "$name-wrong-guess"; do
-            if "$OUT/$v/test_run" "$v" > "$OUT/$v/out"; then
+            if $RUN "$OUT/$v/test_run" "$v" > "$OUT/$v/out"; then
                 passed=$((passed + 1))
             else
                 failed=$((failed + 1))
@@ -58,7 +60,7 @@ if [ "$mode" = check ]; then
     build scalar-only "$OUT/scalar-only" --engine=scalar tests/engine/grammars/ipv4-lines.abnf
     EXTRA=-DENG_RUN_NO_SIMD build no-simd "$OUT/no-simd" - tests/engine/grammars/hex-lines.abnf
     for v in scalar-only no-simd; do
-        if "$OUT/$v/test_run" "$v" > "$OUT/$v/out" && [ "$(head -n 1 "$OUT/$v/out")" = scalar ] &&
+        if $RUN "$OUT/$v/test_run" "$v" > "$OUT/$v/out" && [ "$(head -n 1 "$OUT/$v/out")" = scalar ] &&
            ! grep -q immintrin "$OUT/scalar-only/engine.gen.h"; then
             passed=$((passed + 1))
         else
@@ -76,12 +78,22 @@ fi
 EXTRA=
 caught=0
 missed=0
-for spec in "table hex-lines ipv4-lines utf8" "pair hex-lines ipv4-lines utf8" "join hex-lines ipv4-lines rfc3339-lines" \
-            "tail hex-lines ipv4-lines uri-lines" "spec utf8 utf7-imap rfc3986-uri" \
-            "overread hex-lines ipv4-lines uri-lines"; do
+FAULTS=${FAULTS:-"table hex-lines ipv4-lines utf8; pair corrected-utf-8 utf8-rfc2279 rfc8259-string;
+triple json-number-lines ipv4-lines utf8; quad hex-lines atom-lines token-lines;
+join hex-lines ipv4-lines rfc3339-lines; tail hex-lines ipv4-lines uri-lines;
+spec utf8 utf7-imap rfc3986-uri; overread hex-lines ipv4-lines uri-lines"}
+while read -r spec; do
+    [ -n "$spec" ] || continue
+    # shellcheck disable=SC2086
     set -- $spec
     fault=$1
     shift
+    case $fault in pair|triple|quad)
+        if ! grep -qw avx512vbmi /proc/cpuinfo 2>/dev/null || [ -n "$RUN" ]; then
+            echo "fault $fault: not checked here: only the AVX-512 VBMI engine reads that table, and this CPU has none"
+            continue
+        fi ;;
+    esac
     for name in "$@"; do
         line=$(grammars | awk -v n="$name" '$1 == n')
         set -- $line
@@ -93,7 +105,7 @@ for spec in "table hex-lines ipv4-lines utf8" "pair hex-lines ipv4-lines utf8" "
         EXTRA=
         [ "$fault" = spec ] && EXTRA=-DTEST_WRONG_GUESS
         UTFDFA_ENGINE_FAULT=$fault build "$name" "$dir" "$opts" "$@"
-        if "$dir/test_run" "$name" > "$dir/out" 2> "$dir/err"; then
+        if $RUN "$dir/test_run" "$name" > "$dir/out" 2> "$dir/err"; then
             echo "run.sh: fault $fault in $name's engine went unseen" >&2
             missed=$((missed + 1))
         else
@@ -101,6 +113,8 @@ for spec in "table hex-lines ipv4-lines utf8" "pair hex-lines ipv4-lines utf8" "
             echo "fault $fault, $name: caught: $(head -n 1 "$dir/err")"
         fi
     done
-done
+done <<EOF
+$(echo "$FAULTS" | tr ';' '\n')
+EOF
 echo "check-engine-faults: $caught passed, $missed failed (each a deliberately broken engine the test caught)"
 [ "$missed" = 0 ]
