@@ -19,7 +19,8 @@ Annotations live in ABNF comments, one per line:
                          (the first matching annotation wins)
   ; @error-start K       kind of an unlabelled reject at the start of a unit
   ; @error-within K      kind of an unlabelled reject inside a unit
-  ; @value payload S     how a byte adds to the value (leading-ones: UTF-8's bits)
+  ; @value payload S     how a byte adds to the value (leading-ones: UTF-8's bits;
+                         octet: the whole byte, for units of one byte)
   ; @value payload digits RULE
                          a byte's value is its index among RULE's bytes, in
                          the order RULE lists them (base64: A-Z a-z 0-9 + /);
@@ -226,12 +227,15 @@ def compile_grammar(paths, start=None, unit=None, tags=None, terminals="octets",
     return Compiled(g, start, unit, language, dfa, values)
 
 
-PAYLOAD_SCHEMES = ("leading-ones",)
+PAYLOAD_SCHEMES = ("leading-ones", "octet")
 
 
-def payload_mask(b):
+def payload_mask(b, scheme="leading-ones"):
     """@value payload leading-ones: the bits of byte b below its highest zero
-    bit (UTF-8's lead and continuation bytes alike)."""
+    bit (UTF-8's lead and continuation bytes alike); octet: all of its bits
+    (a one-byte unit whose value is the byte, ISO-8859-1's)."""
+    if scheme == "octet":
+        return 0xFF
     bit = 7
     while bit >= 0 and b >> bit & 1:
         bit -= 1
@@ -261,7 +265,7 @@ def _check_value(a, parts, g, dfa):
                                    + ", ".join(PAYLOAD_SCHEMES) + ")")
         for c in range(dfa.nclasses):
             live = any(dfa.class_trans[s][c] != dfa.reject for s in range(dfa.nstates))
-            if live and len({payload_mask(b) for b in dfa.class_bytes(c)}) != 1:
+            if live and len({payload_mask(b, parts[1]) for b in dfa.class_bytes(c)}) != 1:
                 shown = " ".join(f"{x:02X}" if x == y else f"{x:02X}-{y:02X}"
                                  for x, y in ranges(dfa.class_bytes(c)))
                 raise a.args_pos.error(f"@value payload: byte class {shown} mixes payload "

@@ -283,8 +283,10 @@ def _emit_values(out, comp, P, p):
     """Value semantics declared by `; @value` annotations, as per-class tables."""
     dfa = comp.dfa
     if "payload" in comp.values:
-        # @value payload leading-ones (checked by the compiler: one mask a class).
-        masks = [compiler.payload_mask(dfa.class_bytes(c)[0]) for c in range(dfa.nclasses)]
+        # @value payload SCHEME (checked by the compiler: one mask a class).
+        scheme = comp.values["payload"][0]
+        masks = [compiler.payload_mask(dfa.class_bytes(c)[0], scheme)
+                 for c in range(dfa.nclasses)]
         out += ["/* Payload bits of each byte class: value = value << 6 | (byte & mask). */",
                 f"static const uint8_t {p}_payload_mask[{P}_NCLASSES] = {{",
                 "    " + ", ".join(f"0x{m:02X}" for m in masks) + ",", "};", ""]

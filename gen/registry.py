@@ -30,6 +30,9 @@ GENERATOR = "gen/registry.py"
 COLUMNS = ("enum", "name", "source", "fuzz", "unit", "bytes", "limit", "grammar", "decoder",
            "writer", "kernel", "aliases")
 LIMIT_FLAGS = ("surrogates", "c1", "nul")
+# What the decoder's 16 bytes have room for (src/decode/decoder.h asserts it too).
+MAX_ROWS, MAX_LIMITS = 32, 8
+UNICODE_MAX = 0x10FFFF
 FUZZ_HARNESSES = ("forms", "variants")
 GRAMMAR_USES = ("dfa", "check")
 # The decoder column: its grammar's tables (dfa, and what the runtime adds:
@@ -46,7 +49,7 @@ UNIT_DECODERS = {"utf16le": ("utf16", "UNITS_LE"), "utf16be": ("utf16", "UNITS_B
 DECODERS = tuple(DFA_DECODERS) + ("utf7",) + tuple(UNIT_DECODERS)
 # The writer column: the writers of src/encode/forms.h (write_WRITER, len_WRITER).
 WRITERS = ("utf8", "corrected", "cesu8", "mutf8", "utf16le", "utf16be", "utf32le", "utf32be",
-           "utf7")
+           "utf7", "octet")
 # The kernel column: the form of src/fast/kernels.h in which the row writes
 # every scalar value (FORM), or only ASCII (ascii:FORM).
 FORMS = ("utf8", "utf16le", "utf16be", "utf32le", "utf32be")
@@ -248,9 +251,12 @@ def parse(path):
             rows.append(_row(n, words, limits, err))
     if not rows:
         raise abnf.AbnfError(path, 0, 0, "the registry has no rows")
-    if len(rows) > 16:
-        raise abnf.Pos(path, rows[16].line, 1).error("more than 16 encodings do not fit the "
-                                                    "decoder's 4-bit source field")
+    if len(rows) > MAX_ROWS:
+        raise abnf.Pos(path, rows[MAX_ROWS].line, 1).error(
+            f"more than {MAX_ROWS} encodings do not fit the decoder's 5-bit source field")
+    if len(limits) > MAX_LIMITS:
+        raise abnf.AbnfError(path, 0, 0, f"more than {MAX_LIMITS} @limit lines do not fit the "
+                                         "decoder's 3-bit limit field")
     _check_names(path, rows)
     return Registry(path, list(limits.values()), rows)
 
@@ -463,6 +469,18 @@ def _emit_limits(reg):
     out += [f"    {_limit_const(lim.name)} = {i}," for i, lim in enumerate(reg.limits)]
     out += ["};"]
     out += [f"#define {_limit_const(lim.name)}_MAX 0x{lim.max:X}u" for lim in reg.limits]
+    out += [f"#define UTFDFA_NLIMITS {len(reg.limits)}",
+            "/* Each limit's rule (src/encode/limits.h's unfit()): X(limit, largest value,",
+            " * whether surrogates, C1 controls, U+0000 are excluded below it). */",
+            "#define UTFDFA_EACH_LIMIT(X) \\"]
+    out += _x_lines([f"X({_limit_const(lim.name)}, 0x{lim.max:X}u, "
+                     + ", ".join("1" if f in lim.flags else "0" for f in LIMIT_FLAGS) + ")"
+                     for lim in reg.limits])
+    holding = sum(1 << i for i, lim in enumerate(reg.limits)
+                  if lim.max >= UNICODE_MAX and not {"c1", "nul"} & set(lim.flags))
+    out += ["/* The limits that hold every scalar value (a bit each): the fast paths,",
+            " * which write scalar values unchecked, serve only these. */",
+            f"#define UTFDFA_LIMITS_HOLDING_SCALARS 0x{holding:X}u"]
     out += ["static const uint8_t utfdfa_encoding_limit[UTFDFA_NENCODINGS] = {"]
     out += [f"    {_limit_const(r.limit)}, /* {r.name} */" for r in reg.rows] + ["};", ""]
     return out

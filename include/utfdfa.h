@@ -76,6 +76,7 @@ enum utfdfa_encoding {
      * the text after the BOM. */
     UTFDFA_UTF16 = 14,
     UTFDFA_UTF32 = 15,
+    UTFDFA_LATIN1 = 16,     /* ISO-8859-1: each byte its code point, U+0000..U+00FF */
     UTFDFA_NENCODINGS
 };
 

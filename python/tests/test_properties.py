@@ -391,6 +391,31 @@ class ImapUtf7(unittest.TestCase):
 
 
 # ------------------------------------------------------------ functions
+class Latin1AgainstCPython(unittest.TestCase):
+    """ISO-8859-1 through the module's functions against CPython's latin-1
+    codec: every byte, random texts in every error mode both ways."""
+
+    def test_every_byte(self):
+        every = bytes(range(256))
+        self.assertEqual(utfdfa.decode(every, "iso-8859-1"), every.decode("latin-1"))
+        self.assertEqual(utfdfa.encode(every.decode("latin-1"), "latin1"), every)
+        self.assertEqual(utfdfa.transcode(every, "l1", "utf-8"), every.decode("latin-1").encode())
+
+    def test_random_texts(self):
+        rng = random.Random(SEED + 40)
+        for _ in range(ROUNDS * 2):
+            text = random_text(rng, surrogates=False)
+            for errors in ("replace", "ignore"):
+                self.assertEqual(utfdfa.encode(text, "latin1", errors),
+                                 text.encode("latin-1", errors), (text, errors))
+                self.assertEqual(utfdfa.transcode(text.encode(), "utf-8", "latin1", errors),
+                                 text.encode("latin-1", errors), (text, errors))
+            self.assertEqual(outcome(lambda: utfdfa.encode(text, "latin1"))[:2],
+                             outcome(lambda: text.encode("latin-1"))[:2], text)
+            data = text.encode("latin-1", "replace")
+            self.assertEqual(utfdfa.decode(data, "latin1"), data.decode("latin-1"))
+
+
 class Functions(unittest.TestCase):
     def test_validate_matches_python(self):
         rng = random.Random(SEED + 30)

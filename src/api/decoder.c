@@ -9,7 +9,8 @@ void utfdfa_decoder_init(utfdfa_decoder *dec, enum utfdfa_encoding from,
                          enum utfdfa_error_mode mode, enum utfdfa_bom bom)
 {
     struct decoder d = {0};
-    d.config = (uint8_t)(((unsigned)from & 15u) | ((unsigned)mode & 3u) << 4);
+    d.config = (uint8_t)(((unsigned)mode & 3u) << 4);
+    set_source(&d, (unsigned)from);
     d.flags = (uint8_t)(((unsigned)bom & 3u) << 5);
     store_decoder(dec, &d);
 }
@@ -35,7 +36,8 @@ bool utfdfa_decoder_replaced(const utfdfa_decoder *dec)
 
 enum utfdfa_encoding utfdfa_decoder_encoding(const utfdfa_decoder *dec)
 {
-    return (enum utfdfa_encoding)FROM(load_decoder(dec).config);
+    struct decoder d = load_decoder(dec);
+    return (enum utfdfa_encoding)source_of(&d);
 }
 
 uint64_t utfdfa_decoder_offset(const utfdfa_decoder *dec)
@@ -51,7 +53,7 @@ utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t 
 {
     src = REAL_ADDRESS(src, *src_len);
     o->p = REAL_ADDRESS(o->p, o->cap);
-    if (is_unordered(FROM(d->config))) { /* the BOM decides the source first */
+    if (is_unordered(source_of(d))) { /* the BOM decides the source first */
         size_t used = *src_len, rest;
         utfdfa_result r;
         if (!utfdfa__byte_order_resolve(d, src, &used, o, sink, to, last, &r)) {
@@ -63,7 +65,7 @@ utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t 
         *src_len = used + rest;
         return r;
     }
-    switch (FROM(d->config)) {
+    switch (source_of(d)) {
 #define CONVERT_FROM_CASE(name, enc)                                                       \
     case enc:                                                                              \
         return utfdfa__convert_from_##name(d, src, src_len, o, sink, to, last, err);
@@ -82,7 +84,7 @@ utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t 
 static utfdfa_result unit_call(struct decoder *d, const uint8_t *src, size_t *src_len,
                                struct out *o, enum sink sink, bool last, utfdfa_error *err)
 {
-    int form = unit_form(FROM(d->config));
+    int form = unit_form(source_of(d));
     size_t n = *src_len, done = 0, m, k = 0;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     while (form >= 0 && PENDING(d->flags) && done < n && r == UTFDFA_INPUT_EMPTY) {
@@ -146,13 +148,13 @@ NOINLINE static utfdfa_result decode32_rest(utfdfa_decoder *dec, const uint8_t *
     /* For a WTF-8 target, whether the last code point was a high surrogate
      * is kept in the writer byte, as utfdfa_transcode keeps it. */
     bool wtf8 = limit_field(&d) == LIMIT_WTF8;
-    struct out o = {dst, *dst_len, wrote, {0, 0, false, false}, wtf8 && d.writer == WRITER_AFTER_HIGH};
+    struct out o = {dst, *dst_len, wrote, {0, 0, false, false}, wtf8 && writer_of(&d) == WRITER_AFTER_HIGH};
     size_t rest = *src_len - done;
     src = (const uint8_t *)((uintptr_t)src + done); /* src may be NULL (done is 0 then) */
     utfdfa_result r = utfdfa__convert_any(&d, src, &rest, &o, SINK_U32, UTFDFA_UTF8, last, err);
     *src_len = done + rest;
     if (wtf8)
-        d.writer = o.after_high ? WRITER_AFTER_HIGH : 0;
+        set_writer(&d, o.after_high ? WRITER_AFTER_HIGH : 0);
     store_decoder(dec, &d);
     *dst_len = o.len;
     return r;
@@ -160,10 +162,12 @@ NOINLINE static utfdfa_result decode32_rest(utfdfa_decoder *dec, const uint8_t *
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* The direct state, the one a stream of UTF-8 is in between chunks: the
- * BOM kept, a UTF-8 source, a target limit of none or Unicode (the
- * decoder's second 8 bytes, store_decoder's layout, are 0 under this
- * mask), whatever the character in progress; and the fields of that. */
-#define DIRECT_MASK ((uint64_t)0x60u << 32 | (uint64_t)0x0Fu << 40 | (uint64_t)(6u << STATE_BITS) << 56)
+ * BOM kept, a UTF-8 source (its five bits 0), a target limit of none or
+ * Unicode (the decoder's second 8 bytes, store_decoder's layout, are 0
+ * under this mask), whatever the character in progress; and the fields of
+ * that. */
+#define DIRECT_MASK ((uint64_t)0x60u << 32 | (uint64_t)0x0Fu << 40 | (uint64_t)SOURCE_HIGH << 48 | \
+                     (uint64_t)(6u << STATE_BITS) << 56)
 #define CURSOR_MASK (0xFFFFFFFFull | (uint64_t)7u << 32 | (uint64_t)STATE_MASK << 56)
 _Static_assert(UTFDFA_UTF8 == 0 && UTFDFA_BOM_KEEP == 0 && LIMIT_NONE == 0 && LIMIT_UNICODE == 1,
                "the values DIRECT_MASK leaves 0");

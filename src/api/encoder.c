@@ -63,7 +63,7 @@ static enum utfdfa_error_kind unwritable(const struct encoder *e, const struct o
  * (with room for a U+FFFD too). false when there is no room. */
 static bool start_with_error(struct encoder *e, struct out *o, unsigned to)
 {
-    static const uint32_t replacement = REPLACEMENT;
+    const uint32_t replacement = replacement_for(limit_of(to));
     bool owe_bom = e->bom == UTFDFA_BOM_ADD;
     bool replacing = e->errors != UTFDFA_STRICT && e->errors != UTFDFA_IGNORE;
     if (!room(o, SINK_BYTES, units_after(o, SINK_BYTES, to, owe_bom, &replacement, replacing)))
@@ -198,7 +198,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
             e->replaced = 1;
             if (e->errors == UTFDFA_IGNORE)
                 continue;
-            cp = REPLACEMENT;
+            cp = replacement_for(limit);
         }
         enum bom_action act =
             e->started ? BOM_PASS : bom_first(e->bom, cp, to == UTFDFA_CORRECTED_UTF8);

@@ -47,7 +47,7 @@ void utfdfa_position_init(utfdfa_position *pos, const utfdfa_decoder *dec)
     d.config = (uint8_t)(d.config & ~(3u << 4));
     d.flags = (uint8_t)((d.flags & ~(3u << 5)) |
                         (bom == UTFDFA_BOM_KEEP ? 0u : (unsigned)UTFDFA_BOM_STRIP << 5));
-    d.writer = 0;
+    set_writer(&d, 0);
     store_decoder(&s.known.counter, &d);
     memset(pos, 0, sizeof *pos);
     memcpy(pos, &s, sizeof s);

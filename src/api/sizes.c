@@ -47,11 +47,13 @@ bool utfdfa_max_transcoded_len(enum utfdfa_encoding from, enum utfdfa_encoding t
      * a run: a digit, "-", itself), a pair 7 (two units in); what ends the
      * last run is counted with the signature (sig_bytes). Corrected UTF-8
      * with UTFDFA_CORRECTED_PUA writes a C1 control (one UTF-16 unit, two
-     * bytes of a UTF-8 form) as a 4-byte plane-15 character. */
+     * bytes of a UTF-8 form, one byte where each is a character: ISO-8859-1)
+     * as a 4-byte plane-15 character. */
     size_t in = utfdfa_unit_size(from), outu = utfdfa_unit_size(to), per;
     if (in == 4)
         per = utfdfa__max_char_bytes(to);
-    else if (is_utf7(to) || (in == 2 && to == UTFDFA_CORRECTED_UTF8))
+    else if (is_utf7(to) ||
+             ((in == 2 || utfdfa__max_char_bytes(from) == 1) && to == UTFDFA_CORRECTED_UTF8))
         per = 4;
     else
         per = outu == 1 ? 3 : outu == 2 ? 2 : 4;

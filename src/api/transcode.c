@@ -140,7 +140,7 @@ static int transcode_block(struct decoder *d, unsigned to, const uint8_t *src, s
 static size_t copy_ascii(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
                          struct writer *w)
 {
-    int from_form = ascii_source(FROM(d->config)), to_form = ascii_target(to);
+    int from_form = ascii_source(source_of(d)), to_form = ascii_target(to);
     if (from_form < 0 || to_form < 0 || PENDING(d->flags) ||
         !((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP))
         return 0;
@@ -149,7 +149,7 @@ static size_t copy_ascii(struct decoder *d, unsigned to, const uint8_t *src, siz
                                   (uint8_t *)o->p + o->len, o->cap - o->len);
     if (k == 0)
         return 0;
-    size_t read = k * utfdfa_unit_size(FROM(d->config));
+    size_t read = k * utfdfa_unit_size(source_of(d));
     d->offset += read;
     d->partial = 0;
     d->flags |= F_STARTED;
@@ -178,7 +178,7 @@ static bool utf8_part_bounds(unsigned enc, unsigned *below, unsigned *limit)
  * surrogate held, once the BOM mode has nothing left to do. */
 static bool at_utf8_boundary(const struct decoder *d)
 {
-    return !PENDING(d->flags) && (FROM(d->config) == UTFDFA_UTF8 || d->partial == 0) &&
+    return !PENDING(d->flags) && (source_of(d) == UTFDFA_UTF8 || d->partial == 0) &&
            ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP);
 }
 
@@ -192,7 +192,7 @@ static size_t copy_utf8_part(struct decoder *d, unsigned to, const uint8_t *src,
                              struct writer *w, size_t first)
 {
     unsigned below = 0, limit = 256;
-    if (!utf8_part_bounds(FROM(d->config), &below, &limit) || !utf8_part_bounds(to, &below, &limit) ||
+    if (!utf8_part_bounds(source_of(d), &below, &limit) || !utf8_part_bounds(to, &below, &limit) ||
         !at_utf8_boundary(d))
         return 0;
     struct out *o = &w->bytes;
@@ -235,7 +235,7 @@ static size_t copy_utf8_part(struct decoder *d, unsigned to, const uint8_t *src,
 static size_t copy_wide(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
                         struct writer *w)
 {
-    int from_form = unit_form(FROM(d->config)), to_form = wide_target(to);
+    int from_form = unit_form(source_of(d)), to_form = wide_target(to);
     if (from_form < 0 || to_form < 0 || PENDING(d->flags) ||
         !utfdfa__wide_fused((enum fast_form)from_form, (enum fast_form)to_form) ||
         !((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP))
@@ -295,7 +295,7 @@ static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *sr
     size_t unit = form == FORM_UTF32LE || form == FORM_UTF32BE ? 4 : 2;
     unsigned below = 0, limit = 256;
     if (form < FORM_UTF16LE || (uintptr_t)at % unit ||
-        !utf8_part_bounds(FROM(d->config), &below, &limit) || !at_utf8_boundary(d))
+        !utf8_part_bounds(source_of(d), &below, &limit) || !at_utf8_boundary(d))
         return 0;
     struct out units = {at, (o->cap - o->len) / unit, 0, {0, 0, false, false}, false};
     size_t k = utfdfa__utf8_part_step(d, src, n, &units, unit == 4 ? SINK_U32 : SINK_U16, first);
@@ -329,13 +329,13 @@ static utfdfa_result transcode_unordered(utfdfa_decoder *dec, enum utfdfa_encodi
     struct decoder d = load_decoder(dec);
     enum utfdfa_encoding little = little_endian_of(to);
     unsigned written = to == UTFDFA_UTF16 ? WRITER_BOM16 : WRITER_BOM32;
-    if (BOM_MODE(d.flags) == UTFDFA_BOM_ADD || d.writer == written)
+    if (BOM_MODE(d.flags) == UTFDFA_BOM_ADD || writer_of(&d) == written)
         return transcode_to(dec, little, src, src_len, dst, dst_len, last, err);
     size_t bom = utfdfa_unit_size(to), len;
     uint8_t *text = after_bom(dst, *dst_len, bom, &len);
     utfdfa_result r = transcode_to(dec, little, src, src_len, text, &len, last, err);
     d = load_decoder(dec);
-    d.writer = len != 0 ? (uint8_t)written : 0;
+    set_writer(&d, len != 0 ? written : 0);
     store_decoder(dec, &d);
     *dst_len = with_bom(dst, bom, len);
     return r;
@@ -352,11 +352,12 @@ static utfdfa_result transcode_to(utfdfa_decoder *dec, enum utfdfa_encoding to,
     struct writer w = {{REAL_ADDRESS(dst, *dst_len), *dst_len, 0, {0, 0, false, false}, false},
                        false};
     if (target == UTFDFA_UTF7)
-        w.bytes.w = u7_unpack(d->writer, options_of(d) & UTFDFA_UTF7_DIRECT_SET_O, false);
+        w.bytes.w = u7_unpack((uint8_t)writer_of(d), options_of(d) & UTFDFA_UTF7_DIRECT_SET_O,
+                              false);
     else if (target == UTFDFA_UTF7_IMAP)
-        w.bytes.w = u7_unpack(d->writer & ~WRITER_IMAP, false, true);
+        w.bytes.w = u7_unpack((uint8_t)(writer_of(d) & ~WRITER_IMAP), false, true);
     else if (target == UTFDFA_WTF8)
-        w.after_high = d->writer == WRITER_AFTER_HIGH;
+        w.after_high = writer_of(d) == WRITER_AFTER_HIGH;
     size_t done = 0, n = *src_len;
     src = REAL_ADDRESS(src, n); /* src + done below: no arithmetic on NULL */
     utfdfa_error e;
@@ -376,11 +377,11 @@ static utfdfa_result transcode_to(utfdfa_decoder *dec, enum utfdfa_encoding to,
         done += m;
     } while (r == BLOCK_DONE);
     if (is_utf7(target))
-        d->writer = w.bytes.w.shift & U7_OPEN
-                        ? (uint8_t)(u7_pack(&w.bytes.w) | (target == UTFDFA_UTF7_IMAP ? WRITER_IMAP : 0))
-                        : 0;
+        set_writer(d, w.bytes.w.shift & U7_OPEN
+                          ? u7_pack(&w.bytes.w) | (target == UTFDFA_UTF7_IMAP ? WRITER_IMAP : 0)
+                          : 0);
     else if (target == UTFDFA_WTF8)
-        d->writer = w.after_high ? WRITER_AFTER_HIGH : 0;
+        set_writer(d, w.after_high ? WRITER_AFTER_HIGH : 0);
     if (r == UTFDFA_MALFORMED && err)
         *err = e;
     store_decoder(dec, d);
@@ -412,17 +413,18 @@ static unsigned writer_target(unsigned writer)
  * they do not fit in cap. */
 static size_t close_other_target(struct decoder *d, unsigned target, uint8_t *dst, size_t cap)
 {
-    unsigned owner = writer_target(d->writer);
+    unsigned owner = writer_target(writer_of(d));
     size_t wrote = 0;
     if (owner == target)
         return 0;
     if (is_utf7(owner)) {
-        struct u7w w = u7_unpack(d->writer & ~WRITER_IMAP, false, owner == UTFDFA_UTF7_IMAP);
+        struct u7w w = u7_unpack((uint8_t)(writer_of(d) & ~WRITER_IMAP), false,
+                                 owner == UTFDFA_UTF7_IMAP);
         if (cap < u7_close_len(&w, U7_END))
             return SIZE_MAX;
         wrote = utfdfa__u7_close(&w, U7_END, dst);
     }
-    d->writer = 0;
+    set_writer(d, 0);
     return wrote;
 }
 
@@ -431,7 +433,7 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, con
                                utfdfa_error *err)
 {
     struct decoder d = load_decoder(dec);
-    if (d.writer == 0)
+    if (writer_of(&d) == 0)
         return transcode_to(dec, to, src, src_len, dst, dst_len, last, err);
     unsigned target = (unsigned)to < UTFDFA_NENCODINGS ? (unsigned)to : UTFDFA_UCS4BE;
     uint8_t *out = REAL_ADDRESS(dst, *dst_len);

@@ -7,16 +7,12 @@
  * kept as the decoders of the little-endian forms keep a partial unit:
  * byte k in bits 8k of partial, their number pending. So when no BOM
  * comes, they are already that decoder's state. */
-static void set_source(struct decoder *d, unsigned from)
-{
-    d->config = (uint8_t)((d->config & ~15u) | from);
-}
 
 bool utfdfa__byte_order_resolve(struct decoder *d, const uint8_t *src, size_t *src_len,
                                 struct out *o, enum sink sink, unsigned to, bool last,
                                 utfdfa_result *r)
 {
-    unsigned from = FROM(d->config), unit = from == UTFDFA_UTF16 ? 2 : 4;
+    unsigned from = source_of(d), unit = from == UTFDFA_UTF16 ? 2 : 4;
     unsigned held = PENDING(d->flags);
     held = held < unit ? held : unit - 1; /* a corrupted decoder may claim more */
     uint32_t seen = d->partial & ((UINT32_C(1) << 8 * held) - 1);

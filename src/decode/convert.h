@@ -28,7 +28,7 @@ _Static_assert(UTFDFA_STATES_FIT(STATE_BITS), "every state number fits the decod
 
 /* The rows an instance serves beyond its first (UTF-7's family) run its
  * engine over their own tables: the decoder's source picks them. */
-#define FAMILY(row, tables, otherwise) (FROM(d->config) == (row) ? (tables) : (otherwise))
+#define FAMILY(row, tables, otherwise) (source_of(d) == (row) ? (tables) : (otherwise))
 
 /* The strict core of source `from` (a constant: an instance's first row),
  * as the registry's decoder column says (encodings.gen.h). */
@@ -81,7 +81,7 @@ ALWAYS_INLINE utfdfa_result convert(struct decoder *d, const uint8_t *src, size_
         }
         d->flags |= F_REPLACED;
         if (errors == UTFDFA_REPLACE)
-            put(o, sink, to, REPLACEMENT);
+            put(o, sink, to, replacement_for(sink_limit(d, sink, to)));
     }
 }
 
@@ -98,7 +98,7 @@ ALWAYS_INLINE utfdfa_result convert(struct decoder *d, const uint8_t *src, size_
  * FAST_WINDOW_MOST, so that its calls do not cost more than they read. The
  * fast paths are not used while a BOM mode still acts on the stream's first
  * character, nor for a target that cannot hold every scalar value
- * (Corrected UTF-8: C1 controls, U+0000). */
+ * (Corrected UTF-8: C1 controls, U+0000; ISO-8859-1: U+0100 on). */
 enum { FAST_WINDOW = 16, FAST_WINDOW_MOST = 1024 };
 
 /* Whether UTF-8 text is part of source `from` (utf8_sublanguages, from
@@ -118,8 +118,8 @@ ALWAYS_INLINE bool has_fast_path(unsigned from, enum sink sink)
 ALWAYS_INLINE bool fast_ok(const struct decoder *d, unsigned from, enum sink sink, unsigned to)
 {
     return ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP) &&
-           !(sink == SINK_U32 && limit_field(d) == LIMIT_CORRECTED) &&
-           !(sink == SINK_CODES && limit_of(to) == LIMIT_CORRECTED) &&
+           !(sink == SINK_U32 && !holds_scalars(limit_field(d))) &&
+           !(sink == SINK_CODES && !holds_scalars(limit_of(to))) &&
            (from == UTFDFA_UTF8 || PENDING(d->flags) == 0) && /* a unit kernel starts at a unit */
            !(has_utf8_part(from) && d->partial != 0); /* nor with a surrogate held */
 }

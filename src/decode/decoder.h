@@ -15,10 +15,11 @@ struct decoder {
     uint32_t partial;    /* value of the sequence in progress */
     uint8_t flags;       /* bytes pending (3 bits), started, replaced, BOM mode (2 bits),
                             no magic number */
-    uint8_t config;      /* source encoding (4 bits), error mode (2 bits), options (2 bits:
-                            enum utfdfa_encoder_option, for utfdfa_transcode's output) */
-    uint8_t writer;      /* utfdfa_transcode's writer: UTF-7's open run and its bits left
-                            over; WTF-8's "a high surrogate was written last" */
+    uint8_t config;      /* source encoding's low 4 bits, error mode (2 bits), options (2
+                            bits: enum utfdfa_encoder_option, for utfdfa_transcode's output) */
+    uint8_t writer_src;  /* utfdfa_transcode's writer (7 bits): UTF-7's open run and its
+                            bits left over; WTF-8's "a high surrogate was written last";
+                            bit 7: the source encoding's fifth bit */
     uint8_t state_limit; /* automaton state number, not pre-multiplied (5 bits);
                             utfdfa_decoder_set_target: what decode_utf32 may return (3 bits) */
 };
@@ -43,12 +44,12 @@ static inline void store_decoder(utfdfa_decoder *d, const struct decoder *s)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     _Static_assert(offsetof(struct decoder, partial) == 8 && offsetof(struct decoder, flags) == 12 &&
                        offsetof(struct decoder, config) == 13 &&
-                       offsetof(struct decoder, writer) == 14 &&
+                       offsetof(struct decoder, writer_src) == 14 &&
                        offsetof(struct decoder, state_limit) == 15,
                    "the layout the halves are put together in");
     volatile uint8_t flags = s->flags; /* not merged back into one wide load */
     uint64_t hi = (uint64_t)s->partial | (uint64_t)flags << 32 | (uint64_t)s->config << 40 |
-                  (uint64_t)s->writer << 48 | (uint64_t)s->state_limit << 56;
+                  (uint64_t)s->writer_src << 48 | (uint64_t)s->state_limit << 56;
     memcpy(d, &s->offset, 8);
     memcpy((unsigned char *)d + 8, &hi, 8);
 #else
@@ -60,11 +61,24 @@ static inline void store_decoder(utfdfa_decoder *d, const struct decoder *s)
  * target it is for, so that a call to another target closes it first
  * (transcode.c): UTF-7's u7_pack (an open run has bit 0; IMAP's run also
  * WRITER_IMAP), WTF-8's WRITER_AFTER_HIGH (decode_utf32 to a WTF-8 target
- * too), UTF-16's and UTF-32's "BOM written" (no byte order). 0: nothing. */
+ * too), UTF-16's and UTF-32's "BOM written" (no byte order). 0: nothing.
+ * It is the low 7 bits of writer_src (writer_of, set_writer). */
 #define WRITER_IMAP 0x02u       /* with bit 0 */
 #define WRITER_AFTER_HIGH 0x02u /* without bit 0 */
 #define WRITER_BOM16 0x04u
 #define WRITER_BOM32 0x08u
+#define WRITER_MASK 0x7Fu
+#define SOURCE_HIGH 0x80u /* writer_src: the source's bit 4 */
+
+ALWAYS_INLINE unsigned writer_of(const struct decoder *d)
+{
+    return d->writer_src & WRITER_MASK;
+}
+
+ALWAYS_INLINE void set_writer(struct decoder *d, unsigned writer)
+{
+    d->writer_src = (uint8_t)((d->writer_src & SOURCE_HIGH) | (writer & WRITER_MASK));
+}
 
 /* The decoder's fields are read and written only here
  * and through the accessors below; all zero is a fresh decoder.
@@ -74,10 +88,21 @@ static inline void store_decoder(utfdfa_decoder *d, const struct decoder *s)
 #define F_REPLACED 0x10u
 #define F_NOMAGIC 0x80u /* the stream is known not to begin with a magic number */
 #define BOM_MODE(f) (((unsigned)(f) >> 5) & 3u)
-/* config: from:4 | errors:2 | options:2 */
-#define FROM(c) ((unsigned)(c) & 15u)
+/* config: from:4 | errors:2 | options:2; the source's fifth bit is
+ * writer_src's bit 7 (source_of, set_source). */
 #define ERRORS(c) (((unsigned)(c) >> 4) & 3u)
-_Static_assert(UTFDFA_NENCODINGS <= 16, "an encoding fits config's 4 bits");
+_Static_assert(UTFDFA_NENCODINGS <= 32, "an encoding fits the decoder's 5 bits");
+
+ALWAYS_INLINE unsigned source_of(const struct decoder *d)
+{
+    return ((unsigned)d->config & 15u) | ((unsigned)d->writer_src >> 7) << 4;
+}
+
+ALWAYS_INLINE void set_source(struct decoder *d, unsigned from)
+{
+    d->config = (uint8_t)((d->config & ~15u) | (from & 15u));
+    d->writer_src = (uint8_t)((d->writer_src & WRITER_MASK) | ((from >> 4) & 1u) << 7);
+}
 
 ALWAYS_INLINE unsigned options_of(const struct decoder *d)
 {
@@ -95,7 +120,7 @@ static inline void set_options(struct decoder *d, unsigned options)
  * per byte. */
 #define STATE_BITS 5
 #define STATE_MASK ((1u << STATE_BITS) - 1u)
-_Static_assert(LIMIT_WTF8 < 1u << (8 - STATE_BITS), "a limit fits the decoder's 3 bits");
+_Static_assert(UTFDFA_NLIMITS <= 1u << (8 - STATE_BITS), "a limit fits the decoder's 3 bits");
 
 /* The pre-multiplied state of a table with nstates states of nclasses
  * classes. The field is the caller's memory: a number past the table (only

@@ -202,12 +202,21 @@ ALWAYS_INLINE bool call_fail(const struct dfa_call *c, uint64_t at, uint32_t len
     return fail(c->d, c->o, c->sink, c->to, at, length, kind, c->err);
 }
 
+/* Whether an output under `limit` holds the characters of the magic number
+ * that are held back (ISO-8859-1 does not): where it does not, the magic
+ * number is text from its first byte, each character decided as any other. */
+ALWAYS_INLINE bool magic_fits(unsigned limit)
+{
+    return unfit(limit, corrected_magic_cp[0]) == UTFDFA_ERR_NONE &&
+           unfit(limit, corrected_magic_cp[1]) == UTFDFA_ERR_NONE;
+}
+
 /* The stream's first 8 bytes, while they may be the magic number. */
 ALWAYS_INLINE int magic_step(const struct dfa_call *c, struct dfa_run *run, uint8_t b)
 {
     uint64_t p = c->d->offset + run->i;
-    bool matches =
-        p < 8 && b == c->t->magic[p] && !(p == 7 && magic_unwritable(c->d, c->sink));
+    bool matches = p < 8 && b == c->t->magic[p] && magic_fits(c->limit) &&
+                   !(p == 7 && magic_unwritable(c->d, c->sink));
     if (matches && p >= 6) {
         /* Its U+0000 is held, not an error; its U+000A ends it. */
         if (p == 7 && magic_read(c->d, c->o, c->sink, c->to) == NO_ROOM)

@@ -98,8 +98,17 @@ ALWAYS_INLINE bool sig_is_magic(enum sink sink, unsigned to)
     return (sink == SINK_BYTES || sink == SINK_CODES) && to == UTFDFA_CORRECTED_UTF8;
 }
 
+/* An output whose encoding cannot hold U+FEFF (ISO-8859-1) has no
+ * signature: UTFDFA_BOM_ADD writes nothing there. */
+ALWAYS_INLINE bool sig_none(enum sink sink, unsigned to)
+{
+    return (sink == SINK_BYTES || sink == SINK_CODES) && unfit(limit_of(to), BOM) != UTFDFA_ERR_NONE;
+}
+
 ALWAYS_INLINE size_t sig_units(const struct out *o, enum sink sink, unsigned to)
 {
+    if (sig_none(sink, to))
+        return 0;
     if (sig_is_magic(sink, to))
         return sink == SINK_CODES ? 1 : sizeof corrected_magic;
     return units_for(o, sink, to, BOM);
@@ -130,6 +139,8 @@ ALWAYS_INLINE size_t units_after(const struct out *o, enum sink sink, unsigned t
 
 ALWAYS_INLINE void put_sig(struct out *o, enum sink sink, unsigned to)
 {
+    if (sig_none(sink, to))
+        return;
     if (sig_is_magic(sink, to) && sink == SINK_CODES) {
         ((uint32_t *)o->p)[o->len++] = CODE_MAGIC;
     } else if (sig_is_magic(sink, to)) {
@@ -190,11 +201,26 @@ ALWAYS_INLINE bool ensure_room(struct decoder *d, struct out *o, enum sink sink,
     return true;
 }
 
+/* The limit a decoded character must meet for this sink. */
+ALWAYS_INLINE unsigned sink_limit(const struct decoder *d, enum sink sink, unsigned to)
+{
+    switch (sink) {
+    case SINK_NONE:
+        return LIMIT_NONE;
+    case SINK_U32:
+        return limit_field(d);
+    case SINK_U16:
+        return LIMIT_UNICODE;
+    default:
+        return limit_of(to);
+    }
+}
+
 /* Before reporting an error: room for what the error path may write (a BOM
  * still owed, and a U+FFFD when replacing). */
 ALWAYS_INLINE bool error_room(struct decoder *d, struct out *o, enum sink sink, unsigned to)
 {
-    static const uint32_t replacement = REPLACEMENT;
+    const uint32_t replacement = replacement_for(sink_limit(d, sink, to));
     return ensure_room(d, o, sink, to, &replacement, ERRORS(d->config) == UTFDFA_REPLACE, 0);
 }
 
@@ -281,21 +307,6 @@ ALWAYS_INLINE enum delivery deliver(struct decoder *d, struct out *o, enum sink 
                    ? DELIVERED
                    : NO_ROOM;
     return fail(d, o, sink, to, at, length, kind, err) ? UNFIT : NO_ROOM;
-}
-
-/* The limit a decoded character must meet for this sink. */
-ALWAYS_INLINE unsigned sink_limit(const struct decoder *d, enum sink sink, unsigned to)
-{
-    switch (sink) {
-    case SINK_NONE:
-        return LIMIT_NONE;
-    case SINK_U32:
-        return limit_field(d);
-    case SINK_U16:
-        return LIMIT_UNICODE;
-    default:
-        return limit_of(to);
-    }
 }
 
 /* The end of the stream: the signature still owed when nothing was decoded

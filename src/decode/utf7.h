@@ -238,10 +238,11 @@ ALWAYS_INLINE int u7_digit(const struct u7_call *c, struct u7_run *run, uint8_t 
  * `cycle`, found on first use) and nothing else is held: they stop before
  * anything the steps above must decide, so what they deliver is what those
  * steps would. Not for UTF-7 bytes (the writer's state), nor while the BOM
- * mode still acts, nor for Corrected UTF-8's limit (C1 controls, U+0000). */
+ * mode still acts, nor for a limit short of the scalar values (Corrected
+ * UTF-8's: C1 controls, U+0000; ISO-8859-1's). */
 ALWAYS_INLINE bool u7_fast_on(const struct u7_call *c)
 {
-    return c->sink != SINK_BYTES && c->limit != LIMIT_CORRECTED &&
+    return c->sink != SINK_BYTES && holds_scalars(c->limit) &&
            ((c->d->flags & F_STARTED) || BOM_MODE(c->d->flags) == UTFDFA_BOM_KEEP);
 }
 

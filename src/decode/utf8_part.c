@@ -14,7 +14,7 @@
 size_t utfdfa__utf8_part_step(struct decoder *d, const uint8_t *src, size_t n, struct out *o,
                               enum sink sink, size_t first)
 {
-    unsigned from = FROM(d->config), below = 0, limit = 256;
+    unsigned from = source_of(d), below = 0, limit = 256;
     if (from != UTFDFA_UTF8) {
         below = utf8_sublanguages[from].below;
         limit = utf8_sublanguages[from].from;

@@ -160,6 +160,18 @@ static inline void write_utf32be(uint8_t *p, uint32_t cp)
     p[3] = (uint8_t)cp;
 }
 
+/* One byte, the value's (ISO-8859-1: the target's limit holds it to 0xFF). */
+static inline size_t len_octet(uint32_t cp)
+{
+    (void)cp;
+    return 1;
+}
+
+static inline void write_octet(uint8_t *p, uint32_t cp)
+{
+    p[0] = (uint8_t)cp;
+}
+
 /* UTF-7's writer keeps state (encode/utf7_writer.h, which put() calls for
  * it); here only the most a character takes: "+", six base64 characters (a
  * pair), "-" (for sizes). */

@@ -18,27 +18,41 @@ static inline unsigned limit_of(unsigned to)
 
 /* UTFDFA_ERR_NONE if cp can be written under `limit`, else why not. A
  * value the output cannot hold is the output's error (the header's rule):
- * too-large above its range, unencodable for anything else it lacks,
- * surrogate code points included; `surrogate` is only ever the input's. */
+ * too-large above its range and above every code point, unencodable for
+ * anything else it lacks (a character above an 8-bit output's range, the
+ * code points its @limit line excludes, surrogates among them: `surrogate`
+ * is only ever the input's). WTF-8's high-low rule is its writer's. */
 static inline enum utfdfa_error_kind unfit(unsigned limit, uint32_t cp)
 {
     bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
     switch (limit) {
-    case LIMIT_UNICODE: /* RFC 3629 section 3 */
-        return cp > LIMIT_UNICODE_MAX ? UTFDFA_ERR_TOO_LARGE
-                                      : surrogate ? UTFDFA_ERR_UNENCODABLE : UTFDFA_ERR_NONE;
-    case LIMIT_RFC2279: /* RFC 2279bis section 3: 31 bits; surrogates as RFC 3629 */
-        return cp > LIMIT_RFC2279_MAX ? UTFDFA_ERR_TOO_LARGE
-                                      : surrogate ? UTFDFA_ERR_UNENCODABLE : UTFDFA_ERR_NONE;
-    case LIMIT_WTF8: /* surrogate code points too (the high-low rule is the writer's) */
-        return cp > LIMIT_WTF8_MAX ? UTFDFA_ERR_TOO_LARGE : UTFDFA_ERR_NONE;
-    case LIMIT_CORRECTED: /* "Putting it all together": no C1, no surrogates, no U+0000 */
-        return cp > LIMIT_CORRECTED_MAX ? UTFDFA_ERR_TOO_LARGE
-               : (surrogate || cp == 0 || (cp >= 0x80 && cp <= 0x9F)) ? UTFDFA_ERR_UNENCODABLE
-                                                                      : UTFDFA_ERR_NONE;
+#define UNFIT_CASE(lim, max, surrogates, c1, nul)                                           \
+    case lim:                                                                              \
+        return cp > (max) ? (cp > 0x10FFFFu ? UTFDFA_ERR_TOO_LARGE : UTFDFA_ERR_UNENCODABLE) \
+               : ((surrogates) && surrogate) || ((c1) && cp >= 0x80 && cp <= 0x9F) ||       \
+                       ((nul) && cp == 0)                                                   \
+                   ? UTFDFA_ERR_UNENCODABLE                                                 \
+                   : UTFDFA_ERR_NONE;
+        UTFDFA_EACH_LIMIT(UNFIT_CASE)
+#undef UNFIT_CASE
     default:
         return UTFDFA_ERR_NONE;
     }
+}
+
+/* Whether an output under `limit` holds every scalar value (what the fast
+ * paths write unchecked). */
+ALWAYS_INLINE bool holds_scalars(unsigned limit)
+{
+    return limit < UTFDFA_NLIMITS && (UTFDFA_LIMITS_HOLDING_SCALARS >> limit & 1u);
+}
+
+/* What stands for an error when replacing: U+FFFD, or in an output that
+ * cannot hold it (ISO-8859-1) "?", as Python's encoders and glibc's iconv
+ * write there. */
+ALWAYS_INLINE uint32_t replacement_for(unsigned limit)
+{
+    return unfit(limit, REPLACEMENT) == UTFDFA_ERR_NONE ? REPLACEMENT : '?';
 }
 
 /* WTF-8 ("Generalized UTF-8" less the concatenation of a high and a low

@@ -81,17 +81,26 @@ static inline struct u7w u7_writer(unsigned shift, unsigned bits, bool set_o, bo
     return w;
 }
 
-/* The writer state packed into one byte (shift: 4 bits, bits: 4) for the
- * decoder, which keeps it between transcode calls. */
+/* The writer state packed into 7 bits for the decoder, which keeps it
+ * between transcode calls (decoder.h's writer): bit 0 an open run; bit 1
+ * left for the owner's tag (WRITER_IMAP); the bits left over, 0, 2 or 4 of
+ * them (21 states in 5 bits): four have bit 2 and are bits 3-6, two have
+ * bit 3 and are bits 4-5, none is neither. */
 static inline struct u7w u7_unpack(uint8_t packed, bool set_o, bool imap)
 {
-    return u7_writer(packed & 15u, (unsigned)packed >> 4, set_o, imap);
+    bool four = packed & 4u, two = !four && (packed & 8u);
+    unsigned left = four ? 4u : two ? 2u : 0u;
+    return u7_writer((packed & U7_OPEN) | left << 1, four ? packed >> 3 : packed >> 4, set_o,
+                     imap);
 }
 
 static inline uint8_t u7_pack(const struct u7w *w)
 {
-    return (uint8_t)(w->shift | w->bits << 4);
+    unsigned left = w->shift >> 1;
+    unsigned code = left == 4 ? 4u | w->bits << 3 : left == 2 ? 8u | w->bits << 4 : 0u;
+    return (uint8_t)((w->shift & U7_OPEN) | code);
 }
+_Static_assert((4u | 15u << 3 | 3u) <= 0x7Fu, "UTF-7's writer state fits 7 bits");
 
 /* The UTF-7 forms, whose writer keeps state (an open base64 run). */
 static inline bool is_utf7(unsigned enc)

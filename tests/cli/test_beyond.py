@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The encodings beyond the specs through the CLI, against Python's codecs:
-CESU-8, Java's modified UTF-8, WTF-8 and IMAP's modified UTF-7.
+CESU-8, Java's modified UTF-8, WTF-8, IMAP's modified UTF-7, and ISO-8859-1
+(Python's latin-1 codec, and glibc's iconv for its names).
 
     python3 tests/cli/test_beyond.py BUILD_DIR        (runs BUILD_DIR/utfdfa)
 
@@ -21,6 +22,7 @@ U+FFFD per lone surrogate. Last line: "test_beyond: N passed, M failed".
 import base64
 import os
 import random
+import shutil
 import subprocess
 import sys
 
@@ -56,6 +58,54 @@ def imap_utf7(text):
             run.append(ch)
     close()
     return "".join(out).encode("ascii")
+
+
+# glibc iconv's names of ISO-8859-1 (iconv -l), every one the CLI takes.
+LATIN1_NAMES = ("ISO-8859-1", "ISO_8859-1", "ISO_8859-1:1987", "ISO-IR-100", "LATIN1", "L1",
+                "CP819", "IBM819", "CSISOLATIN1", "8859_1", "ISO8859-1", "ISO88591",
+                "OSF00010001", "latin1", "iso-8859-1")
+
+
+def latin1(run, check, rng, texts):
+    """ISO-8859-1 against Python's latin-1 codec: every byte both ways, the
+    texts (their characters above U+00FF refused, replaced by "?" or
+    dropped, as Python's encoder does), and iconv's names."""
+    every = bytes(range(256))
+    code, out = run(["-f", "latin1", "-t", "utf-8"], every)
+    check(code == 0 and out == every.decode("latin-1").encode("utf-8"),
+          "latin1: every byte is the character of its value")
+    code, out = run(["-f", "utf-8", "-t", "latin1"], every.decode("latin-1").encode("utf-8"))
+    check(code == 0 and out == every, "latin1: U+0000-00FF written as their byte")
+    for k, text in enumerate(texts[:200]):
+        data = text.encode("utf-8")
+        for mode, flag in (("replace", "--errors=replace"), ("ignore", "-c")):
+            code, out = run(["-f", "utf-8", "-t", "latin1", flag], data)
+            check(code == 0 and out == text.encode("latin-1", mode),
+                  "text %d -> latin1 %s as Python's latin-1 codec" % (k, mode))
+        code, out = run(["-f", "utf-8", "-t", "latin1"], data)
+        try:
+            want = text.encode("latin-1")
+            check(code == 0 and out == want, "text %d -> latin1 strict" % k)
+        except UnicodeEncodeError as e:
+            check(code == 1 and out == text[:e.start].encode("latin-1"),
+                  "text %d -> latin1: refused at its first character above U+00FF" % k)
+    # Input errors replaced by "?" too (Python: U+FFFD, then its encoder's "?").
+    bad = b"a\xc3\xa9\x80b\xe2\x82"
+    code, out = run(["-f", "utf-8", "-t", "latin1", "--errors=replace"], bad)
+    check(code == 0 and out == bad.decode("utf-8", "replace").encode("latin-1", "replace"),
+          "latin1: an input error is \"?\" when replacing")
+    code, out = run(["-f", "utf-8", "-t", "latin1", "--bom=add"], b"x")
+    check(code == 0 and out == b"x", "latin1: no signature to add")
+    iconv = shutil.which("iconv")
+    for name in LATIN1_NAMES:
+        code, decoded = run(["-f", name, "-t", "utf-8"], every)
+        check(code == 0 and decoded == every.decode("latin-1").encode("utf-8"), "-f %s" % name)
+        code, out = run(["--from-code=UTF-8", "--to-code=" + name], "h\xe9llo".encode("utf-8"))
+        check(code == 0 and out == b"h\xe9llo", "--to-code=%s" % name)
+        if iconv:  # the name is iconv's, and means what it means there
+            p = subprocess.run([iconv, "-f", name, "-t", "UTF-8"], input=every,
+                               capture_output=True)
+            check(p.returncode == 0 and p.stdout == decoded, "iconv -f %s agrees" % name)
 
 
 def main():
@@ -140,6 +190,7 @@ def main():
     for bad in (b"&AOk", b"&AOk.", b"&AOk-&AOk-", b"&AGE-", b"a\tb"):
         code, out = run(["-f", "utf-7-imap", "-t", "utf-8"], bad)
         check(code == 1, "utf-7-imap: %r is refused" % bad)
+    latin1(run, check, rng, texts)
     print("test_beyond: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

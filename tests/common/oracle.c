@@ -101,6 +101,10 @@ static bool items_of(enum utfdfa_encoding from, const uint8_t *s, size_t n, stru
     case UTFDFA_UTF7:
         *k = items_of_utf7(s, n, items);
         return true;
+    case UTFDFA_LATIN1: /* ISO-8859-1: each byte the character of its value */
+        for (*k = 0; *k < n; ++*k)
+            items[*k] = (struct item){s[*k], {*k, 1, UTFDFA_ERR_NONE}};
+        return true;
     default:
         return false;
     }
@@ -158,6 +162,11 @@ static size_t encode_one(enum utfdfa_encoding to, uint32_t cp, uint8_t *out)
         return refc_encode(cp, to == UTFDFA_MUTF8, out);
     case UTFDFA_WTF8:
         return refw_encode(cp, out);
+    case UTFDFA_LATIN1: /* U+0000-00FF as their byte; nothing else */
+        if (cp > 0xFF)
+            return 0;
+        out[0] = (uint8_t)cp;
+        return 1;
     case UTFDFA_UCS4LE:
         for (int b = 0; b < 4; b++)
             out[b] = (uint8_t)(cp >> (8 * b));

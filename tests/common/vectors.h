@@ -25,6 +25,8 @@ static const char *const vectors[] = {
     "2F C0 AE 2E 2F",            /* RFC 3629 section 10: never "/../" */
     "ED A0 80",                  /* a surrogate */
     "ED A1 8C ED BE B4",         /* CESU-8 pair for U+233B4: six errors */
+    "ED A0 A7 96 ED B8 A2",      /* WTF-8: a high surrogate, an error, a low one: the
+                                    source's pairing rule starts afresh after the error */
     "F4 90 80 80",               /* above U+10FFFF: four errors */
     "F5 80 80 80", "F8 88 80 80 80", "FC 84 80 80 80 80", "FE", "FF",
     "80", "BF", "80 80 80",

@@ -24,8 +24,8 @@ static void encoder(void)
             cps[n++] = cp;
     CHECK(n == 1112064, "encoder: %zu scalar values", n);
     for (unsigned to = 0; to < UTFDFA_NENCODINGS; to++) {
-        if (to == UTFDFA_CORRECTED_UTF8)
-            continue; /* no U+0000 or C1 controls: see corrected() */
+        if (to == UTFDFA_CORRECTED_UTF8 || to == UTFDFA_LATIN1)
+            continue; /* no U+0000 or C1 controls: see corrected(); U+0000-00FF: latin1() */
         size_t cap;
         CHECK(utfdfa_max_encoded_len((enum utfdfa_encoding)to, n, &cap), "max_encoded_len");
         uint8_t *buf = malloc(cap);
@@ -131,8 +131,80 @@ static void encoder(void)
           "max_transcoded_len utf-8 -> utf-8 of 10 bytes is 3 per byte + BOM");
 }
 
+/* ISO-8859-1 (each byte its code point): every byte decodes to its value
+ * and U+0000-00FF encode to their byte; every other value is an error of
+ * the output, unencodable (above U+10FFFF too-large), "?" when replacing
+ * (as Python's latin-1 codec and iconv write), dropped when ignoring; no
+ * signature (U+FEFF is no character of it). */
+static void latin1(void)
+{
+    uint8_t bytes[256], out[256];
+    uint32_t cps[256], back[256];
+    for (unsigned b = 0; b < 256; b++) {
+        bytes[b] = (uint8_t)b;
+        cps[b] = b;
+    }
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_LATIN1, UTFDFA_STRICT, UTFDFA_BOM_STRIP);
+    size_t n = 256, m = 256;
+    utfdfa_result r = utfdfa_decode_utf32(&d, bytes, &n, back, &m, true, NULL);
+    CHECK(r == UTFDFA_INPUT_EMPTY && n == 256 && m == 256 && memcmp(back, cps, sizeof cps) == 0,
+          "latin1: every byte decodes to its value");
+    utfdfa_encoder e;
+    for (int bom = UTFDFA_BOM_KEEP; bom <= UTFDFA_BOM_ADD; bom++) {
+        utfdfa_encoder_init(&e, UTFDFA_LATIN1, UTFDFA_STRICT, (enum utfdfa_bom)bom);
+        n = 256;
+        m = sizeof out;
+        r = utfdfa_encode(&e, cps, &n, out, &m, true, NULL);
+        CHECK(r == UTFDFA_INPUT_EMPTY && n == 256 && m == 256 && memcmp(out, bytes, 256) == 0,
+              "latin1: U+0000-00FF encode to their byte (BOM mode %d: no signature)", bom);
+    }
+    size_t bad = 0;
+    for (uint32_t cp = 0x100; cp <= 0x110000; cp++) {
+        uint32_t in[3] = {'a', cp, 'b'};
+        enum utfdfa_error_kind want = cp > 0x10FFFF ? UTFDFA_ERR_TOO_LARGE : UTFDFA_ERR_UNENCODABLE;
+        utfdfa_error err = {0, 0, UTFDFA_ERR_NONE};
+        utfdfa_encoder_init(&e, UTFDFA_LATIN1, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
+        n = 3;
+        m = sizeof out;
+        r = utfdfa_encode(&e, in, &n, out, &m, true, &err);
+        bad += !(r == UTFDFA_MALFORMED && n == 2 && m == 1 && out[0] == 'a' && err.offset == 1 &&
+                 err.kind == want);
+        utfdfa_encoder_init(&e, UTFDFA_LATIN1, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
+        n = 3;
+        m = sizeof out;
+        r = utfdfa_encode(&e, in, &n, out, &m, true, NULL);
+        bad += !(r == UTFDFA_INPUT_EMPTY && m == 3 && memcmp(out, "a?b", 3) == 0);
+        utfdfa_encoder_init(&e, UTFDFA_LATIN1, UTFDFA_IGNORE, UTFDFA_BOM_KEEP);
+        n = 3;
+        m = sizeof out;
+        r = utfdfa_encode(&e, in, &n, out, &m, true, NULL);
+        bad += !(r == UTFDFA_INPUT_EMPTY && m == 2 && memcmp(out, "ab", 2) == 0);
+    }
+    CHECK(bad == 0, "latin1: %zu of the values above U+00FF not refused as they should be", bad);
+    /* Transcoding: a character the output lacks at its input offset; "?" for
+     * it and for an input error when replacing; U+FEFF added as nothing. */
+    static const uint8_t text[] = "a\xC3\xA9\xE2\x82\xAC\x80z"; /* a é € (error) z */
+    uint8_t got[16];
+    utfdfa_error err;
+    utfdfa_decoder_init(&d, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_ADD);
+    n = sizeof text - 1;
+    m = sizeof got;
+    r = utfdfa_transcode(&d, UTFDFA_LATIN1, text, &n, got, &m, true, &err);
+    CHECK(r == UTFDFA_MALFORMED && m == 2 && memcmp(got, "a\xE9", 2) == 0 && err.offset == 3 &&
+              err.length == 3 && err.kind == UTFDFA_ERR_UNENCODABLE,
+          "latin1: U+20AC unencodable at its input offset");
+    utfdfa_decoder_init(&d, UTFDFA_UTF8, UTFDFA_REPLACE, UTFDFA_BOM_ADD);
+    n = sizeof text - 1;
+    m = sizeof got;
+    r = utfdfa_transcode(&d, UTFDFA_LATIN1, text, &n, got, &m, true, NULL);
+    CHECK(r == UTFDFA_INPUT_EMPTY && m == 5 && memcmp(got, "a\xE9??z", 5) == 0,
+          "latin1: \"?\" for what it lacks and for an input error");
+}
+
 int main(void)
 {
     encoder();
+    latin1();
     return check_summary("test_encode");
 }

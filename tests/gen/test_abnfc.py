@@ -996,7 +996,7 @@ class TestErrors(Case):
         body = "s = *u\nu = one / two\none = %x00-7F\ntwo = %xC2-DF %x80-BF\n"
         cases = [
             ("; @value payload trailing-zeros\n", 3, 18,
-             "@value payload: unknown scheme 'trailing-zeros' (known: leading-ones)"),
+             "@value payload: unknown scheme 'trailing-zeros' (known: leading-ones, octet)"),
             ("; @value literal three\n", 3, 18,
              "@value literal: 'three' is not a tag or mark (tags: one, two)"),
             ("; @value offset three 5\n", 3, 17,
@@ -1797,6 +1797,14 @@ class TestDecoder(Case):
         got = [int(x, 16) for x in masks.split(", ")]
         for b, m in want.items():
             self.assertEqual(got[comp.dfa.classes[b]], m, f"{b:02X}")
+
+    def test_value_payload_octet(self):
+        # ISO-8859-1's scheme: a one-byte unit's value is the whole byte.
+        comp = compile_text('; @unit u\n; @value payload octet\ns = *u\nu = %x00-FF\n')
+        self.assertEqual(comp.values["payload"], ["octet"])
+        header = emit.emit_c(comp, "v", "v")
+        masks = re.search(r"v_payload_mask\[V_NCLASSES\] = \{\n    (.*),\n\};", header).group(1)
+        self.assertEqual([int(x, 16) for x in masks.split(", ")], [0xFF] * comp.dfa.nclasses)
 
     # Regression: with @error-kinds but no @error-start, the default kind
     # "invalid" was looked up with ann=None, and `ann.args_pos` raised

@@ -62,6 +62,7 @@ EXPECT = {
     "corrected-utf-8": "FE-FF both starts a character and continues one",
     "utf7": "both starts a character and continues one",
     "utf7-imap": "both starts a character and continues one",
+    "iso-8859-1": "every character is one byte",
 }
 
 # Small grammars that break one requirement each, and what the generator must say.

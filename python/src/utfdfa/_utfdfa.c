@@ -374,10 +374,12 @@ static PyObject *decode_general(decode_job *j, size_t *consumed)
         }
         /* The decoder goes on from where it stands (UTF-7's errors may
          * overlap: it reads a base64 digit again), unless the handler
-         * moved elsewhere. WTF-8 starts afresh after every error: a
-         * strict decoder that goes on still remembers a high surrogate read
-         * before the error and takes a low one after it as a pair (the
-         * replacing decoder does not). */
+         * moved elsewhere. WTF-8 starts afresh after every error: the
+         * library's source decoder does, but the target here is WTF-8 only
+         * for its range (a str holds every code point, surrogates too), and
+         * a WTF-8 writer goes on from what it wrote: after a high surrogate
+         * it refuses a low one (they would be one character's six bytes),
+         * and a str is no WTF-8 (the handler put something between them). */
         if (next != end || j->enc == UTFDFA_WTF8) {
             decoder_start(&d, order); /* UTF-16, UTF-32: the order the mark decided */
             base = pos = next;
