@@ -31,6 +31,10 @@
  * among UTF-8, UTF-16LE and UTF-32LE against utfdfa_decode_utf32 and the
  * peers, one table per corpus (tests/bench/transcode.c).
  *
+ * simdutf (simdutf; only when built with SIMDUTF=DIR): utfdfa at each
+ * kernel level against simdutf's kernel of the same class
+ * (tests/bench/simdutf_cmp.c).
+ *
  * Usage: bench [SHARED_DIR]     environment: BENCH_REPS (default 15),
  *   BENCH_SAMPLE_MS (default 2), BENCH_OPS (e.g. "validate,decode32,transcode"),
  *   BENCH_ENGINES (substring filter on engine names; utfdfa and memcpy stay),
@@ -1283,6 +1287,20 @@ static void bench_transcode(const char *filter)
     }
 }
 
+#ifdef HAVE_SIMDUTF
+/* utfdfa level by level against simdutf (make bench SIMDUTF=DIR). */
+static void bench_simdutf(const char *filter)
+{
+    struct bench_timing t = {reps, sample_ns, use_min, filter};
+    struct bench_text texts[MAX_CORPORA];
+    size_t n = 0;
+    for (size_t ci = 0; ci < ncorpora; ci++)
+        if (corpora[ci].valid)
+            texts[n++] = (struct bench_text){corpora[ci].name, corpora[ci].cps, corpora[ci].ncps};
+    check_failures += simdutf_compare(texts, n, &t);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     const char *shared = argc > 1 ? argv[1] : "../shared";
@@ -1356,6 +1374,10 @@ int main(int argc, char **argv)
     }
     if (wanted(ops, "transcode"))
         bench_transcode(filter);
+#ifdef HAVE_SIMDUTF
+    if (wanted(ops, "simdutf"))
+        bench_simdutf(filter);
+#endif
     printf("### Targets\n\n");
     /* utfdfa is the public API as built; utfdfa-fast-default is what it
      * becomes once the fast paths are wired in (the same calls and loops). */
