@@ -11,14 +11,18 @@
 #              make check. BENCH_CFLAGS sets the benchmark's flags; the
 #              environment variables BENCH_REPS, BENCH_SAMPLE_MS, BENCH_OPS,
 #              BENCH_ENGINES, BENCH_STAT and BENCH_LIB tune a run
-#              (tests/bench/bench.c, transcode.c, run.sh).
+#              (tests/bench/bench.c, transcode.c, run.sh). SIMDUTF=DIR (a
+#              directory holding simdutf's amalgamation, simdutf.h and
+#              simdutf.cpp, made outside the repository) adds utfdfa level
+#              by level against simdutf's kernels (simdutf_cmp.c).
 BENCH_CFLAGS ?= -O2
+SIMDUTF ?=
 
 .PHONY: bench
 
 bench: $(B)/libutfdfa.a $(HEADERS) $(G)/utf8.fast.gen.h
 	@B="$(B)" CC="$(CC)" BENCH_CFLAGS="$(BENCH_CFLAGS)" LIB_CFLAGS="$(CFLAGS)" \
-	  SHARED="$(SHARED)" sh tests/bench/run.sh
+	  SHARED="$(SHARED)" SIMDUTF="$(SIMDUTF)" sh tests/bench/run.sh
 
 # make bench-cli: the utfdfa command against a 64 KiB-chunk loop over the
 # library call doing the same work (tests/bench/lib_loop.c) and against

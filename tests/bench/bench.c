@@ -35,6 +35,10 @@
  * utfdfa_utf8_len against utfdfa_validate on each corpus's forms
  * (tests/bench/sizes.c).
  *
+ * simdutf (simdutf; only when built with SIMDUTF=DIR): utfdfa at each
+ * kernel level against simdutf's kernel of the same class
+ * (tests/bench/simdutf_cmp.c).
+ *
  * Usage: bench [SHARED_DIR]     environment: BENCH_REPS (default 15),
  *   BENCH_SAMPLE_MS (default 2), BENCH_OPS (e.g. "validate,decode32,transcode,sizes"),
  *   BENCH_ENGINES (substring filter on engine names; utfdfa and memcpy stay),
@@ -1298,6 +1302,20 @@ static void bench_sizes(void)
     }
 }
 
+#ifdef HAVE_SIMDUTF
+/* utfdfa level by level against simdutf (make bench SIMDUTF=DIR). */
+static void bench_simdutf(const char *filter)
+{
+    struct bench_timing t = {reps, sample_ns, use_min, filter};
+    struct bench_text texts[MAX_CORPORA];
+    size_t n = 0;
+    for (size_t ci = 0; ci < ncorpora; ci++)
+        if (corpora[ci].valid)
+            texts[n++] = (struct bench_text){corpora[ci].name, corpora[ci].cps, corpora[ci].ncps};
+    check_failures += simdutf_compare(texts, n, &t);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     const char *shared = argc > 1 ? argv[1] : "../shared";
@@ -1373,6 +1391,10 @@ int main(int argc, char **argv)
         bench_transcode(filter);
     if (wanted(ops, "sizes"))
         bench_sizes();
+#ifdef HAVE_SIMDUTF
+    if (wanted(ops, "simdutf"))
+        bench_simdutf(filter);
+#endif
     printf("### Targets\n\n");
     /* utfdfa is the public API as built; utfdfa-fast-default is what it
      * becomes once the fast paths are wired in (the same calls and loops). */

@@ -120,4 +120,18 @@ void sizes_intro(const struct bench_timing *t);
 int sizes_corpus(const char *name, const uint32_t *cps, size_t ncps, const uint8_t *raw,
                  size_t nraw, const struct bench_timing *t);
 
+/* ------------------------------------------ against simdutf */
+
+/* A valid corpus: its name and code points (the reference decoder's). */
+struct bench_text {
+    const char *name;
+    const uint32_t *cps;
+    size_t ncps;
+};
+
+/* simdutf_cmp.c (make bench SIMDUTF=DIR): utfdfa level by level against
+ * simdutf's kernel of the same class on each text, one table per job;
+ * returns how many results disagreed (each also printed). */
+int simdutf_compare(const struct bench_text *texts, size_t n, const struct bench_timing *t);
+
 #endif

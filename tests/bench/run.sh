@@ -10,7 +10,9 @@
 # flags build/libutfdfa.a was built with), SHARED (../shared),
 # BENCH_LIB (a library to measure instead of build/libutfdfa.a),
 # BENCH_BASE_SO (a libutfdfa.so measured beside it, utf7dec: base_lib.c) and
-# BENCH_NO_INSTALL=1 to leave the system alone.
+# BENCH_NO_INSTALL=1 to leave the system alone; SIMDUTF (a directory holding
+# simdutf's amalgamation, simdutf.h and simdutf.cpp, fetched and made
+# outside this repository) adds utfdfa against simdutf level by level.
 set -eu
 
 B=${B:-build}
@@ -83,6 +85,28 @@ else
     echo "bench: simdjson not found (libsimdjson-dev, g++): skipped"
 fi
 
+# simdutf, only when SIMDUTF names its amalgamation: built here with
+# g++ -O3 (once per change of simdutf.cpp), reached through a C++ shim.
+SIMDUTF_OBJS=""
+BENCH_DEFS=""
+if [ -n "${SIMDUTF:-}" ]; then
+    if [ ! -f "$SIMDUTF/simdutf.cpp" ] || [ ! -f "$SIMDUTF/simdutf.h" ]; then
+        echo "bench: SIMDUTF=$SIMDUTF holds no simdutf.cpp and simdutf.h (its amalgamation)" >&2
+        exit 2
+    fi
+    if [ ! -f "$OUT/simdutf.o" ] || [ "$SIMDUTF/simdutf.cpp" -nt "$OUT/simdutf.o" ]; then
+        echo "bench: building simdutf from $SIMDUTF (g++ -O3, about a minute)"
+        $CXX -O3 -std=c++17 -c "$SIMDUTF/simdutf.cpp" -o "$OUT/simdutf.o"
+    fi
+    $CXX -O3 -std=c++17 -Wall -Wextra -isystem "$SIMDUTF" -c tests/bench/simdutf_shim.cpp \
+        -o "$OUT/simdutf_shim.o"
+    $CC $WARN $BENCH_CFLAGS -I include -I tests/ref -c tests/bench/simdutf_cmp.c \
+        -o "$OUT/simdutf_cmp.o"
+    BENCH_DEFS="-DHAVE_SIMDUTF"
+    SIMDUTF_OBJS="$OUT/simdutf_cmp.o $OUT/simdutf_shim.o $OUT/simdutf.o"
+    LINK=$CXX
+fi
+
 # CPython's utf_7 codec, embedded (python3-config --embed), for utf7dec.
 if command -v python3-config >/dev/null 2>&1 &&
     $CC $BENCH_CFLAGS $(python3-config --includes | sed 's/-I/-isystem /g') -I tests/bench \
@@ -113,9 +137,9 @@ $CC $WARN $BENCH_CFLAGS -I include -c tests/bench/base_lib.c -o "$OUT/base_lib.o
 $CC $WARN $BENCH_CFLAGS $DEFS $PEER_CFLAGS -c tests/bench/transcode_peers.c -o "$OUT/transcode_peers.o"
 $CC $WARN $BENCH_CFLAGS -I include -I tests/ref -c tests/bench/transcode.c -o "$OUT/transcode.o"
 $CC $WARN $BENCH_CFLAGS -I include -I tests/ref -c tests/bench/sizes.c -o "$OUT/sizes.o"
-$CC $WARN $BENCH_CFLAGS -DUTFDFA_FAST_VARIANTS -DBENCH_FLAGS="\"$FLAGS_NOTE\"" \
+$CC $WARN $BENCH_CFLAGS $BENCH_DEFS -DUTFDFA_FAST_VARIANTS -DBENCH_FLAGS="\"$FLAGS_NOTE\"" \
     -I include -I "$B/gen" -I src/fast/utf8 -I tests/ref -c tests/bench/bench.c -o "$OUT/bench.o"
-$LINK "$OUT/bench.o" "$OUT/peers.o" "$OUT/base_lib.o" "$OUT/transcode.o" "$OUT/sizes.o" "$OUT/transcode_peers.o" $FAST_OBJS "$OUT/ref_utf8.o" "$OUT/ref_utf7.o" $OBJS "$LIB" \
+$LINK "$OUT/bench.o" "$OUT/peers.o" "$OUT/base_lib.o" "$OUT/transcode.o" "$OUT/sizes.o" "$OUT/transcode_peers.o" $FAST_OBJS "$OUT/ref_utf8.o" "$OUT/ref_utf7.o" $OBJS $SIMDUTF_OBJS "$LIB" \
     $LIBS -o "$OUT/bench"
 
 # ---------------------------------------------------------------- run

@@ -5,7 +5,7 @@
  * one-block path for chunks of at most 64 bytes at the VBMI level, and at
  * the AVX2 and AVX-512 levels when the room exceeds the chunk by
  * AVX2_SLACK units, the scratch its windows may write; the level's decoder
- * for longer chunks): at every kernel level the CPU has, text with
+ * for the other chunks): at every kernel level the CPU has, text with
  * characters of every length, errors and a character cut by the end is
  * decoded in chunks of every size 1..130 with every output room 1..70, the
  * chunk's size plus AVX2_SLACK - 1 and plus AVX2_SLACK (the least the AVX2
@@ -14,8 +14,11 @@
  * level: the same code points, result, error (offset, length, kind),
  * stream offset and replaced flag; and no call may write at or past the
  * room it was given. The direct entry must also take every chunk of valid
- * text whole: of 1..64 bytes at the levels with the one-block path, of
- * 65..200 at every level.
+ * text of 1..200 bytes whole at every level (at the levels without the
+ * one-block path, a chunk of at most 64 bytes goes to the level's decoder).
+ * Short chunks (sweep_level): at every level, every length 0..300 of the
+ * text split in two at every byte, and an error at every position in
+ * chunks of 16..256 bytes, against one call at the scalar level.
  * UTFDFA_QUICK=1 (the sanitized build) takes fewer rooms. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,32 +175,105 @@ size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_c
  * finished and the cut one kept in the cursor; falling back to the general
  * path (which the results above cannot tell apart) fails here. */
 /* The direct entry takes every chunk of valid text in [min, max] whole
- * (from the first chunk on, of 1..chunk bytes); a last chunk of at most
- * 64 bytes only when `small` (the level has the one-block path): the
- * units so far must be the text's. */
+ * (after a first chunk of 1..chunk bytes), and the last chunk, however
+ * short: the units must be the text's. */
 static void check_whole_chunks(const char *level, const uint8_t *src, size_t n,
-                               const struct outcome *want, size_t min, size_t max, bool small)
+                               const struct outcome *want, size_t min, size_t max)
 {
     static uint32_t out[MAX_IN + AVX2_SLACK];
     for (size_t chunk = min; chunk <= max; chunk++)
-        for (size_t first = small ? 1 : min; first <= chunk; first++) {
+        for (size_t first = 1; first <= chunk; first++) {
             struct utfdfa__utf8_cursor c = {0, 0, 0};
             size_t o = 0, pos = 0;
             for (size_t len = first; pos < n; pos += len, len = chunk) {
                 size_t w = 0;
                 len = n - pos < len ? n - pos : len;
-                if (!small && len <= 64)
-                    break; /* the general path's */
                 if (utfdfa__utf8_stream32(src + pos, len, &c, out + o, len + AVX2_SLACK, &w) !=
                     len)
                     break;
                 o += w;
             }
             bool whole = pos >= n && c.state == 0 && o == want->len;
-            CHECK((whole || (!small && n - pos <= 64)) && o <= want->len &&
+            CHECK(whole && o <= want->len &&
                       memcmp(out, want->out, o * sizeof *out) == 0,
                   "level %s, chunks of %zu after one of %zu: the direct entry stopped at %zu of "
                   "%zu bytes or decoded otherwise", level, chunk, first, pos, n);
+        }
+}
+
+/* Chunks as a parser feeding short packets makes them: a first chunk of
+ * `first` bytes, then chunks of `chunk`; strict, room to spare. */
+static bool drive_split(const uint8_t *src, size_t n, size_t first, size_t chunk,
+                        struct outcome *o)
+{
+    utfdfa_decoder d;
+    configure(&d, UTFDFA_STRICT);
+    size_t pos = 0;
+    o->len = 0;
+    memset(&o->err, 0, sizeof o->err);
+    for (size_t len = first;; len = chunk) {
+        len = n - pos < len ? n - pos : len;
+        size_t m = MAX_OUT - o->len;
+        bool last = pos + len == n;
+        o->r = utfdfa_decode_utf32(&d, src + pos, &len, o->out + o->len, &m, last, &o->err);
+        pos += len;
+        o->len += m;
+        if (o->r == UTFDFA_MALFORMED || (o->r == UTFDFA_INPUT_EMPTY && last && pos == n))
+            break;
+        if (o->r != UTFDFA_INPUT_EMPTY)
+            return false;
+    }
+    o->offset = utfdfa_decoder_offset(&d);
+    o->replaced = utfdfa_decoder_replaced(&d);
+    return true;
+}
+
+/* One input of the short-chunk sweep: at the scalar level in one call,
+ * then at `level` split in two at every byte, and in chunks of the sizes
+ * short packets have with a first chunk cut near `at` (the error). */
+static void sweep_one(const char *level, const uint8_t *src, size_t n, size_t at,
+                      const char *what)
+{
+    static struct outcome want, got;
+    static const size_t sizes[] = {16, 17, 31, 32, 48, 63, 64, 65, 100, 128, 200, 255, 256};
+    utfdfa__fast_force("scalar");
+    bool ok = drive_split(src, n, n, n, &want);
+    utfdfa__fast_force(level);
+    CHECK(ok, "sweep: %s, %zu bytes: the one call", what, n);
+    for (size_t s = 0; s <= n && ok; s++) {
+        CHECK(drive_split(src, n, s, n, &got), "sweep: no progress");
+        compare(&want, &got, what, level, UTFDFA_STRICT, s, n);
+    }
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0] && ok; k++)
+        for (size_t first = at > 4 ? at - 4 : 0; first <= at + 4; first++) {
+            CHECK(drive_split(src, n, first ? first : sizes[k], sizes[k], &got),
+                  "sweep: no progress");
+            compare(&want, &got, what, level, UTFDFA_STRICT, sizes[k], first);
+        }
+}
+
+/* The short-chunk path at one level: every length 0..300 of the text
+ * (so that a chunk ends in characters of every length at every place) in
+ * every two-way split; and a 300-byte text with, at every position, a
+ * byte 0xFF or a lead byte whose character the next byte breaks, in
+ * chunks of 16..256 bytes cut around it. */
+static void sweep_level(const char *level, const uint8_t *text, size_t tn)
+{
+    uint8_t src[MAX_IN];
+    size_t top = tn < 300 ? tn : 300;
+    for (size_t n = 0; n <= top; n++)
+        sweep_one(level, text, n, n, "sweep: a prefix");
+    for (size_t p = 0; p < top; p++)
+        for (int kind = 0; kind < 2; kind++) {
+            memcpy(src, text, top);
+            if (kind == 0) {
+                src[p] = 0xFF;
+            } else {
+                src[p] = 0xE4;
+                if (p + 1 < top)
+                    src[p + 1] = 'x';
+            }
+            sweep_one(level, src, top, p, kind ? "sweep: a broken character" : "sweep: 0xFF");
         }
 }
 
@@ -249,13 +325,17 @@ int main(void)
         for (size_t l = 0; l < fast_level_count; l++)
             if (utfdfa__fast_force(levels[l])) {
                 run_level(levels[l], src, n, names[variant], want, quick);
-                if (variant == 0 && l >= 3) /* the levels with a one-block path */
-                    check_whole_chunks(levels[l], src, n, &want[UTFDFA_STRICT], 1, 64, true);
+                /* short chunks: the one-block path (AVX2 and up) or the level's
+                 * decoder (the levels below), never the general path */
+                if (variant == 0)
+                    check_whole_chunks(levels[l], src, n, &want[UTFDFA_STRICT], 1, 64);
                 if (variant == 0) /* longer chunks: the level's decoder, at every level */
-                    check_whole_chunks(levels[l], src, n, &want[UTFDFA_STRICT], 65, 200,
-                                       l >= 3);
+                    check_whole_chunks(levels[l], src, n, &want[UTFDFA_STRICT], 65, 200);
             }
     }
+    for (size_t l = 0; l < fast_level_count; l++)
+        if (utfdfa__fast_force(levels[l]))
+            sweep_level(levels[l], text, tn);
     utfdfa__fast_force("auto");
     return check_summary("test_direct");
 }

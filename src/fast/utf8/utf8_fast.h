@@ -83,11 +83,12 @@ struct utfdfa__utf8_cursor {
 
 /* The public calls' direct entry: a chunk decoded as utfdfa__utf8_decode32
  * would, the cursor kept (pending as utfdfa__utf8_pending gives it, the
- * count before the call added when the character began before src): one
- * of more than 64 bytes, or a short one (n <= 64, cap >= n) at the VBMI
- * level (at the AVX2 and AVX-512 levels, with 16 units of room past n:
- * small_avx2.h); 0 (nothing read) for other short ones, which the
- * caller's general path takes, as it takes what follows an error. */
+ * count before the call added when the character began before src): a
+ * short one (n <= 64, cap >= n) by a one-block path at the VBMI level (at
+ * the AVX2 and AVX-512 levels, with 16 units of room past n:
+ * small_avx2.h), any other by the level's decoder; it stops (returns less
+ * than n) at an error or for room, and the caller's general path takes
+ * what follows. */
 size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
                              uint32_t *dst, size_t cap, size_t *written);
 
