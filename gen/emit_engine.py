@@ -280,8 +280,11 @@ def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k, 
     otype, make = ("uint16_t", f"_mm512_slli_epi16(pr, {shift})") if group == 2 else \
         ("uint32_t", f"_mm512_slli_epi32(_mm512_madd_epi16(pr, wq), {shift})") if group == 4 else \
         ("uint16_t", f"_mm512_slli_epi16(_mm512_add_epi16(_mm512_mullo_epi16(pr, wk), c3), {shift})")
-    load = ("_mm512_loadu_si512((const void *)(b + q * seg + r))" if stride == 64 else
-            f"_mm512_maskz_loadu_epi8((__mmask64)0x{(1 << stride) - 1:X}ull, (const void *)(b + q * seg + r))")
+    # A load of 64 bytes steps `stride`: with triples, the byte after the last
+    # one stepped is read too, so the phase leaves one byte of the buffer to
+    # what follows it (a masked load instead is several times slower on Zen).
+    load = "_mm512_loadu_si512((const void *)(b + q * seg + r))"
+    slack = "" if stride == 64 else " - 1"
     out = [f"    const __m512i cl0 = _mm512_loadu_si512((const void *)({p}_class + 0));",
            f"    const __m512i cl1 = _mm512_loadu_si512((const void *)({p}_class + 64));",
            f"    const __m512i cl2 = _mm512_loadu_si512((const void *)({p}_class + 128));",
@@ -293,8 +296,8 @@ def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k, 
         out += [f"    const __m512i wk = _mm512_set1_epi16({k});",
                 f"    const __m512i ia = _mm512_loadu_si512((const void *)({p}_run_triple_gather + 0));",
                 f"    const __m512i ib = _mm512_loadu_si512((const void *)({p}_run_triple_gather + 64));"]
-    out += [f"    while (len - i >= {ways} * {stride}) {{",
-           f"        size_t seg = (len - i) / ({ways} * {stride}) * {stride};",
+    out += [f"    while (len - i {'>' if slack else '>='} {ways} * {stride}) {{",
+           f"        size_t seg = (len - i{slack}) / ({ways} * {stride}) * {stride};",
            "        const uint8_t *b = buf + i;",
            f"        __attribute__((aligned(64))) uint8_t fn[{ways}][{width}];",
            f"        __attribute__((aligned(64))) {otype} off[{ways}][{32 if otype == 'uint16_t' else 16}];",
