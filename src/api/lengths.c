@@ -22,12 +22,14 @@ static uint64_t cp_share(enum fast_count what, uint32_t c)
     return !scalar ? 3 : c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
 }
 
+/* src[0..len) by the replacing decoder (for a window, src[0..len) ends at a
+ * character boundary): the sum of its code points' shares. */
 static uint64_t count_decoded(enum utfdfa_encoding from, enum fast_count what, const uint8_t *src,
                               size_t len)
 {
     utfdfa_decoder d;
     utfdfa_decoder_init(&d, from, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
-    uint32_t cps[256];
+    uint32_t cps[2048]; /* as utfdfa_transcode's block: the decoder's call costs a slab */
     uint64_t total = 0;
     for (;;) {
         size_t n = len, m = sizeof cps / sizeof *cps;
@@ -65,28 +67,6 @@ static size_t window_end(enum fast_form form, const uint8_t *src, size_t len, si
     return end;
 }
 
-/* src[0..len), which ends at a boundary, by the replacing decoder: its
- * share. */
-static uint64_t count_window(enum utfdfa_encoding from, enum fast_count what, const uint8_t *src,
-                             size_t len)
-{
-    utfdfa_decoder d;
-    utfdfa_decoder_init(&d, from, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
-    uint32_t cps[2048]; /* as utfdfa_transcode's block: the decoder's call costs a slab */
-    uint64_t total = 0;
-    for (;;) {
-        size_t n = len, m = sizeof cps / sizeof *cps;
-        utfdfa_error e;
-        utfdfa_result r = utfdfa_decode_utf32(&d, src, &n, cps, &m, true, &e);
-        for (size_t i = 0; i < m; i++)
-            total += cp_share(what, cps[i]);
-        src += n;
-        len -= n;
-        if (r == UTFDFA_INPUT_EMPTY)
-            return total;
-    }
-}
-
 /* src[0..len) of `from`, a UTF-8, UTF-16 or UTF-32 form: the valid stretch
  * up to each error counted by the kernel, then a window from the error by
  * the replacing decoder: 64 bytes, twice as many after each window that
@@ -107,7 +87,7 @@ static uint64_t count_form(enum utfdfa_encoding from, enum fast_form form, enum 
         src += ok;
         len -= ok;
         size_t end = window_end(form, src, len, win);
-        total += count_window(from, what, src, end);
+        total += count_decoded(from, what, src, end);
         src += end;
         len -= end;
         if (len == 0)
