@@ -93,15 +93,34 @@ ALWAYS_INLINE enum delivery complete(struct decoder *d, struct out *o, enum sink
     return deliver(d, o, sink, to, limit, value, at, length, err);
 }
 
+/* Whether an output under `limit` holds the characters of the magic number
+ * that are held back (ISO-8859-1 does not): where it does not, the magic
+ * number is text from its first byte, each character decided as any other. */
+ALWAYS_INLINE bool magic_fits(unsigned limit)
+{
+    return unfit(limit, corrected_magic_cp[0]) == UTFDFA_ERR_NONE &&
+           unfit(limit, corrected_magic_cp[1]) == UTFDFA_ERR_NONE;
+}
+
 /* The magic number is decided byte by byte at stream offsets 0-7. While the
  * stream matches it, the characters it completes are held back; they are
  * known from the offset alone, so nothing needs storing. release() writes
  * those completed before offset p once the stream turns out otherwise; its
- * U+0000 (offset 6) is then an error like any other. */
+ * U+0000 (offset 6) is then an error like any other. Held under a target
+ * that holds them and released under one that does not (the target changed
+ * in the middle of the magic number), the held bytes are one unencodable
+ * error: there is no room in the state to report them one at a time. */
 ALWAYS_INLINE enum delivery release(struct decoder *d, struct out *o, enum sink sink, unsigned to,
-                                    uint64_t p, utfdfa_error *err)
+                                    unsigned limit, uint64_t p, utfdfa_error *err)
 {
     size_t held = (p > 2) + (p > 5);
+    if (held && !magic_fits(limit)) {
+        if (!error_room(d, o, sink, to))
+            return NO_ROOM;
+        report(err, 0, p > 6 ? 7 : 3 * (uint32_t)held, UTFDFA_ERR_UNENCODABLE);
+        d->flags |= F_NOMAGIC;
+        return UNFIT;
+    }
     uint32_t out[3] = {corrected_magic_cp[0], corrected_magic_cp[1], REPLACEMENT};
     out[held] = REPLACEMENT;
     if (!ensure_room(d, o, sink, to, out,
@@ -202,15 +221,6 @@ ALWAYS_INLINE bool call_fail(const struct dfa_call *c, uint64_t at, uint32_t len
     return fail(c->d, c->o, c->sink, c->to, at, length, kind, c->err);
 }
 
-/* Whether an output under `limit` holds the characters of the magic number
- * that are held back (ISO-8859-1 does not): where it does not, the magic
- * number is text from its first byte, each character decided as any other. */
-ALWAYS_INLINE bool magic_fits(unsigned limit)
-{
-    return unfit(limit, corrected_magic_cp[0]) == UTFDFA_ERR_NONE &&
-           unfit(limit, corrected_magic_cp[1]) == UTFDFA_ERR_NONE;
-}
-
 /* The stream's first 8 bytes, while they may be the magic number. */
 ALWAYS_INLINE int magic_step(const struct dfa_call *c, struct dfa_run *run, uint8_t b)
 {
@@ -225,7 +235,7 @@ ALWAYS_INLINE int magic_step(const struct dfa_call *c, struct dfa_run *run, uint
         return STEP_NEXT;
     }
     if (!matches) {
-        enum delivery dv = release(c->d, c->o, c->sink, c->to, p, c->err);
+        enum delivery dv = release(c->d, c->o, c->sink, c->to, c->limit, p, c->err);
         if (dv != DELIVERED)
             return dv == NO_ROOM ? UTFDFA_OUTPUT_FULL : UTFDFA_MALFORMED;
     }
@@ -349,7 +359,7 @@ ALWAYS_INLINE int dfa_at_end(const struct dfa_call *c, struct dfa_run *run)
     const struct dfa *t = c->t;
     struct decoder *d = c->d;
     if (t->magic && !(d->flags & F_NOMAGIC)) {
-        enum delivery dv = release(d, c->o, c->sink, c->to, d->offset + run->i, c->err);
+        enum delivery dv = release(d, c->o, c->sink, c->to, c->limit, d->offset + run->i, c->err);
         if (dv != DELIVERED)
             return dv == NO_ROOM ? UTFDFA_OUTPUT_FULL : UTFDFA_MALFORMED;
     }

@@ -271,6 +271,86 @@ static void magic(void)
           "a magic number after the start is text, and its 00 an error");
 }
 
+/* The first `p` bytes of the magic number read (held) into UTF-8, then the
+ * target changed to ISO-8859-1, which cannot hold the held characters, and
+ * "Z" read: the output and the errors after the change. */
+static size_t magic_then_latin1(size_t p, enum utfdfa_error_mode mode, uint8_t *out,
+                                size_t cap, utfdfa_error *errs, size_t *nerr)
+{
+    static const uint8_t magic_number[] = {0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A};
+    uint8_t m[sizeof magic_number + 1];
+    memcpy(m, magic_number, p);
+    m[p] = 'Z';
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_CORRECTED_UTF8, mode, UTFDFA_BOM_STRIP);
+    uint8_t first[16];
+    size_t sl = p, ol = sizeof first;
+    utfdfa_error e;
+    utfdfa_result r = utfdfa_transcode(&d, UTFDFA_UTF8, m, &sl, first, &ol, false, &e);
+    CHECK(r == UTFDFA_INPUT_EMPTY && sl == p && ol == 0, "magic prefix %zu into UTF-8: held", p);
+    size_t len = 0, at = p;
+    *nerr = 0;
+    for (;;) {
+        sl = p + 1 - at;
+        ol = cap - len;
+        r = utfdfa_transcode(&d, UTFDFA_LATIN1, m + at, &sl, out + len, &ol, true, &e);
+        at += sl;
+        len += ol;
+        if (r != UTFDFA_MALFORMED)
+            break;
+        errs[(*nerr)++] = e;
+    }
+    CHECK(r == UTFDFA_INPUT_EMPTY && at == p + 1, "magic prefix %zu, then latin-1: ends", p);
+    return len;
+}
+
+/* The magic number held under one target and released under one that cannot
+ * hold its characters: they are an error, never written truncated. */
+static void magic_retargeted(void)
+{
+    static const struct {
+        size_t p;
+        const char *replaced;
+        size_t nerr;
+        utfdfa_error err[2];
+    } cases[] = {
+        {3, "?Z", 1, {{0, 3, UTFDFA_ERR_UNENCODABLE}}},
+        {4, "??Z", 2, {{0, 3, UTFDFA_ERR_UNENCODABLE}, {3, 1, UTFDFA_ERR_TRUNCATED}}},
+        {6, "?Z", 1, {{0, 6, UTFDFA_ERR_UNENCODABLE}}},
+        {7, "?Z", 1, {{0, 7, UTFDFA_ERR_UNENCODABLE}}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        uint8_t out[32];
+        utfdfa_error errs[8];
+        size_t nerr, n = magic_then_latin1(cases[k].p, UTFDFA_STRICT, out, sizeof out, errs, &nerr);
+        bool same = n == 1 && out[0] == 'Z' && nerr == cases[k].nerr;
+        for (size_t i = 0; same && i < nerr; i++)
+            same = errs[i].offset == cases[k].err[i].offset &&
+                   errs[i].length == cases[k].err[i].length && errs[i].kind == cases[k].err[i].kind;
+        CHECK(same, "magic prefix %zu, then latin-1, strict: %zu bytes (%02X), %zu errors",
+              cases[k].p, n, n ? out[0] : 0, nerr);
+        n = magic_then_latin1(cases[k].p, UTFDFA_REPLACE, out, sizeof out, errs, &nerr);
+        CHECK(n == strlen(cases[k].replaced) && memcmp(out, cases[k].replaced, n) == 0,
+              "magic prefix %zu, then latin-1, replacing: %.*s", cases[k].p, (int)n, out);
+    }
+    /* The same through decode_utf32 with the target set after the prefix. */
+    static const uint8_t m[] = {0xEF, 0xB7, 0x9D, 'Z'};
+    utfdfa_decoder d;
+    utfdfa_decoder_init(&d, UTFDFA_CORRECTED_UTF8, UTFDFA_STRICT, UTFDFA_BOM_STRIP);
+    uint32_t cps[8];
+    size_t sl = 3, ol = 8;
+    utfdfa_error e;
+    utfdfa_result r = utfdfa_decode_utf32(&d, m, &sl, cps, &ol, false, &e);
+    CHECK(r == UTFDFA_INPUT_EMPTY && ol == 0, "magic prefix held by decode_utf32");
+    utfdfa_decoder_set_target(&d, UTFDFA_LATIN1);
+    sl = 1, ol = 8;
+    r = utfdfa_decode_utf32(&d, m + 3, &sl, cps, &ol, true, &e);
+    CHECK(r == UTFDFA_MALFORMED && ol == 0 && e.offset == 0 && e.length == 3 &&
+              e.kind == UTFDFA_ERR_UNENCODABLE,
+          "set_target(latin-1) after a held magic prefix: %d, %zu code points (U+%04X)", (int)r,
+          ol, ol ? cps[0] : 0);
+}
+
 /* Encode cps to Corrected UTF-8 with `options`; 0 and *e on an error. */
 static size_t corrected_encode(const uint32_t *cps, size_t n, unsigned options, uint8_t *out,
                                size_t cap, utfdfa_error *e)
@@ -493,6 +573,7 @@ static void corrected(void)
     outcome_free(&rb);
     free(big_res);
     magic();
+    magic_retargeted();
     /* Into other encodings: only what they can hold. */
     static const uint8_t wide_cp[] = {0x41, 0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF};
     struct config c = {UTFDFA_CORRECTED_UTF8, UTFDFA_UTF8_RFC2279, SINK_BYTES, UTFDFA_STRICT,
