@@ -443,6 +443,8 @@ def _emit_forms(reg):
     kernel column, for src/encode/forms.h's functions of those names."""
     rows = reg.rows
     limit_max = {lim.name: lim.max for lim in reg.limits}
+    scalars = {lim.name: lim.max == UNICODE_MAX and list(lim.flags) == ["surrogates"]
+               for lim in reg.limits}
     whole = lambda r: not r.kernel[1]  # noqa: E731 (every scalar value in the form)
     out = ["/* The forms of the fast kernels (src/fast/kernels.h), by the kernel column:",
            " * X(FORM, the case labels of its encodings). */"]
@@ -454,6 +456,10 @@ def _emit_forms(reg):
                   _by_form(rows, lambda r: whole(r) and limit_max[r.limit] <= 0x10FFFF))
     out += _forms("UTFDFA_WIDE_FORMS", "wide_target(): the targets that write every scalar "
                   "value in a form.", _by_form(rows, whole))
+    out += _forms("UTFDFA_SCALAR_SOURCE_FORMS", "scalar_form(): the sources whose valid text is "
+                  "exactly the scalar values\n * in a form, which the validating and counting "
+                  "kernels read.",
+                  _by_form(rows, lambda r: whole(r) and scalars[r.limit]))
     out += _forms("UTFDFA_ASCII_SOURCE_FORMS", "ascii_source(): the sources whose ASCII is "
                   "a form's and nothing else of\n * them (no state, no signature).",
                   _by_form(rows, whole))

@@ -325,7 +325,7 @@ UTFDFA_API bool utfdfa_max_utf16_len(enum utfdfa_encoding from, size_t src_len, 
  * U+FFFD (so a caller may size a replacing conversion with it, or validate
  * first with utfdfa_validate). UTF-16 and UTF-32 without a byte order: their
  * BOM is a signature, not counted. Defined for every input; src is read
- * within src_len only. UTF-8, UTF-16 and UTF-32 sources are validated and
+ * within src_len only (and may be NULL when src_len is 0). UTF-8, UTF-16 and UTF-32 sources are validated and
  * counted by the kernels (utfdfa_kernel_name); the others are decoded.
  * The number of code points (of characters and U+FFFDs, at most src_len):
  * what utfdfa_decode_utf32 writes. */
@@ -340,7 +340,8 @@ UTFDFA_API bool utfdfa_utf8_len(enum utfdfa_encoding from, const uint8_t *src, s
  * twice that for bytes of UTF-16LE/BE). */
 UTFDFA_API bool utfdfa_utf16_len(enum utfdfa_encoding from, const uint8_t *src, size_t src_len,
                                  size_t *out);
-/* uint32_t units written into UTF-32: utfdfa_code_points (times 4 for bytes). */
+/* uint32_t units written into UTF-32: utfdfa_code_points (times 4 for the
+ * bytes of UTF-32LE/BE; into UTF-32 without a byte order 4 more, its BOM). */
 UTFDFA_API bool utfdfa_utf32_len(enum utfdfa_encoding from, const uint8_t *src, size_t src_len,
                                  size_t *out);
 /* The kernel level in use: the best this CPU has, chosen once at run time

@@ -5,6 +5,8 @@
  * valid stretches counted by the counting kernel (src/fast/kernels.h), each
  * error one U+FFFD; the other encodings are decoded, replacing, into code
  * points on the stack and those counted. */
+#include "common.h"
+#include "decode/byte_order.h"
 #include "fast/kernels.h"
 #include "utfdfa.h"
 
@@ -95,6 +97,22 @@ static uint64_t count_form(enum utfdfa_encoding from, enum fast_form form, enum 
     }
 }
 
+/* The form of a source whose valid text is exactly the scalar values in
+ * it (the validating and counting kernels read it), or -1. */
+static int scalar_form(enum utfdfa_encoding from)
+{
+#define FORM_CASE(form, encodings) encodings return FORM_##form;
+    switch (from) {
+        UTFDFA_SCALAR_SOURCE_FORMS(FORM_CASE)
+    default:
+        return -1;
+    }
+#undef FORM_CASE
+}
+
+static uint64_t count(enum utfdfa_encoding from, enum fast_count what, const uint8_t *src,
+                      size_t len);
+
 /* UTF-16 or UTF-32 without a byte order: its first unit decides, a BOM
  * being a signature (src/decode/byte_order.h). */
 static uint64_t count_unordered(enum utfdfa_encoding from, enum fast_count what,
@@ -109,26 +127,20 @@ static uint64_t count_unordered(enum utfdfa_encoding from, enum fast_count what,
         src += bom;
         len -= bom;
     }
-    if (wide)
-        return is_be ? count_form(UTFDFA_UTF32BE, FORM_UTF32BE, what, src, len)
-                     : count_form(UTFDFA_UTF32LE, FORM_UTF32LE, what, src, len);
-    return is_be ? count_form(UTFDFA_UTF16BE, FORM_UTF16BE, what, src, len)
-                 : count_form(UTFDFA_UTF16LE, FORM_UTF16LE, what, src, len);
+    enum utfdfa_encoding big = wide ? UTFDFA_UTF32BE : UTFDFA_UTF16BE;
+    return count(is_be ? big : little_endian_of(from), what, src, len);
 }
 
 static uint64_t count(enum utfdfa_encoding from, enum fast_count what, const uint8_t *src,
                       size_t len)
 {
-    switch (from) {
-    case UTFDFA_UTF8: return count_form(from, FORM_UTF8, what, src, len);
-    case UTFDFA_UTF16LE: return count_form(from, FORM_UTF16LE, what, src, len);
-    case UTFDFA_UTF16BE: return count_form(from, FORM_UTF16BE, what, src, len);
-    case UTFDFA_UTF32LE: return count_form(from, FORM_UTF32LE, what, src, len);
-    case UTFDFA_UTF32BE: return count_form(from, FORM_UTF32BE, what, src, len);
-    case UTFDFA_UTF16:
-    case UTFDFA_UTF32: return count_unordered(from, what, src, len);
-    default: return count_decoded(from, what, src, len);
-    }
+    src = REAL_ADDRESS(src, len); /* (NULL, 0) is an empty input: no arithmetic on NULL */
+    int form = scalar_form(from);
+    if (form >= 0)
+        return count_form(from, (enum fast_form)form, what, src, len);
+    if (is_unordered(from))
+        return count_unordered(from, what, src, len);
+    return count_decoded(from, what, src, len);
 }
 
 static bool fits(uint64_t n, size_t *out)

@@ -324,5 +324,15 @@ int main(void)
         else if (from == UTFDFA_UCS4LE || from == UTFDFA_UCS4BE)
             boundaries(from, "00 F6 01 00", 72);
     }
+    /* (NULL, 0) is an empty input, as everywhere in the API (run under
+     * UBSan, which rejects arithmetic on a null pointer). */
+    for (int e = 0; e < UTFDFA_NENCODINGS; e++) {
+        enum utfdfa_encoding from = (enum utfdfa_encoding)e;
+        size_t n8 = 1, n16 = 1, n32 = 1;
+        CHECK(utfdfa_code_points(from, NULL, 0) == 0 && utfdfa_utf8_len(from, NULL, 0, &n8) &&
+                  utfdfa_utf16_len(from, NULL, 0, &n16) && utfdfa_utf32_len(from, NULL, 0, &n32) &&
+                  n8 == 0 && n16 == 0 && n32 == 0,
+              "%s: (NULL, 0) counts %zu, %zu, %zu", utfdfa_encoding_name(from), n8, n16, n32);
+    }
     return check_summary("test_lengths");
 }
