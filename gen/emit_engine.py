@@ -10,14 +10,18 @@ chunked run (state out, state in) gives the same states as one run.
 
 The engines, chosen here from the DFA and at run time from the CPU:
 
-  scalar    portable C. Below a block (WAYS * SEG bytes) the step loop, one
-            reject test every 8 bytes (the reject state is a sink). A block is
+  scalar    portable C. Below WAYS * MARK bytes the step loop, one reject
+            test every 8 bytes (the reject state is a sink). A block (WAYS *
+            SEG bytes; the last one of the buffer shorter, whole MARKs) is
             cut into WAYS segments stepped at once, each its own chain of
             loads, so the core overlaps their latencies. Segment j > 0 starts
             from a guess: LOOK bytes before it, stepped from START (and from
             START again after a reject); most DFAs forget where they started
-            within a line (convergence). A guess that is not the state the
-            previous segment really ends in costs that segment a plain re-run.
+            within a line (convergence). Each chain keeps its state every
+            MARK bytes; a guess that is not the state the previous segment
+            really ends in costs that segment a plain re-run only up to the
+            first mark where the re-run meets the guessed chain (from there
+            the two are one: the DFA is deterministic).
   shuffle   x86 SSSE3 and AVX2 (the same code compiled twice), <= 16 states:
             a segment's transition *function* is a vector (lane s: where s
             goes), composed with one pshufb per byte with the byte's
@@ -43,7 +47,8 @@ import os
 
 SCALAR, SSSE3, AVX2, VBMI, NEON = 0, 1, 2, 3, 4
 LEVELS = ("scalar", "ssse3", "avx2", "avx512vbmi", "neon")
-WAYS, SEG, LOOK = 8, 512, 64      # scalar: chains, bytes a chain steps, guess look-back
+WAYS, SEG, LOOK = 8, 2048, 128     # scalar: chains, bytes a chain steps, guess look-back
+MARK = 64                         # scalar: bytes between a chain's kept states
 VWAYS, VSEG = 4, 256              # vector: segments, bytes a segment steps
 
 # Deliberate faults for the engine test's proof that it catches broken engines
@@ -171,54 +176,18 @@ def _plain(dfa, P, p):
 
 def _scalar(dfa, P, p):
     """WAYS chains over a block; segments after the first start from a guess."""
-    ways = range(WAYS)
-    guess = "g{j} = {p}_trans[g{j} + {p}_class[b[{j} * {P}_RUN_SEG - {P}_RUN_LOOK + i]]];"
     out = [f"#define {P}_RUN_WAYS {WAYS}",
            f"#define {P}_RUN_SEG {SEG}",
+           f"#define {P}_RUN_MARK {MARK} /* a chain's state is kept every MARK bytes */",
            f"#ifndef {P}_RUN_LOOK /* bytes of look-back (a test may change it and the start) */",
            f"#define {P}_RUN_LOOK {LOOK}",
            "#endif",
            f"#ifndef {P}_RUN_GUESS_FROM /* where segment j's look-back starts */",
            f"#define {P}_RUN_GUESS_FROM(j) {P}_START",
-           "#endif",
-           f"/* One block of WAYS * SEG bytes from state s: the state after it, or REJECT and *at. */",
-           f"static inline uint32_t {p}_run_block(uint32_t s, const uint8_t *b, size_t *at)",
-           "{",
-           "    uint32_t g[" + f"{P}_RUN_WAYS], e[{P}_RUN_WAYS];",
-           "    size_t i;",
-           "    int j;",
-           "    uint32_t " + ", ".join(f"g{j} = {P}_RUN_GUESS_FROM({j})" for j in ways if j) + ";",
-           f"    for (i = 0; i < {P}_RUN_LOOK; i++) {{ /* the guesses: the look-back from START */"]
-    for j in ways:
-        if j:
-            out.append("        " + guess.format(j=j, p=p, P=P))
-            out.append(f"        g{j} = g{j} == {P}_REJECT ? {P}_START : g{j};")
-    out += ["    }",
-            "    {",
-            "        uint32_t " + ", ".join(f"s{j} = " + ("s" if j == 0 else f"g{j}") for j in ways) + ";",
-            f"        for (i = 0; i < {P}_RUN_SEG; i++) {{"]
-    for j in ways:
-        out.append(f"            s{j} = {p}_trans[s{j} + {p}_class[b[{j} * {P}_RUN_SEG + i]]];")
-    out += ["        }"]
-    out += ["        " + " ".join(f"e[{j}] = s{j};" for j in ways)]
-    out += ["        " + " ".join(f"g[{j}] = g{j};" for j in ways if j) + " g[0] = s;", "    }"]
-    check = (f"s != g[j] || e[j] == {P}_REJECT" if not _fault("spec")
-             else f"(j == 0 && s != g[j]) || e[j] == {P}_REJECT")
-    out += [f"    for (j = 0; j < {P}_RUN_WAYS; j++) {{",
-            f"        if ({check}) {{ /* a wrong guess, or the reject: step it again */",
-            "            size_t a;",
-            f"            s = {p}_run_plain(s, b + (size_t)j * {P}_RUN_SEG, {P}_RUN_SEG, &a);",
-            f"            if (s == {P}_REJECT) {{",
-            f"                *at = (size_t)j * {P}_RUN_SEG + a;",
-            f"                return {P}_REJECT;",
-            "            }",
-            "        } else {",
-            "            s = e[j];",
-            "        }",
-            "    }",
-            "    return s;",
-            "}", "",
-            f"static inline uint32_t {p}_run_scalar(uint32_t s, const uint8_t *buf, size_t len, size_t *at)",
+           "#endif"]
+    for name in ("block", "block_tail"):
+        out += _block(P, p, name)
+    out += [f"static inline uint32_t {p}_run_scalar(uint32_t s, const uint8_t *buf, size_t len, size_t *at)",
             "{",
             "    size_t i = 0, a;",
             f"    const size_t block = (size_t){P}_RUN_WAYS * {P}_RUN_SEG;",
@@ -229,8 +198,82 @@ def _scalar(dfa, P, p):
             f"            return {P}_REJECT;",
             "        }",
             "    }",
+            f"    if (len - i >= (size_t){P}_RUN_WAYS * {P}_RUN_MARK) {{ /* a shorter block, of whole marks */",
+            f"        size_t seg = (len - i) / {P}_RUN_WAYS / {P}_RUN_MARK * {P}_RUN_MARK;",
+            f"        s = {p}_run_block_tail(s, buf + i, seg, &a);",
+            f"        if (s == {P}_REJECT) {{",
+            "            *at = i + a;",
+            f"            return {P}_REJECT;",
+            "        }",
+            f"        i += {P}_RUN_WAYS * seg;",
+            "    }",
             f"    s = {p}_run_plain(s, buf + i, len - i, &a);",
             "    *at = i + a;",
+            "    return s;",
+            "}", ""]
+    return out
+
+
+def _block(P, p, name):
+    """run_block (WAYS * SEG bytes, a constant the compiler folds into the chains'
+    addresses) or run_block_tail (WAYS * seg, seg a multiple of MARK below SEG)."""
+    ways = range(WAYS)
+    guess = "g{j} = {p}_trans[g{j} + {p}_class[b[{j} * seg - look + i]]];"
+    tail = name == "block_tail"
+    out = [f"/* One block of WAYS * {'seg' if tail else 'SEG'} bytes from state s"
+           + (" (seg a multiple of MARK, below SEG)" if tail else "") + ":",
+           " * the state after it, or REJECT and *at. */",
+           f"static inline uint32_t {p}_run_{name}(uint32_t s, const uint8_t *b, "
+           + ("size_t seg, " if tail else "") + "size_t *at)",
+           "{"] + ([] if tail else [f"    const size_t seg = {P}_RUN_SEG;"]) + [
+           "    uint32_t g[" + f"{P}_RUN_WAYS], e[{P}_RUN_WAYS], mk[{P}_RUN_WAYS][{P}_RUN_SEG / {P}_RUN_MARK];",
+           "    size_t i;",
+           "    int j;",
+           "    uint32_t " + ", ".join(f"g{j} = {P}_RUN_GUESS_FROM({j})" for j in ways if j) + ";",
+           f"    const size_t look = seg < {P}_RUN_LOOK ? seg : {P}_RUN_LOOK;",
+           "    for (i = 0; i < look; i++) { /* the guesses: the look-back from START */"]
+    for j in ways:
+        if j:
+            out.append("        " + guess.format(j=j, p=p, P=P))
+            out.append(f"        g{j} = g{j} == {P}_REJECT ? {P}_START : g{j};")
+    out += ["    }",
+            "    {",
+            "        uint32_t " + ", ".join(f"s{j} = " + ("s" if j == 0 else f"g{j}") for j in ways) + ";",
+            "        size_t c;",
+            f"        for (c = 0; c < seg / {P}_RUN_MARK; c++) {{",
+            f"            for (i = c * {P}_RUN_MARK; i < (c + 1) * {P}_RUN_MARK; i++) {{"]
+    for j in ways:
+        out.append(f"                s{j} = {p}_trans[s{j} + {p}_class[b[{j} * seg + i]]];")
+    out += ["            }"]
+    out += ["            " + " ".join(f"mk[{j}][c] = s{j};" for j in ways if j)]
+    out += ["        }"]
+    out += ["        " + " ".join(f"e[{j}] = s{j};" for j in ways)]
+    out += ["        " + " ".join(f"g[{j}] = g{j};" for j in ways if j) + " g[0] = s;", "    }"]
+    check = (f"s != g[j] || e[j] == {P}_REJECT" if not _fault("spec")
+             else f"(j == 0 && s != g[j]) || e[j] == {P}_REJECT")
+    # Resynchronisation: a guessed chain that met the real one at a mark goes on
+    # as the real one would (the DFA is deterministic), so a wrong guess costs
+    # the bytes up to the first mark where the two chains agree.
+    meet = (f"s == mk[j][c] && e[j] != {P}_REJECT" if not _fault("resync")
+            else f"(s == mk[j][c] || c == 0) && e[j] != {P}_REJECT")
+    out += [f"    for (j = 0; j < {P}_RUN_WAYS; j++) {{",
+            f"        if ({check}) {{ /* a wrong guess, or the reject: step it again to a mark where the chains meet */",
+            "            size_t a, c;",
+            f"            for (c = 0; c < seg / {P}_RUN_MARK; c++) {{",
+            f"                s = {p}_run_plain(s, b + (size_t)j * seg + c * {P}_RUN_MARK, {P}_RUN_MARK, &a);",
+            f"                if (s == {P}_REJECT) {{",
+            f"                    *at = (size_t)j * seg + c * {P}_RUN_MARK + a;",
+            f"                    return {P}_REJECT;",
+            "                }",
+            f"                if (j > 0 && {meet}) {{",
+            "                    s = e[j];",
+            "                    break;",
+            "                }",
+            "            }",
+            "        } else {",
+            "            s = e[j];",
+            "        }",
+            "    }",
             "    return s;",
             "}", ""]
     return out

@@ -81,7 +81,7 @@ missed=0
 FAULTS=${FAULTS:-"table hex-lines ipv4-lines utf8; pair corrected-utf-8 utf8-rfc2279 rfc8259-string;
 triple json-number-lines ipv4-lines utf8; quad hex-lines atom-lines token-lines;
 join hex-lines ipv4-lines rfc3339-lines; tail hex-lines ipv4-lines uri-lines;
-spec utf8 utf7-imap rfc3986-uri; overread hex-lines ipv4-lines uri-lines"}
+spec utf8 utf7-imap rfc3986-uri; resync utf7-imap rfc3986-uri uri-lines; overread hex-lines ipv4-lines uri-lines"}
 while read -r spec; do
     [ -n "$spec" ] || continue
     # shellcheck disable=SC2086
@@ -103,7 +103,7 @@ while read -r spec; do
         dir=$OUT/fault-$fault-$name
         # shellcheck disable=SC2086
         EXTRA=
-        [ "$fault" = spec ] && EXTRA=-DTEST_WRONG_GUESS
+        case $fault in spec|resync) EXTRA=-DTEST_WRONG_GUESS ;; esac
         UTFDFA_ENGINE_FAULT=$fault build "$name" "$dir" "$opts" "$@"
         if $RUN "$dir/test_run" "$name" > "$dir/out" 2> "$dir/err"; then
             echo "run.sh: fault $fault in $name's engine went unseen" >&2
