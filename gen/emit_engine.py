@@ -25,14 +25,18 @@ The engines, chosen here from the DFA and at run time from the CPU:
   shuffle   x86 SSSE3 and AVX2 (the same code compiled twice), <= 16 states:
             a segment's transition *function* is a vector (lane s: where s
             goes), composed with one pshufb per byte with the byte's
-            transition vector: four segments at once from the identity,
-            joined in order at the end (enumerative, "data-parallel") stepping.
-            With AVX-512 VBMI, one pshufb per four bytes when the table of
-            every four classes fits 32 KiB (k <= 6 classes), else per three
-            (k <= 12), else per two.
+            transition vector: several segments at once (WAYS_OF) from the
+            identity, joined in order at the end (enumerative,
+            "data-parallel") stepping. With AVX-512 VBMI, one pshufb per four
+            bytes when the table of every four classes fits 32 KiB (k <= 6
+            classes), else per four bytes as two pair classes when their
+            table fits (pairs of classes with one transition function share a
+            pair class; a vpermi2b maps a pair to it, k <= 11), else per
+            three (k <= 12), else per two.
   vpermb    x86 AVX-512 VBMI, <= 64 states: the same with vpermb over 32 or
             64 lanes (the transition vector read from memory by the
-            instruction), three bytes a vpermb when their table fits 32 KiB.
+            instruction), four bytes (pair classes) or three a vpermb when
+            their table fits 32 KiB.
   neon      AArch64 (NEON is baseline there), <= 16 states: the shuffle
             engine with tbl (vqtbl1q_u8) for pshufb.
 
@@ -49,7 +53,7 @@ SCALAR, SSSE3, AVX2, VBMI, NEON = 0, 1, 2, 3, 4
 LEVELS = ("scalar", "ssse3", "avx2", "avx512vbmi", "neon")
 WAYS, SEG, LOOK = 8, 2048, 128     # scalar: chains, bytes a chain steps, guess look-back
 MARK = 64                         # scalar: bytes between a chain's kept states
-VWAYS, VSEG = 4, 256              # vector: segments, bytes a segment steps
+VSEG = 256                        # vector: bytes a segment steps at most
 # Segments at once per level: enough independent shuffles to cover a shuffle's
 # latency, few enough for the vector registers (16 below AVX-512, 32 with it);
 # measured on an AVX-512 VBMI Xeon (six vpermb chains of 32 lanes, twelve pshufb).
