@@ -10,25 +10,33 @@ chunked run (state out, state in) gives the same states as one run.
 
 The engines, chosen here from the DFA and at run time from the CPU:
 
-  scalar    portable C. Below a block (WAYS * SEG bytes) the step loop, one
-            reject test every 8 bytes (the reject state is a sink). A block is
+  scalar    portable C. Below WAYS * MARK bytes the step loop, one reject
+            test every 8 bytes (the reject state is a sink). A block (WAYS *
+            SEG bytes; the last one of the buffer shorter, whole MARKs) is
             cut into WAYS segments stepped at once, each its own chain of
             loads, so the core overlaps their latencies. Segment j > 0 starts
             from a guess: LOOK bytes before it, stepped from START (and from
             START again after a reject); most DFAs forget where they started
-            within a line (convergence). A guess that is not the state the
-            previous segment really ends in costs that segment a plain re-run.
+            within a line (convergence). Each chain keeps its state every
+            MARK bytes; a guess that is not the state the previous segment
+            really ends in costs that segment a plain re-run only up to the
+            first mark where the re-run meets the guessed chain (from there
+            the two are one: the DFA is deterministic).
   shuffle   x86 SSSE3 and AVX2 (the same code compiled twice), <= 16 states:
             a segment's transition *function* is a vector (lane s: where s
             goes), composed with one pshufb per byte with the byte's
-            transition vector: four segments at once from the identity,
-            joined in order at the end (enumerative, "data-parallel") stepping.
-            With AVX-512 VBMI, one pshufb per four bytes when the table of
-            every four classes fits 32 KiB (k <= 6 classes), else per three
-            (k <= 12), else per two.
+            transition vector: several segments at once (WAYS_OF) from the
+            identity, joined in order at the end (enumerative,
+            "data-parallel") stepping. With AVX-512 VBMI, one pshufb per four
+            bytes when the table of every four classes fits 32 KiB (k <= 6
+            classes), else per four bytes as two pair classes when their
+            table fits (pairs of classes with one transition function share a
+            pair class; a vpermi2b maps a pair to it, k <= 11), else per
+            three (k <= 12), else per two.
   vpermb    x86 AVX-512 VBMI, <= 64 states: the same with vpermb over 32 or
             64 lanes (the transition vector read from memory by the
-            instruction), three bytes a vpermb when their table fits 32 KiB.
+            instruction), four bytes (pair classes) or three a vpermb when
+            their table fits 32 KiB.
   neon      AArch64 (NEON is baseline there), <= 16 states: the shuffle
             engine with tbl (vqtbl1q_u8) for pshufb.
 
@@ -43,12 +51,20 @@ import os
 
 SCALAR, SSSE3, AVX2, VBMI, NEON = 0, 1, 2, 3, 4
 LEVELS = ("scalar", "ssse3", "avx2", "avx512vbmi", "neon")
-WAYS, SEG, LOOK = 8, 512, 64      # scalar: chains, bytes a chain steps, guess look-back
-VWAYS, VSEG = 4, 256              # vector: segments, bytes a segment steps
+WAYS, SEG, LOOK = 8, 2048, 128     # scalar: chains, bytes a chain steps, guess look-back
+MARK = 64                         # scalar: bytes between a chain's kept states
+VSEG = 256                        # vector: bytes a segment steps at most
+# Segments at once per level: enough independent shuffles to cover a shuffle's
+# latency, few enough for the vector registers (16 below AVX-512, 32 with it);
+# measured on an AVX-512 VBMI Xeon (six vpermb chains of 32 lanes, twelve pshufb).
+WAYS_OF = {"ssse3": 6, "avx2": 6, "avx512vbmi": 12, "vpermb": 6, "neon": 4}
 
 # Deliberate faults for the engine test's proof that it catches broken engines
 # (`tests/engine/run.sh faults`); never set in a build.
 FAULT = os.environ.get("UTFDFA_ENGINE_FAULT", "")
+# The engine test's choice of a smaller table of several bytes (pair, triple) where
+# a larger one fits, so that every table is proved at every width; never set in a build.
+TABLE = os.environ.get("UTFDFA_ENGINE_TABLE", "")
 
 
 def levels_for(dfa, scalar_only=False):
@@ -69,17 +85,86 @@ def describe(dfa, scalar_only=False):
     if scalar_only:
         return "scalar only (asked for)"
     if n <= 16:
-        per = ("four bytes" if quad_width_ok(dfa, 16) else "three bytes" if triple_width_ok(dfa, 16)
-               else "two bytes") if pair_width_ok(dfa, 16) else "a byte"
+        per = _PER[table_kind(dfa, 16)] if pair_width_ok(dfa, 16) else "a byte"
         return (f"shuffle (pshufb, AVX2/SSSE3, {per} a shuffle with AVX-512 VBMI; tbl, NEON): "
                 f"{n} states fit 16 lanes; scalar {WAYS}-way elsewhere")
     if n <= 64:
         w = vec_width(dfa)
-        per = "three bytes" if triple_width_ok(dfa, w) else "two bytes" if pair_width_ok(dfa, w) \
-            else "a byte"
+        per = _PER[table_kind(dfa, w)]
         return (f"vpermb (AVX-512 VBMI, {per} a shuffle): {n} states fit {w} lanes; "
                 f"scalar {WAYS}-way elsewhere, NEON too")
     return f"scalar {WAYS}-way with convergence: {n} states exceed 64 lanes"
+
+
+_PER = {"quad": "four bytes", "pquad": "four bytes (two pair classes)", "triple": "three bytes",
+        "pair": "two bytes", None: "a byte"}
+_GROUP = {"quad": 4, "pquad": 4, "triple": 3, "pair": 2}
+
+
+def table_kind(dfa, width):
+    """The table of several bytes a shuffle that the AVX-512 VBMI engine reads, or None:
+    quads of classes (16 lanes), else quads of pair classes, else triples, else pairs."""
+    if TABLE in ("triple", "pair") and {"triple": triple_width_ok, "pair": pair_width_ok}[TABLE](dfa, width):
+        return TABLE
+    if width == 16 and quad_width_ok(dfa, 16):
+        return "quad"
+    if pquad_width_ok(dfa, width):
+        return "pquad"
+    if triple_width_ok(dfa, width):
+        return "triple"
+    if pair_width_ok(dfa, width):
+        return "pair"
+    return None
+
+
+def pair_functions(dfa):
+    """The distinct functions of two bytes (the pair classes): (the id of each class
+    pair c1 * k + c2, the functions in order of first appearance)."""
+    k, ct, n = dfa.nclasses, dfa.class_trans, dfa.nstates
+    ids, funcs, seen = [], [], {}
+    for c1 in range(k):
+        for c2 in range(k):
+            f = tuple(ct[ct[s][c1]][c2] for s in range(n))
+            if f not in seen:
+                seen[f] = len(funcs)
+                funcs.append(f)
+            ids.append(seen[f])
+    return ids, funcs
+
+
+def pquad_width_ok(dfa, width):
+    """Whether quads of pair classes fit: a pair's index below 128 (one vpermi2b maps it
+    to its pair class), and the table of every two pair classes in 32 KiB. Counting the
+    pair classes costs k * k * n: only when k * k <= 128."""
+    if dfa.nclasses ** 2 > 128:
+        return False
+    return len(pair_functions(dfa)[1]) ** 2 * width <= 32768
+
+
+def _pquad_table(dfa, p, width):
+    """run_pclass[c1 * k + c2]: the pair class of two bytes; run_pquad[(q1 * m + q2) * width
+    + s]: where state s goes on a pair of pair class q1 then one of q2."""
+    n = dfa.nstates
+    ids, funcs = pair_functions(dfa)
+    m = len(funcs)
+    out = [f"/* {p}_run_pclass[c1 * {dfa.nclasses} + c2]: the pair class of a byte of class c1 then",
+           " * one of c2 (pairs with one transition function share one). */",
+           f"__attribute__((aligned(64))) static const uint8_t {p}_run_pclass[128] = {{",
+           "    " + ",".join(map(str, ids + [0] * (128 - len(ids)))) + ",", "};",
+           f"/* {p}_run_pquad[(q1 * {m} + q2) * {width} + s]: the state number s goes to on two pairs",
+           " * of pair classes q1, q2: four bytes a shuffle. */",
+           f"__attribute__((aligned(64))) static const uint8_t {p}_run_pquad[{m * m} * {width}] = {{"]
+    lk = _likely(dfa, 4)
+    k = dfa.nclasses
+    wrong = (ids[lk[0] * k + lk[1]], ids[lk[2] * k + lk[3]])
+    for q1 in range(m):
+        for q2 in range(m):
+            row = [funcs[q2][funcs[q1][s]] for s in range(n)] + [0] * (width - n)
+            if _fault("pquad") and (q1, q2) == wrong:  # one row wrong from START
+                row[dfa.start] = dfa.reject
+            out.append("    " + ",".join(str(v) for v in row) + ",")
+    out += ["};", ""]
+    return out
 
 
 def _fault(name):
@@ -125,12 +210,10 @@ def emit_run(comp, prefix, scalar_only=False):
                 f"#define {P}_RUN_X86 1",
                 "#include <immintrin.h>", ""]
         out += _vector_table(dfa, p, vec_width(dfa))
-        if dfa.nstates <= 16 and VBMI in levels and quad_width_ok(dfa, 16):
-            out += _quad_table(dfa, p, 16)
-        elif VBMI in levels and triple_width_ok(dfa, vec_width(dfa)):
-            out += _triple_table(dfa, p, vec_width(dfa))
-        elif pair_width_ok(dfa, vec_width(dfa)):
-            out += _pair_table(dfa, p, vec_width(dfa))
+        kind = table_kind(dfa, vec_width(dfa)) if VBMI in levels else None
+        if kind:
+            out += {"quad": _quad_table, "pquad": _pquad_table, "triple": _triple_table,
+                    "pair": _pair_table}[kind](dfa, p, vec_width(dfa))
         if dfa.nstates <= 16:
             out += _shuffle(dfa, P, p, "ssse3", "ssse3")
             out += _shuffle(dfa, P, p, "avx2", "avx2")
@@ -171,54 +254,18 @@ def _plain(dfa, P, p):
 
 def _scalar(dfa, P, p):
     """WAYS chains over a block; segments after the first start from a guess."""
-    ways = range(WAYS)
-    guess = "g{j} = {p}_trans[g{j} + {p}_class[b[{j} * {P}_RUN_SEG - {P}_RUN_LOOK + i]]];"
     out = [f"#define {P}_RUN_WAYS {WAYS}",
            f"#define {P}_RUN_SEG {SEG}",
+           f"#define {P}_RUN_MARK {MARK} /* a chain's state is kept every MARK bytes */",
            f"#ifndef {P}_RUN_LOOK /* bytes of look-back (a test may change it and the start) */",
            f"#define {P}_RUN_LOOK {LOOK}",
            "#endif",
            f"#ifndef {P}_RUN_GUESS_FROM /* where segment j's look-back starts */",
            f"#define {P}_RUN_GUESS_FROM(j) {P}_START",
-           "#endif",
-           f"/* One block of WAYS * SEG bytes from state s: the state after it, or REJECT and *at. */",
-           f"static inline uint32_t {p}_run_block(uint32_t s, const uint8_t *b, size_t *at)",
-           "{",
-           "    uint32_t g[" + f"{P}_RUN_WAYS], e[{P}_RUN_WAYS];",
-           "    size_t i;",
-           "    int j;",
-           "    uint32_t " + ", ".join(f"g{j} = {P}_RUN_GUESS_FROM({j})" for j in ways if j) + ";",
-           f"    for (i = 0; i < {P}_RUN_LOOK; i++) {{ /* the guesses: the look-back from START */"]
-    for j in ways:
-        if j:
-            out.append("        " + guess.format(j=j, p=p, P=P))
-            out.append(f"        g{j} = g{j} == {P}_REJECT ? {P}_START : g{j};")
-    out += ["    }",
-            "    {",
-            "        uint32_t " + ", ".join(f"s{j} = " + ("s" if j == 0 else f"g{j}") for j in ways) + ";",
-            f"        for (i = 0; i < {P}_RUN_SEG; i++) {{"]
-    for j in ways:
-        out.append(f"            s{j} = {p}_trans[s{j} + {p}_class[b[{j} * {P}_RUN_SEG + i]]];")
-    out += ["        }"]
-    out += ["        " + " ".join(f"e[{j}] = s{j};" for j in ways)]
-    out += ["        " + " ".join(f"g[{j}] = g{j};" for j in ways if j) + " g[0] = s;", "    }"]
-    check = (f"s != g[j] || e[j] == {P}_REJECT" if not _fault("spec")
-             else f"(j == 0 && s != g[j]) || e[j] == {P}_REJECT")
-    out += [f"    for (j = 0; j < {P}_RUN_WAYS; j++) {{",
-            f"        if ({check}) {{ /* a wrong guess, or the reject: step it again */",
-            "            size_t a;",
-            f"            s = {p}_run_plain(s, b + (size_t)j * {P}_RUN_SEG, {P}_RUN_SEG, &a);",
-            f"            if (s == {P}_REJECT) {{",
-            f"                *at = (size_t)j * {P}_RUN_SEG + a;",
-            f"                return {P}_REJECT;",
-            "            }",
-            "        } else {",
-            "            s = e[j];",
-            "        }",
-            "    }",
-            "    return s;",
-            "}", "",
-            f"static inline uint32_t {p}_run_scalar(uint32_t s, const uint8_t *buf, size_t len, size_t *at)",
+           "#endif"]
+    for name in ("block", "block_tail"):
+        out += _block(P, p, name)
+    out += [f"static inline uint32_t {p}_run_scalar(uint32_t s, const uint8_t *buf, size_t len, size_t *at)",
             "{",
             "    size_t i = 0, a;",
             f"    const size_t block = (size_t){P}_RUN_WAYS * {P}_RUN_SEG;",
@@ -229,8 +276,82 @@ def _scalar(dfa, P, p):
             f"            return {P}_REJECT;",
             "        }",
             "    }",
+            f"    if (len - i >= (size_t){P}_RUN_WAYS * {P}_RUN_MARK) {{ /* a shorter block, of whole marks */",
+            f"        size_t seg = (len - i) / {P}_RUN_WAYS / {P}_RUN_MARK * {P}_RUN_MARK;",
+            f"        s = {p}_run_block_tail(s, buf + i, seg, &a);",
+            f"        if (s == {P}_REJECT) {{",
+            "            *at = i + a;",
+            f"            return {P}_REJECT;",
+            "        }",
+            f"        i += {P}_RUN_WAYS * seg;",
+            "    }",
             f"    s = {p}_run_plain(s, buf + i, len - i, &a);",
             "    *at = i + a;",
+            "    return s;",
+            "}", ""]
+    return out
+
+
+def _block(P, p, name):
+    """run_block (WAYS * SEG bytes, a constant the compiler folds into the chains'
+    addresses) or run_block_tail (WAYS * seg, seg a multiple of MARK below SEG)."""
+    ways = range(WAYS)
+    guess = "g{j} = {p}_trans[g{j} + {p}_class[b[{j} * seg - look + i]]];"
+    tail = name == "block_tail"
+    out = [f"/* One block of WAYS * {'seg' if tail else 'SEG'} bytes from state s"
+           + (" (seg a multiple of MARK, below SEG)" if tail else "") + ":",
+           " * the state after it, or REJECT and *at. */",
+           f"static inline uint32_t {p}_run_{name}(uint32_t s, const uint8_t *b, "
+           + ("size_t seg, " if tail else "") + "size_t *at)",
+           "{"] + ([] if tail else [f"    const size_t seg = {P}_RUN_SEG;"]) + [
+           "    uint32_t g[" + f"{P}_RUN_WAYS], e[{P}_RUN_WAYS], mk[{P}_RUN_WAYS][{P}_RUN_SEG / {P}_RUN_MARK];",
+           "    size_t i;",
+           "    int j;",
+           "    uint32_t " + ", ".join(f"g{j} = {P}_RUN_GUESS_FROM({j})" for j in ways if j) + ";",
+           f"    const size_t look = seg < {P}_RUN_LOOK ? seg : {P}_RUN_LOOK;",
+           "    for (i = 0; i < look; i++) { /* the guesses: the look-back from START */"]
+    for j in ways:
+        if j:
+            out.append("        " + guess.format(j=j, p=p, P=P))
+            out.append(f"        g{j} = g{j} == {P}_REJECT ? {P}_START : g{j};")
+    out += ["    }",
+            "    {",
+            "        uint32_t " + ", ".join(f"s{j} = " + ("s" if j == 0 else f"g{j}") for j in ways) + ";",
+            "        size_t c;",
+            f"        for (c = 0; c < seg / {P}_RUN_MARK; c++) {{",
+            f"            for (i = c * {P}_RUN_MARK; i < (c + 1) * {P}_RUN_MARK; i++) {{"]
+    for j in ways:
+        out.append(f"                s{j} = {p}_trans[s{j} + {p}_class[b[{j} * seg + i]]];")
+    out += ["            }"]
+    out += ["            " + " ".join(f"mk[{j}][c] = s{j};" for j in ways if j)]
+    out += ["        }"]
+    out += ["        " + " ".join(f"e[{j}] = s{j};" for j in ways)]
+    out += ["        " + " ".join(f"g[{j}] = g{j};" for j in ways if j) + " g[0] = s;", "    }"]
+    check = (f"s != g[j] || e[j] == {P}_REJECT" if not _fault("spec")
+             else f"(j == 0 && s != g[j]) || e[j] == {P}_REJECT")
+    # Resynchronisation: a guessed chain that met the real one at a mark goes on
+    # as the real one would (the DFA is deterministic), so a wrong guess costs
+    # the bytes up to the first mark where the two chains agree.
+    meet = (f"s == mk[j][c] && e[j] != {P}_REJECT" if not _fault("resync")
+            else f"(s == mk[j][c] || c == 0) && e[j] != {P}_REJECT")
+    out += [f"    for (j = 0; j < {P}_RUN_WAYS; j++) {{",
+            f"        if ({check}) {{ /* a wrong guess, or the reject: step it again to a mark where the chains meet */",
+            "            size_t a, c;",
+            f"            for (c = 0; c < seg / {P}_RUN_MARK; c++) {{",
+            f"                s = {p}_run_plain(s, b + (size_t)j * seg + c * {P}_RUN_MARK, {P}_RUN_MARK, &a);",
+            f"                if (s == {P}_REJECT) {{",
+            f"                    *at = (size_t)j * seg + c * {P}_RUN_MARK + a;",
+            f"                    return {P}_REJECT;",
+            "                }",
+            f"                if (j > 0 && {meet}) {{",
+            "                    s = e[j];",
+            "                    break;",
+            "                }",
+            "            }",
+            "        } else {",
+            "            s = e[j];",
+            "        }",
+            "    }",
             "    return s;",
             "}", ""]
     return out
@@ -269,11 +390,13 @@ def _join(P, p, ways, width):
             "        }"]
 
 
-def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k, group=2):
+def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k, group=2, pk=None):
     """Segments of whole 64-byte groups, stepped `group` (2 or 4) bytes at a time:
     the bytes' classes by vpermb from the class table, a pair's index c1 * k + c2
     by vpmaddubsw (a quad's, p1 * k * k + p2, by vpmaddwd after it), made a row
-    offset by a shift and stored; then one shuffle a pair (a quad)."""
+    offset by a shift and stored; then one shuffle a pair (a quad). With pk (quads of
+    pair classes), each pair's index is made its pair class by vpermi2b first, and a
+    quad's index is q1 * pk + q2."""
     shift = width.bit_length() - 1
     n = 64 // group        # groups a 64-byte load holds (21 triples of 63 bytes)
     stride = n * group     # bytes a load steps
@@ -291,7 +414,11 @@ def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k, 
            f"    const __m512i cl3 = _mm512_loadu_si512((const void *)({p}_class + 192));",
            f"    const __m512i wt = _mm512_set1_epi16((short)(1 << 8 | {k})); /* first byte * k + second */"]
     if group == 4:
-        out.append(f"    const __m512i wq = _mm512_set1_epi32(1 << 16 | {k * k}); /* first pair * k * k + second */")
+        out.append(f"    const __m512i wq = _mm512_set1_epi32(1 << 16 | {pk or k * k}); /* first pair * "
+                   f"{'pk' if pk else 'k * k'} + second */")
+    if pk:
+        out += [f"    const __m512i pc0 = _mm512_loadu_si512((const void *)({p}_run_pclass + 0));",
+                f"    const __m512i pc1 = _mm512_loadu_si512((const void *)({p}_run_pclass + 64));"]
     if group == 3:  # triple j: its first two classes to bytes 2j, 2j + 1; its third to 2j
         out += [f"    const __m512i wk = _mm512_set1_epi16({k});",
                 f"    const __m512i ia = _mm512_loadu_si512((const void *)({p}_run_triple_gather + 0));",
@@ -314,6 +441,8 @@ def _pair_phase(P, p, ways, step, store, width, idtype, backward, pair_load, k, 
            "                __m512i c = _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), lo, hi);",
            "                __m512i pr = _mm512_maddubs_epi16(" + ("c" if group != 3 else
                 "_mm512_permutexvar_epi8(ia, c)") + ", wt);"] + ([
+           "                pr = _mm512_maskz_permutex2var_epi8((__mmask64)0x5555555555555555ull, pc0, pr, pc1);"]
+           if pk else []) + ([
            "                __m512i c3 = _mm512_maskz_permutexvar_epi8((__mmask64)0x5555555555555555ull, ib, c);"]
            if group == 3 else []) + [
            f"                _mm512_store_si512((void *)off[q], {make});",
@@ -460,14 +589,13 @@ def _shuffle(dfa, P, p, level, target):
     ident = "_mm_setr_epi8(" + ", ".join(str(i) for i in range(16)) + ")"
     pairs = None
     if level == "avx512vbmi":
-        table = ("quad" if quad_width_ok(dfa, 16) else "triple" if triple_width_ok(dfa, 16)
-                 else "pair")
+        table = table_kind(dfa, 16)
         pairs = (f"_mm_load_si128((const __m128i *)(const void *)((const uint8_t *){p}_run_{table} + {{o}}))",
-                 dfa.nclasses, {"quad": 4, "triple": 3, "pair": 2}[table])
+                 dfa.nclasses, _GROUP[table], len(pair_functions(dfa)[1]) if table == "pquad" else None)
     return ([f"__attribute__((target(\"{target}\")))",
              f"static inline uint32_t {p}_run_{level}(uint32_t state, const uint8_t *buf, size_t len, "
              "size_t *at)"]
-            + _vec_body(P, p, VWAYS,
+            + _vec_body(P, p, WAYS_OF[level],
                         f"_mm_load_si128((const __m128i *)(const void *)({p}_run_vec + {{b}} * 16))",
                         "_mm_shuffle_epi8({f}, {t})",
                         "_mm_store_si128((__m128i *)(void *){dst}, {f})", 16, "__m128i", ident, True,
@@ -478,7 +606,7 @@ def _neon(P, p):
     ident = "vld1q_u8((const uint8_t[16]){" + ", ".join(str(i) for i in range(16)) + "})"
     return ([f"static inline uint32_t {p}_run_neon(uint32_t state, const uint8_t *buf, size_t len, "
              "size_t *at)"]
-            + _vec_body(P, p, VWAYS, f"vld1q_u8({p}_run_vec + {{b}} * 16)", "vqtbl1q_u8({f}, {t})",
+            + _vec_body(P, p, WAYS_OF["neon"], f"vld1q_u8({p}_run_vec + {{b}} * 16)", "vqtbl1q_u8({f}, {t})",
                         "vst1q_u8({dst}, {f})", 16, "uint8x16_t", ident, True))
 
 
@@ -498,13 +626,14 @@ def _vpermb(dfa, P, p):
     ident = f"{pre}_set_epi64" + ("x(" if w == 32 else "(") + ", ".join(
         f"(long long)0x{sum(b << (8 * (b - 8 * k)) for b in range(8 * k, 8 * k + 8)):016X}ull"
         for k in reversed(range(q))) + ")"
-    table = "triple" if triple_width_ok(dfa, w) else "pair" if pair_width_ok(dfa, w) else None
+    table = table_kind(dfa, w)
     pairs = (load.replace("{b} * " + str(w), "0").replace("_run_vec + 0", f"_run_{table} + {{o}}"),
-             dfa.nclasses, 3 if table == "triple" else 2) if table else None
+             dfa.nclasses, _GROUP[table], len(pair_functions(dfa)[1]) if table == "pquad" else None) \
+        if table else None
     return ([f"__attribute__((target(\"{tgt}\")))",
              f"static inline uint32_t {p}_run_avx512vbmi(uint32_t state, const uint8_t *buf, size_t len, "
              "size_t *at)"]
-            + _vec_body(P, p, VWAYS, load, f"{pre}_permutexvar_epi8({{f}}, {{t}})", store, w, vt, ident,
+            + _vec_body(P, p, WAYS_OF["vpermb"], load, f"{pre}_permutexvar_epi8({{f}}, {{t}})", store, w, vt, ident,
                         False, pairs))
 
 

@@ -225,9 +225,10 @@ static void texts(uint8_t *text)
         n = odd[rnd() % (sizeof odd / sizeof odd[0])];
         check_chunks("fixed chunks", text, len, &n, 1);
     }
-    /* A reject at every position of a block boundary's neighbourhood. */
+    /* A reject at every position of each neighbourhood of a multiple of 512 (the
+     * segments' boundaries), every 61st byte between them. */
     walk(text, TEXT);
-    for (i = 0; i < TEXT; i += (i % 512 < 8 || i % 512 > 504) ? 1 : 61) {
+    for (i = 0; i < TEXT; i += (i % 512 < 8 || i % 512 >= 504) ? 1 : i % 512 + 61 < 504 ? 61 : 504 - i % 512) {
         uint8_t keep = text[i];
         unsigned c;
         uint32_t s = ENG_START;

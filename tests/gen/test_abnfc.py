@@ -1419,8 +1419,8 @@ class TestCommandLine(Case):
         rel = os.path.relpath(os.path.join(GRAMMAR_DIR, "rfc3986-ipv4.abnf"), ROOT)
         r = run_cli(rel, "--start", "DEC-OCTET")
         self.assertEqual(r.stdout, f"{rel}: start dec-octet: language DFA 7 states, 7 classes; "
-                         "run engine: shuffle (pshufb, AVX2/SSSE3, three bytes a shuffle with "
-                         "AVX-512 VBMI; tbl, NEON): 7 states fit 16 lanes; scalar 8-way "
+                         "run engine: shuffle (pshufb, AVX2/SSSE3, four bytes (two pair classes) a "
+                         "shuffle with AVX-512 VBMI; tbl, NEON): 7 states fit 16 lanes; scalar 8-way "
                          "elsewhere\n")
         r = run_cli("grammar/utf8.abnf", "--start", "UTF8-3")
         self.assertEqual(r.returncode, 1)  # the start rule is not *( UTF8-char )
