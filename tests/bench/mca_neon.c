@@ -11,10 +11,10 @@
 uint8x16_t mca_lookup_group(const struct lk_neon_ctx *c, const uint8_t *p, uint8x16_t prev);
 uint8x16_t mca_lookup_group(const struct lk_neon_ctx *c, const uint8_t *p, uint8x16_t prev)
 {
-    uint8x16_t v[4];
+    uint8x16_t v[4], next;
     lk_neon_load(p, v);
-    return lk_neon_or(lk_neon_group(c, &utf8_simd_tables, UTF8_SIMD_CUR_LOW, prev, v),
-                      lk_neon_incomplete(c, v[3]));
+    return lk_neon_or(lk_neon_group(c, &utf8_simd_tables, UTF8_SIMD_CUR_LOW, &prev, v, &next),
+                      lk_neon_incomplete(c, next));
 }
 
 /* The validator's ASCII run: 128 bytes a step. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The lookup validator (lookup.h) with AVX-512: 64 bytes a vector (one a
  * group), the tail by a masked load. Two kernels: AVX-512 BW (the previous
- * bytes from valignd and vpalignr) and AVX-512 VBMI (one vpermt2b each),
- * from lookup_avx512_ops.h included once for each. */
+ * bytes from valignd and vpalignr) and AVX-512 VBMI (one vpermt2b each, the
+ * nibble tables by vpermb, the longer-character test carried), from
+ * lookup_avx512_ops.h included once for each. */
 #ifndef UTFDFA_FAST_UTF8_LOOKUP_AVX512_H
 #define UTFDFA_FAST_UTF8_LOOKUP_AVX512_H
 

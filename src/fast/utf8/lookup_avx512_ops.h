@@ -7,7 +7,7 @@
 #define LK_O(name) LK_O1(LK_O1(lk_, LK_SUF), LK_O1(_, name))
 
 struct LK_O(ctx) {
-    __m512i ph, pl, ch, cl, sub[6], inc_max, pad, zero, tc, idx[7];
+    __m512i ph, pl, ch, cl, sub[6], inc_max, pad, zero, tc, idx[7], zpad, top;
 };
 
 LK_INLINE void LK_O(init)(struct LK_O(ctx) *c, const lk_tables *t, const int cur_low)
@@ -27,6 +27,10 @@ LK_INLINE void LK_O(init)(struct LK_O(ctx) *c, const lk_tables *t, const int cur
     c->pad = _mm512_set1_epi8((char)t->pad);
     c->zero = _mm512_setzero_si512();
     c->tc = _mm512_set1_epi8((char)t->two_conts);
+    c->top = _mm512_set1_epi8((char)0x80);
+    c->zpad = c->zero;
+    for (int j = 2; j < t->max_len; j++)
+        c->zpad = _mm512_or_si512(c->zpad, _mm512_subs_epu8(c->pad, c->sub[j - 2]));
     /* vpermt2b's indices: byte i takes byte 64 + i - k of prev:cur. */
     for (int k = 1; LK_VBMI && k < t->max_len && k <= 7; k++)
         c->idx[k - 1] = _mm512_add_epi8(_mm512_loadu_si512((const void *)lk_iota64),
@@ -113,9 +117,71 @@ LK_INLINE __m512i LK_O(check)(const struct LK_O(ctx) *c, const lk_tables *t, con
     return _mm512_xor_si512(e, must);
 }
 
+#if LK_VBMI
+/* VBMI's step: the nibble lookups by vpermb, which reads an index's low six
+ * bits (the 16-byte tables are broadcast four times, so neither the bits a
+ * 16-bit shift brings in nor a set top bit need masking off), and the
+ * longer-character test shifted once: byte i of "longer" is set when
+ * b[i-j+2] >= longer_min[j-1] for some j = 2..max_len-1, so that
+ * must(i) = longer(i-2), the previous vector's longer carried with it. */
+struct LK_O(carry) {
+    __m512i v, longer;
+};
+
+LK_INLINE struct LK_O(carry) LK_O(carry_pad)(const struct LK_O(ctx) *c)
+{
+    struct LK_O(carry) k = {c->pad, c->zpad};
+    return k;
+}
+
+/* Below 0x80, no byte starts a longer character: its subtraction leaves
+ * the top bit, all that is read of "longer", clear. */
+LK_INLINE struct LK_O(carry) LK_O(carry_ascii)(const struct LK_O(ctx) *c, __m512i v)
+{
+    struct LK_O(carry) k = {v, c->zero};
+    return k;
+}
+
+LK_INLINE __m512i LK_O(carry_vec)(struct LK_O(carry) k)
+{
+    return k.v;
+}
+
+LK_INLINE __m512i LK_O(step)(const struct LK_O(ctx) *c, const lk_tables *t, const int cur_low,
+                             const struct LK_O(carry) *prev, __m512i cur,
+                             struct LK_O(carry) *next)
+{
+    __m512i p1 = LK_O(prev)(c, prev->v, cur, 1);
+    __m512i e = _mm512_ternarylogic_epi32(
+        _mm512_permutexvar_epi8(_mm512_srli_epi16(p1, 4), c->ph),
+        _mm512_permutexvar_epi8(p1, c->pl),
+        _mm512_permutexvar_epi8(_mm512_srli_epi16(cur, 4), c->ch), 0x80); /* a & b & c */
+    if (cur_low)
+        e = _mm512_and_si512(e, _mm512_permutexvar_epi8(cur, c->cl));
+    __m512i longer = c->zero, must = c->zero;
+    for (int j = 2; j < t->max_len; j++)
+        longer = _mm512_or_si512(
+            longer, _mm512_subs_epu8(j == 2 ? cur : j == 3 ? p1 : LK_O(prev)(c, prev->v, cur, j - 2),
+                                     c->sub[j - 2]));
+    if (t->max_len > 2)
+        must = LK_O(prev)(c, prev->longer, longer, 2);
+    next->v = cur;
+    next->longer = longer;
+    if (t->two_conts == 0x80)
+        return _mm512_ternarylogic_epi32(must, c->top, e, 0x6A); /* (a & b) ^ c */
+    return _mm512_xor_si512(e, _mm512_maskz_mov_epi8(_mm512_movepi8_mask(must), c->tc));
+}
+
+#define LK_CARRY struct LK_O(carry)
+#define LK_PAIRS 1
+#else
+#define LK_PAIRS 1
+#endif
+
 #define LK_V __m512i
 #define LK_NB 1
 #include "lookup_engine.h"
+#undef LK_CARRY
 #undef LK_V
 #undef LK_NB
 #undef LK_O

@@ -13,6 +13,16 @@
  *   lk_<SUF>_incomplete(c, v)       nonzero when v's last bytes leave a character open
  *   lk_<SUF>_or(a, b), lk_<SUF>_any(v)
  *   lk_<SUF>_nonzero(v)             a bit for each nonzero byte of v (uint64_t)
+ * What passes from one vector to the next is the previous vector, unless the
+ * header defines LK_CARRY (a type holding it and what its check computed for
+ * the next one) and these:
+ *   lk_<SUF>_carry_pad(c)           before the input: pad
+ *   lk_<SUF>_carry_ascii(c, v)      after v, a vector below 0x80 not checked
+ *   lk_<SUF>_carry_vec(k)           the vector k holds
+ *   lk_<SUF>_step(c, t, cur_low, prev, cur, next)  the error vector of cur
+ *                                   after *prev; *next: cur's carry
+ * LK_PAIRS 1: two groups a step of the loop, their errors tested at once
+ * (and again one group at a time only when they have one).
  * The engine may be included once per ISA header in one unit (the
  * amalgamation): nothing here outlives the include but the functions. */
 #define LK_CAT2(a, b) a##b
@@ -22,6 +32,38 @@
 #define LK_UNROLL _Pragma("GCC unroll 8") /* v[] stays in registers */
 #else
 #define LK_UNROLL
+#endif
+
+#ifdef LK_CARRY
+typedef LK_CARRY LK_(carry);
+#else
+typedef LK_V LK_(carry);
+
+LK_INLINE LK_V LK_(carry_pad)(const struct LK_(ctx) *c)
+{
+    return c->pad;
+}
+
+LK_INLINE LK_V LK_(carry_ascii)(const struct LK_(ctx) *c, LK_V v)
+{
+    (void)c;
+    return v;
+}
+
+LK_INLINE LK_V LK_(carry_vec)(LK_V k)
+{
+    return k;
+}
+
+LK_INLINE LK_V LK_(step)(const struct LK_(ctx) *c, const lk_tables *t, const int cur_low,
+                         const LK_V *prev, LK_V cur, LK_V *next)
+{
+    *next = cur;
+    return LK_(check)(c, t, cur_low, *prev, cur);
+}
+#endif
+#if !defined(LK_PAIRS) /* (not #ifndef: an amalgamation takes that for a guard) */
+#define LK_PAIRS 0
 #endif
 
 /* Whether p[0..128) is all below 0x80 (the ASCII run's step). */
@@ -36,14 +78,16 @@ LK_INLINE bool LK_(ascii2)(const uint8_t *p)
     return LK_(ascii)(a);
 }
 
-/* The error vector of a group whose previous vector is prev. */
+/* The error vector of a group after *prev; *next: its last vector's carry. */
 LK_INLINE LK_V LK_(group)(const struct LK_(ctx) *c, const lk_tables *t, const int cur_low,
-                          LK_V prev, const LK_V *v)
+                          const LK_(carry) *prev, const LK_V *v, LK_(carry) *next)
 {
-    LK_V err = LK_(check)(c, t, cur_low, prev, v[0]);
+    LK_(carry) k[LK_NB];
+    LK_V err = LK_(step)(c, t, cur_low, prev, v[0], &k[0]);
     LK_UNROLL
-    for (int k = 1; k < LK_NB; k++)
-        err = LK_(or)(err, LK_(check)(c, t, cur_low, v[k - 1], v[k]));
+    for (int j = 1; j < LK_NB; j++)
+        err = LK_(or)(err, LK_(step)(c, t, cur_low, &k[j - 1], v[j], &k[j]));
+    *next = k[LK_NB - 1];
     return err;
 }
 
@@ -52,13 +96,14 @@ LK_INLINE LK_V LK_(group)(const struct LK_(ctx) *c, const lk_tables *t, const in
  * stops within a few bytes. */
 LK_INLINE size_t LK_(stop)(const fast_tables *g, const struct LK_(ctx) *c, const lk_tables *t,
                            const int cur_low, const uint8_t *src, size_t n, size_t start,
-                           size_t i, LK_V prev, const LK_V *v, uint64_t *ps)
+                           size_t i, const LK_(carry) *prev, const LK_V *v, uint64_t *ps)
 {
+    LK_(carry) k[LK_NB];
     uint64_t m = 0;
     LK_UNROLL
-    for (int k = 0; k < LK_NB; k++)
-        m |= LK_(nonzero)(LK_(check)(c, t, cur_low, k ? v[k - 1] : prev, v[k]))
-             << (k * (LK_GROUP / LK_NB));
+    for (int j = 0; j < LK_NB; j++)
+        m |= LK_(nonzero)(LK_(step)(c, t, cur_low, j ? &k[j - 1] : prev, v[j], &k[j]))
+             << (j * (LK_GROUP / LK_NB));
     size_t e = i + (size_t)__builtin_ctzll(m); /* m != 0; at most n, where pad is */
     return lk_rescan(g, t, src, n, start, e < n ? e : n, ps);
 }
@@ -70,7 +115,8 @@ LK_INLINE size_t LK_(run)(const fast_tables *g, const lk_tables *t, const int cu
     const size_t start = i;
     struct LK_(ctx) c;
     LK_(init)(&c, t, cur_low);
-    LK_V prev = c.pad, inc = c.zero, v[LK_NB];
+    LK_(carry) prev = LK_(carry_pad)(&c), mid;
+    LK_V inc = c.zero, v[LK_NB];
     while (n - i >= LK_GROUP) {
         LK_(load)(src + i, v);
         if (g->ascii_identity && LK_(ascii)(v) && !LK_(any)(inc)) {
@@ -78,18 +124,36 @@ LK_INLINE size_t LK_(run)(const fast_tables *g, const lk_tables *t, const int cu
             while (n - i >= 2 * LK_GROUP && LK_(ascii2)(src + i))
                 i += 2 * LK_GROUP;
             LK_(load)(src + i - LK_GROUP, v);
-            prev = v[LK_NB - 1];
+            prev = LK_(carry_ascii)(&c, v[LK_NB - 1]);
             continue;
         }
-        if (FAST_UNLIKELY(LK_(any)(LK_(group)(&c, t, cur_low, prev, v))))
-            return LK_(stop)(g, &c, t, cur_low, src, n, start, i, prev, v, ps);
-        prev = v[LK_NB - 1];
-        inc = LK_(incomplete)(&c, prev);
+        if (LK_PAIRS && n - i >= 2 * LK_GROUP) {
+            /* Two groups, one test: the first group's errors are looked
+             * for again only when the pair has one. */
+            LK_V w[LK_NB];
+            LK_(carry) end;
+            LK_(load)(src + i + LK_GROUP, w);
+            LK_V err = LK_(group)(&c, t, cur_low, &prev, v, &mid);
+            err = LK_(or)(err, LK_(group)(&c, t, cur_low, &mid, w, &end));
+            if (FAST_UNLIKELY(LK_(any)(err))) {
+                if (LK_(any)(LK_(group)(&c, t, cur_low, &prev, v, &mid)))
+                    return LK_(stop)(g, &c, t, cur_low, src, n, start, i, &prev, v, ps);
+                return LK_(stop)(g, &c, t, cur_low, src, n, start, i + LK_GROUP, &mid, w, ps);
+            }
+            prev = end;
+            inc = LK_(incomplete)(&c, LK_(carry_vec)(prev));
+            i += 2 * LK_GROUP;
+            continue;
+        }
+        if (FAST_UNLIKELY(LK_(any)(LK_(group)(&c, t, cur_low, &prev, v, &mid))))
+            return LK_(stop)(g, &c, t, cur_low, src, n, start, i, &prev, v, ps);
+        prev = mid;
+        inc = LK_(incomplete)(&c, LK_(carry_vec)(prev));
         i += LK_GROUP;
     }
     LK_(load_tail)(&c, t, src + i, n - i, v);
-    if (LK_(any)(LK_(group)(&c, t, cur_low, prev, v)))
-        return LK_(stop)(g, &c, t, cur_low, src, n, start, i, prev, v, ps);
+    if (LK_(any)(LK_(group)(&c, t, cur_low, &prev, v, &mid)))
+        return LK_(stop)(g, &c, t, cur_low, src, n, start, i, &prev, v, ps);
     *ps = fast_to_state(g, 0);
     return n;
 }
@@ -109,6 +173,7 @@ LK_INLINE size_t LK_(scan)(const fast_tables *g, const lk_tables *t, const int c
 }
 
 #undef LK_
+#undef LK_PAIRS
 #undef LK_UNROLL
 #undef LK_CAT
 #undef LK_CAT2
