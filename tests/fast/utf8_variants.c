@@ -42,51 +42,55 @@ static size_t scan_word_l4(const uint8_t *src, size_t n, uint32_t *state)
 static size_t dec_branchy_32(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                              uint32_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_NONE, false, 1, NULL);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_NONE, false, 1, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 static size_t dec_branchy_16(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                              uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_NONE, false, 1, NULL);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_NONE, false, 1, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 static size_t dec_free_32(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                           uint32_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_NONE, true, 1, NULL);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_NONE, true, 1, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 static size_t dec_free_16(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                           uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_NONE, true, 1, NULL);
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_NONE, true, 1, NULL},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 static size_t dec_free_word_32(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                                uint32_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_WORD, true, 1, NULL);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_WORD, true, 1, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_NOINLINE static bool l2_word_lanes(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps,
-                                        uint32_t *pcp, uint32_t *d, size_t cap, size_t *po,
-                                        size_t *pw)
+                                        uint32_t *pcp, struct fast_out out, size_t *pw)
 {
-    return fast_dec_lanes_run(fast_utf8(), src, n, pi, ps, pcp, d, cap, po, pw, FAST_ASCII_WORD,
-                              2);
+    return fast_dec_lanes_run((struct fast_lane_ops){fast_utf8(), FAST_ASCII_WORD, 2}, src, n, pi,
+                              ps, pcp, out, pw);
 }
 
 static size_t dec_l2_word_16(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                              uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_WORD, true, 2, l2_word_lanes);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_WORD, true, 2, l2_word_lanes},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 /* The portable set off x86-64 (src/fast/utf8/portable.c) is the library's
@@ -100,29 +104,29 @@ static size_t scan_word_l2(const uint8_t *src, size_t n, uint32_t *state)
 static size_t dec_l2_word_32(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                              uint32_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_WORD, true, 2, l2_word_lanes);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_WORD, true, 2, l2_word_lanes},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 static size_t dec_free_word_16(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                                uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_WORD, true, 1, NULL);
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_WORD, true, 1, NULL},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_NOINLINE static void rep_word_run(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps,
-                                       uint32_t *pcp, uint32_t *d32, size_t cap, size_t *po,
-                                       size_t *perr)
+                                       uint32_t *pcp, struct fast_out out, size_t *perr)
 {
-    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, d32, cap, po, perr);
+    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, out, perr);
 }
 
 static size_t rep_word(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                        uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
-    return fast_rep_engine(fast_utf8(), src, n, state, partial, dst, cap, written, errors,
-                           FAST_ASCII_WORD, rep_word_run);
+    return fast_rep_engine((struct fast_rep_ops){fast_utf8(), FAST_ASCII_WORD, rep_word_run},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, errors});
 }
 #else
 #define scan_word_l2 utfdfa__utf8_scan_word_l2
@@ -162,105 +166,111 @@ FAST_TARGET_BMI2 static size_t dec_b_branchy_32(const uint8_t *src, size_t n, ui
                                                 uint32_t *partial, uint32_t *dst, size_t cap,
                                                 size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_NONE, false, 1, NULL);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_NONE, false, 1, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_TARGET_BMI2 static size_t dec_b_branchy_16(const uint8_t *src, size_t n, uint32_t *state,
                                                 uint32_t *partial, uint16_t *dst, size_t cap,
                                                 size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_NONE, false, 1, NULL);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_NONE, false, 1, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_TARGET_BMI2 static size_t dec_b_free_32(const uint8_t *src, size_t n, uint32_t *state,
                                              uint32_t *partial, uint32_t *dst, size_t cap,
                                              size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_NONE, true, 1, NULL);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_NONE, true, 1, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_TARGET_BMI2 static size_t dec_b_free_16(const uint8_t *src, size_t n, uint32_t *state,
                                              uint32_t *partial, uint16_t *dst, size_t cap,
                                              size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_NONE, true, 1, NULL);
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_NONE, true, 1, NULL},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_TARGET_BMI2 static size_t dec_b_branchy_sse2_32(const uint8_t *src, size_t n,
                                                      uint32_t *state, uint32_t *partial,
                                                      uint32_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_SSE2, false, 1, NULL);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_SSE2, false, 1, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_TARGET_BMI2 static size_t dec_b_branchy_sse2_16(const uint8_t *src, size_t n,
                                                      uint32_t *state, uint32_t *partial,
                                                      uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_SSE2, false, 1, NULL);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_SSE2, false, 1, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_TARGET_BMI2 static size_t dec_b_free_sse2_32(const uint8_t *src, size_t n, uint32_t *state,
                                                   uint32_t *partial, uint32_t *dst, size_t cap,
                                                   size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_SSE2, true, 1, NULL);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_SSE2, true, 1, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_TARGET_BMI2 static size_t dec_b_free_sse2_16(const uint8_t *src, size_t n, uint32_t *state,
                                                   uint32_t *partial, uint16_t *dst, size_t cap,
                                                   size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_SSE2, true, 1, NULL);
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_SSE2, true, 1, NULL},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
-FAST_TARGET_BMI2 FAST_NOINLINE static bool b_l2_sse2_lanes(const uint8_t *src, size_t n,
-                                                           size_t *pi, uint64_t *ps,
-                                                           uint32_t *pcp, uint32_t *d, size_t cap,
-                                                           size_t *po, size_t *pw)
+FAST_TARGET_BMI2 FAST_NOINLINE static bool b_l2_sse2_lanes(const uint8_t *src, size_t n, size_t *pi,
+                                                           uint64_t *ps, uint32_t *pcp,
+                                                           struct fast_out out, size_t *pw)
 {
-    return fast_dec_lanes_run(fast_utf8(), src, n, pi, ps, pcp, d, cap, po, pw, FAST_ASCII_SSE2,
-                              2);
+    return fast_dec_lanes_run((struct fast_lane_ops){fast_utf8(), FAST_ASCII_SSE2, 2}, src, n, pi,
+                              ps, pcp, out, pw);
 }
 
 FAST_TARGET_BMI2 static size_t dec_b_l2_sse2_32(const uint8_t *src, size_t n, uint32_t *state,
                                                 uint32_t *partial, uint32_t *dst, size_t cap,
                                                 size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_SSE2, true, 2, b_l2_sse2_lanes);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_SSE2, true, 2, b_l2_sse2_lanes},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_TARGET_BMI2 static size_t dec_b_l2_sse2_16(const uint8_t *src, size_t n, uint32_t *state,
                                                 uint32_t *partial, uint16_t *dst, size_t cap,
                                                 size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_SSE2, true, 2, b_l2_sse2_lanes);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_SSE2, true, 2, b_l2_sse2_lanes},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
-FAST_TARGET_BMI2 FAST_NOINLINE static void rep_b_sse2_run(const uint8_t *src, size_t n,
-                                                          size_t *pi, uint64_t *ps, uint32_t *pcp,
-                                                          uint32_t *d32, size_t cap, size_t *po,
-                                                          size_t *perr)
+FAST_TARGET_BMI2 FAST_NOINLINE static void rep_b_sse2_run(const uint8_t *src, size_t n, size_t *pi,
+                                                          uint64_t *ps, uint32_t *pcp,
+                                                          struct fast_out out, size_t *perr)
 {
-    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, d32, cap, po, perr);
+    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, out, perr);
 }
 
 FAST_TARGET_BMI2 static size_t rep_b_sse2(const uint8_t *src, size_t n, uint32_t *state,
                                           uint32_t *partial, uint32_t *dst, size_t cap,
                                           size_t *written, size_t *errors)
 {
-    return fast_rep_engine(fast_utf8(), src, n, state, partial, dst, cap, written, errors,
-                           FAST_ASCII_SSE2, rep_b_sse2_run);
+    return fast_rep_engine((struct fast_rep_ops){fast_utf8(), FAST_ASCII_SSE2, rep_b_sse2_run},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, errors});
 }
 
 /* ---------------------------------------------------------- AVX2 and BMI2 */
@@ -278,66 +288,69 @@ FAST_TARGET_AVX2 static size_t dec_b_free_avx2_32(const uint8_t *src, size_t n, 
                                                   uint32_t *partial, uint32_t *dst, size_t cap,
                                                   size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_AVX2, true, 1, NULL);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_AVX2, true, 1, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_TARGET_AVX2 static size_t dec_b_free_avx2_16(const uint8_t *src, size_t n, uint32_t *state,
                                                   uint32_t *partial, uint16_t *dst, size_t cap,
                                                   size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_AVX2, true, 1, NULL);
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_AVX2, true, 1, NULL},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
-FAST_TARGET_AVX2 FAST_NOINLINE static bool b_l2_avx2_lanes(const uint8_t *src, size_t n,
-                                                           size_t *pi, uint64_t *ps,
-                                                           uint32_t *pcp, uint32_t *d, size_t cap,
-                                                           size_t *po, size_t *pw)
+FAST_TARGET_AVX2 FAST_NOINLINE static bool b_l2_avx2_lanes(const uint8_t *src, size_t n, size_t *pi,
+                                                           uint64_t *ps, uint32_t *pcp,
+                                                           struct fast_out out, size_t *pw)
 {
-    return fast_dec_lanes_run(fast_utf8(), src, n, pi, ps, pcp, d, cap, po, pw, FAST_ASCII_AVX2,
-                              2);
+    return fast_dec_lanes_run((struct fast_lane_ops){fast_utf8(), FAST_ASCII_AVX2, 2}, src, n, pi,
+                              ps, pcp, out, pw);
 }
 
 FAST_TARGET_AVX2 static size_t dec_b_l2_avx2_32(const uint8_t *src, size_t n, uint32_t *state,
                                                 uint32_t *partial, uint32_t *dst, size_t cap,
                                                 size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_AVX2, true, 2, b_l2_avx2_lanes);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_AVX2, true, 2, b_l2_avx2_lanes},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_TARGET_AVX2 static size_t dec_b_l2_avx2_16(const uint8_t *src, size_t n, uint32_t *state,
                                                 uint32_t *partial, uint16_t *dst, size_t cap,
                                                 size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_AVX2, true, 2, b_l2_avx2_lanes);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_AVX2, true, 2, b_l2_avx2_lanes},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
-FAST_TARGET_AVX2 FAST_NOINLINE static bool b_l3_avx2_lanes(const uint8_t *src, size_t n,
-                                                           size_t *pi, uint64_t *ps,
-                                                           uint32_t *pcp, uint32_t *d, size_t cap,
-                                                           size_t *po, size_t *pw)
+FAST_TARGET_AVX2 FAST_NOINLINE static bool b_l3_avx2_lanes(const uint8_t *src, size_t n, size_t *pi,
+                                                           uint64_t *ps, uint32_t *pcp,
+                                                           struct fast_out out, size_t *pw)
 {
-    return fast_dec_lanes_run(fast_utf8(), src, n, pi, ps, pcp, d, cap, po, pw, FAST_ASCII_AVX2,
-                              3);
+    return fast_dec_lanes_run((struct fast_lane_ops){fast_utf8(), FAST_ASCII_AVX2, 3}, src, n, pi,
+                              ps, pcp, out, pw);
 }
 
 FAST_TARGET_AVX2 static size_t dec_b_l3_avx2_32(const uint8_t *src, size_t n, uint32_t *state,
                                                 uint32_t *partial, uint32_t *dst, size_t cap,
                                                 size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_AVX2, true, 3, b_l3_avx2_lanes);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_AVX2, true, 3, b_l3_avx2_lanes},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_TARGET_AVX2 static size_t dec_b_l3_avx2_16(const uint8_t *src, size_t n, uint32_t *state,
                                                 uint32_t *partial, uint16_t *dst, size_t cap,
                                                 size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_AVX2, true, 3, b_l3_avx2_lanes);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_AVX2, true, 3, b_l3_avx2_lanes},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 #endif
 

@@ -12,16 +12,16 @@
 
 #if FAST_X86
 FAST_TARGET_AVX2 FAST_NOINLINE static void fast_rep_b_avx2_run(const uint8_t *src, size_t n,
-    size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d32, size_t cap, size_t *po, size_t *perr)
+    size_t *pi, uint64_t *ps, uint32_t *pcp, struct fast_out out, size_t *perr)
 {
-    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, d32, cap, po, perr);
+    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, out, perr);
 }
 
 FAST_TARGET_AVX2 size_t utfdfa__utf8_rep_b_avx2(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
-    return fast_rep_engine(fast_utf8(), src, n, state, partial, dst, cap, written, errors,
-                           FAST_ASCII_AVX2, fast_rep_b_avx2_run);
+    return fast_rep_engine((struct fast_rep_ops){fast_utf8(), FAST_ASCII_AVX2, fast_rep_b_avx2_run},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, errors});
 }
 #else
 typedef int utfdfa__utf8_fast_avx2_none; /* not x86-64: nothing here (a unit must declare something) */

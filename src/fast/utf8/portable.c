@@ -28,28 +28,29 @@ size_t utfdfa__utf8_scan_sse2_l4(const uint8_t *src, size_t n,
 size_t utfdfa__utf8_dec_free_sse2_32(const uint8_t *src, size_t n,
     uint32_t *state, uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_SSE2, true, 1, NULL);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_SSE2, true, 1, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 size_t utfdfa__utf8_dec_free_sse2_16(const uint8_t *src, size_t n,
     uint32_t *state, uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_SSE2, true, 1, NULL);
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_SSE2, true, 1, NULL},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_NOINLINE static void fast_rep_sse2_run(const uint8_t *src, size_t n,
-    size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d32, size_t cap, size_t *po, size_t *perr)
+    size_t *pi, uint64_t *ps, uint32_t *pcp, struct fast_out out, size_t *perr)
 {
-    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, d32, cap, po, perr);
+    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, out, perr);
 }
 
 size_t utfdfa__utf8_rep_sse2(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
-    return fast_rep_engine(fast_utf8(), src, n, state, partial, dst, cap, written, errors,
-                           FAST_ASCII_SSE2, fast_rep_sse2_run);
+    return fast_rep_engine((struct fast_rep_ops){fast_utf8(), FAST_ASCII_SSE2, fast_rep_sse2_run},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, errors});
 }
 
 const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_portable = {
@@ -67,37 +68,38 @@ size_t utfdfa__utf8_scan_word_l2(const uint8_t *src, size_t n,
 }
 
 FAST_NOINLINE static bool fast_dec_l2_word_lanes(const uint8_t *src, size_t n,
-    size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d, size_t cap, size_t *po, size_t *pw)
+    size_t *pi, uint64_t *ps, uint32_t *pcp, struct fast_out out, size_t *pw)
 {
-    return fast_dec_lanes_run(fast_utf8(), src, n, pi, ps, pcp, d, cap, po, pw, FAST_ASCII_WORD,
-                              2);
+    return fast_dec_lanes_run((struct fast_lane_ops){fast_utf8(), FAST_ASCII_WORD, 2}, src, n, pi,
+                              ps, pcp, out, pw);
 }
 
 size_t utfdfa__utf8_dec_l2_word_32(const uint8_t *src, size_t n,
     uint32_t *state, uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_WORD, true, 2, fast_dec_l2_word_lanes);
+    return fast_dec_engine(
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_WORD, true, 2, fast_dec_l2_word_lanes},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 size_t utfdfa__utf8_dec_free_word_16(const uint8_t *src, size_t n,
     uint32_t *state, uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_WORD, true, 1, NULL);
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_WORD, true, 1, NULL},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_NOINLINE static void fast_rep_word_run(const uint8_t *src, size_t n,
-    size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d32, size_t cap, size_t *po, size_t *perr)
+    size_t *pi, uint64_t *ps, uint32_t *pcp, struct fast_out out, size_t *perr)
 {
-    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, d32, cap, po, perr);
+    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, out, perr);
 }
 
 size_t utfdfa__utf8_rep_word(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
-    return fast_rep_engine(fast_utf8(), src, n, state, partial, dst, cap, written, errors,
-                           FAST_ASCII_WORD, fast_rep_word_run);
+    return fast_rep_engine((struct fast_rep_ops){fast_utf8(), FAST_ASCII_WORD, fast_rep_word_run},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, errors});
 }
 
 /* Shift rows need no lanes beyond two (the loads, not the chain, limit them). */
