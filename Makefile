@@ -88,10 +88,13 @@ KERNEL_HEADERS = src/fast/kernels.h src/fast/levels.h src/fast/isa.h src/fast/x8
                  src/fast/x86/detect.h src/fast/arm64/levels.h src/fast/x86/x86.h src/fast/x86/utf7_x86.h \
                  src/fast/x86/wide_sse4.h src/fast/count.h $(G)/wide_x86.gen.h
 # The UTF-8 fast paths (src/fast/utf8/): one file per ISA, select.c chooses at run time.
-UTF8_FAST_SRCS = src/fast/utf8/portable.c src/fast/utf8/bmi2.c src/fast/utf8/avx2.c \
-                 src/fast/utf8/masked.c src/fast/utf8/avx512.c src/fast/utf8/lookup.c \
+UTF8_FAST_SRCS = src/fast/utf8/portable.c src/fast/utf8/avx2.c src/fast/utf8/masked.c \
+                 src/fast/utf8/avx512.c src/fast/utf8/lookup.c \
                  src/fast/utf8/select.c src/fast/utf8/part.c src/fast/utf8/neon.c
 UTF8_FAST_HDRS = $(wildcard src/fast/utf8/*.h)
+# Every technique as its own entry point, for the tests and the benchmark
+# (built with them, never into the library).
+UTF8_VARIANTS = tests/fast/utf8_variants.c tests/fast/utf8_variants.h
 LIB_SRCS = $(wildcard src/api/*.c) src/decode/byte_order.c src/decode/utf8_part.c src/decode/unit_fast.c \
            src/decode/utf8_lossy.c src/encode/utf7_writer.c \
            $(UTF8_FAST_SRCS) $(KERNEL_SRCS)

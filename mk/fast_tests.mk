@@ -6,10 +6,10 @@
 # The fast paths equal the plain per-byte loop: every variant, for UTF-8, for
 # UTF-8 without shift rows and for the other grammars (tests/decode/test_fast.c).
 $(T)/test_fast: tests/decode/test_fast.c tests/decode/fast_generic.c tests/decode/fast_generic.h \
-                $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_SRCS) $(UTF8_FAST_HDRS) $(HEADERS) \
+                $(TEST_HDRS) $(TEST_COMMON) $(UTF8_VARIANTS) $(UTF8_FAST_HDRS) $(HEADERS) \
                 $(FAST_GEN_HEADERS) $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -DUTFDFA_FAST_VARIANTS -I $(G) -I tests/common -I src/fast/utf8 \
-	  -I tests/decode $< tests/decode/fast_generic.c $(UTF8_FAST_SRCS) $(TEST_COMMON) \
+	$(CC) $(WARN) $(CFLAGS) -I $(G) -I tests/common -I src/fast/utf8 -I src/fast -I tests/fast \
+	  -I tests/decode $< tests/decode/fast_generic.c tests/fast/utf8_variants.c $(TEST_COMMON) \
 	  $(B)/libutfdfa.a -o $@
 
 .PHONY: check-fast
@@ -36,12 +36,12 @@ CHECKS += check-fast-levels
 .PHONY: check-kernels
 $(T)/test_kernels: tests/fast/test_kernels.c $(TEST_HDRS) $(TEST_COMMON) $(KERNEL_HEADERS) \
                    $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I src -I tests/common $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+	$(CC) $(WARN) $(CFLAGS) -I tests/common -I src $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
 
 # The fused kernel (utfdfa__wide_transcode) likewise (tests/fast/test_wide.c).
 $(T)/test_wide: tests/fast/test_wide.c $(TEST_HDRS) $(TEST_COMMON) $(KERNEL_HEADERS) \
                 $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I include -I src -I tests/common $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+	$(CC) $(WARN) $(CFLAGS) -I include -I tests/common -I src $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
 
 check-kernels: $(T)/test_kernels $(T)/test_wide
 	$(T)/test_kernels

@@ -23,9 +23,9 @@ $(FUZZ_VARIANTS:%=$(FB)/fuzz_%): $(FB)/fuzz_%: $(VARIANT_DEPS:$(G)/%=$(FB)/gen/%
 	  -I tests/ref tests/fuzz/fuzz_variants.c tests/ref/ref_utf7.c tests/ref/ref_forms.c \
 	  $(FB)/libutfdfa.a -o $@
 
-$(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h $(UTF8_FAST_SRCS) $(UTF8_FAST_HDRS) $(FB)/libutfdfa.a
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DUTFDFA_FAST_VARIANTS -I include -I $(FB)/gen \
-	  -I src/fast/utf8 $< $(UTF8_FAST_SRCS) $(FB)/libutfdfa.a -o $@
+$(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h $(UTF8_VARIANTS) $(UTF8_FAST_HDRS) $(FB)/libutfdfa.a
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -I include -I $(FB)/gen \
+	  -I src/fast/utf8 -I src/fast -I tests/fast $< tests/fast/utf8_variants.c $(FB)/libutfdfa.a -o $@
 
 # The fuzz build's generated files come from the sub-make above.
 $(filter $(FB)/gen/%,$(VARIANT_DEPS:$(G)/%=$(FB)/gen/%)): $(FB)/libutfdfa.a ;

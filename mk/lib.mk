@@ -18,8 +18,9 @@ $(B)/obj/%.o: src/%.c $(LIB_HEADERS)
 # their plain loops do is rare: RFC 2279's forms beyond UTF-8, values above
 # U+10FFFF, errors (a decode with replacement of RFC 2279 text with an error
 # every 97 bytes measured 0.85x). It pays for the kernels within the
-# library's 300 KiB of text. (Corrected UTF-8, whose plain loop is all of
-# its decoding, ran at 0.7x so.)
+# library's bound of 400 KiB of text (about 330 KiB on x86-64 at -O2, by
+# `size` of the shared library). (Corrected UTF-8, whose plain loop is all
+# of its decoding, ran at 0.7x so.)
 FOR_SIZE_SOURCES = rfc2279 ucs4le ucs4be
 $(FOR_SIZE_SOURCES:%=$(B)/obj/convert_from_%.o): SIZE_FLAGS = $(if $(filter -O0,$(CFLAGS)),,-Os)
 # So are UTF-8's lossy paths (glue between kernels, which do the work) and

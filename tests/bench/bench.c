@@ -56,11 +56,13 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "common.h"
 #include "decode_chunks.h"
 #include "ref_utf7.h"
 #include "ref_utf8.h"
 #include "utf8.gen.h"
 #include "utf8_fast.h"
+#include "utf8_variants.h"
 #include "utfdfa.h"
 
 int utfdfa__fast_force(const char *level);    /* src/fast/kernels.h */
@@ -107,16 +109,6 @@ struct corpus {
 #define MAX_CORPORA 32
 static struct corpus corpora[MAX_CORPORA];
 static size_t ncorpora;
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        perror("malloc");
-        exit(2);
-    }
-    return p;
-}
 
 /* xorshift64*: the synthetic corpora are the same on every run. */
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;

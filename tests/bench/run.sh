@@ -100,7 +100,7 @@ if [ -n "${SIMDUTF:-}" ]; then
     fi
     $CXX -O3 -std=c++17 -Wall -Wextra -isystem "$SIMDUTF" -c tests/bench/simdutf_shim.cpp \
         -o "$OUT/simdutf_shim.o"
-    $CC $WARN $BENCH_CFLAGS -I include -I tests/ref -c tests/bench/simdutf_cmp.c \
+    $CC $WARN $BENCH_CFLAGS -I include -I tests/common -I tests/ref -c tests/bench/simdutf_cmp.c \
         -o "$OUT/simdutf_cmp.o"
     BENCH_DEFS="-DHAVE_SIMDUTF"
     SIMDUTF_OBJS="$OUT/simdutf_cmp.o $OUT/simdutf_shim.o $OUT/simdutf.o"
@@ -120,14 +120,15 @@ else
 fi
 
 # ---------------------------------------------------------------- build
-# The fast paths are compiled here (with every variant) from src/; the
-# public API is build/libutfdfa.a as `make` built it.
+# The fast paths are compiled here from src/, with every variant
+# (tests/fast/utf8_variants.c); the public API is build/libutfdfa.a as
+# `make` built it.
 ARCH_NOTE="no -march: x86-64 baseline (SSE2); the fast paths' BMI2/AVX2 variants are compiled with target attributes and chosen at run time"
 FLAGS_NOTE="benchmark and fast paths: $BENCH_CFLAGS ($ARCH_NOTE); $LIB: $LIB_CFLAGS; peers: Debian's builds"
 FAST_OBJS=
-for f in src/fast/utf8/*.c; do
+for f in src/fast/utf8/*.c tests/fast/utf8_variants.c; do
     o="$OUT/fast_$(basename "$f" .c).o"
-    $CC $WARN $BENCH_CFLAGS -DUTFDFA_FAST_VARIANTS -I "$B/gen" -c "$f" -o "$o"
+    $CC $WARN $BENCH_CFLAGS -I "$B/gen" -I src/fast/utf8 -I src/fast -c "$f" -o "$o"
     FAST_OBJS="$FAST_OBJS $o"
 done
 $CC $WARN $BENCH_CFLAGS -c tests/ref/ref_utf8.c -o "$OUT/ref_utf8.o"
@@ -137,9 +138,11 @@ $CC $WARN $BENCH_CFLAGS -I include -c tests/bench/base_lib.c -o "$OUT/base_lib.o
 $CC $WARN $BENCH_CFLAGS $DEFS $PEER_CFLAGS -c tests/bench/transcode_peers.c -o "$OUT/transcode_peers.o"
 $CC $WARN $BENCH_CFLAGS -I include -I tests/ref -c tests/bench/transcode.c -o "$OUT/transcode.o"
 $CC $WARN $BENCH_CFLAGS -I include -I tests/ref -c tests/bench/sizes.c -o "$OUT/sizes.o"
-$CC $WARN $BENCH_CFLAGS $BENCH_DEFS -DUTFDFA_FAST_VARIANTS -DBENCH_FLAGS="\"$FLAGS_NOTE\"" \
-    -I include -I "$B/gen" -I src/fast/utf8 -I tests/ref -c tests/bench/bench.c -o "$OUT/bench.o"
-$LINK "$OUT/bench.o" "$OUT/peers.o" "$OUT/base_lib.o" "$OUT/transcode.o" "$OUT/sizes.o" "$OUT/transcode_peers.o" $FAST_OBJS "$OUT/ref_utf8.o" "$OUT/ref_utf7.o" $OBJS $SIMDUTF_OBJS "$LIB" \
+$CC $WARN $BENCH_CFLAGS $BENCH_DEFS -DBENCH_FLAGS="\"$FLAGS_NOTE\"" \
+    -I include -I tests/common -I "$B/gen" -I src/fast/utf8 -I tests/fast -I tests/ref \
+    -c tests/bench/bench.c -o "$OUT/bench.o"
+$CC $WARN $BENCH_CFLAGS -c tests/common/common.c -o "$OUT/test_common.o"
+$LINK "$OUT/bench.o" "$OUT/test_common.o" "$OUT/peers.o" "$OUT/base_lib.o" "$OUT/transcode.o" "$OUT/sizes.o" "$OUT/transcode_peers.o" $FAST_OBJS "$OUT/ref_utf8.o" "$OUT/ref_utf7.o" $OBJS $SIMDUTF_OBJS "$LIB" \
     $LIBS -o "$OUT/bench"
 
 # ---------------------------------------------------------------- run

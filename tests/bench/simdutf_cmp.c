@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "common.h"
 #include "ref_utf8.h"
 #include "utfdfa.h"
 
@@ -72,16 +73,6 @@ struct cell {
 static struct cell cells[NCELLS];
 static double samples[NCELLS][256];
 static volatile size_t sink;
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        perror("malloc");
-        exit(2);
-    }
-    return p;
-}
 
 static struct forms make_forms(const uint32_t *cps, size_t ncps)
 {

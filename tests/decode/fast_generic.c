@@ -46,28 +46,30 @@ static size_t dec(const uint8_t *src, size_t n, uint32_t *state, uint32_t *parti
                   size_t cap, size_t *written, bool u16, int amode, bool branchfree, int lanes);
 
 static bool lanes2(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps, uint32_t *pcp,
-                   uint32_t *d, size_t cap, size_t *po, size_t *pw)
+                   struct fast_out out, size_t *pw)
 {
-    return fast_dec_lanes_run(generic, src, n, pi, ps, pcp, d, cap, po, pw, FAST_ASCII_WORD, 2);
+    return fast_dec_lanes_run((struct fast_lane_ops){generic, FAST_ASCII_WORD, 2}, src, n, pi, ps,
+                              pcp, out, pw);
 }
 
 static bool lanes4(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps, uint32_t *pcp,
-                   uint32_t *d, size_t cap, size_t *po, size_t *pw)
+                   struct fast_out out, size_t *pw)
 {
-    return fast_dec_lanes_run(generic, src, n, pi, ps, pcp, d, cap, po, pw, FAST_ASCII_WORD, 4);
+    return fast_dec_lanes_run((struct fast_lane_ops){generic, FAST_ASCII_WORD, 4}, src, n, pi, ps,
+                              pcp, out, pw);
 }
 
 static size_t dec(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial, void *dst,
                   size_t cap, size_t *written, bool u16, int amode, bool branchfree, int lanes)
 {
     if (lanes == 4)
-        return fast_dec_engine(generic, src, n, state, partial, dst, cap, written, u16, amode,
-                               branchfree, 4, lanes4);
+        return fast_dec_engine((struct fast_dec_ops){generic, u16, amode, branchfree, 4, lanes4},
+                               (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
     if (lanes == 2)
-        return fast_dec_engine(generic, src, n, state, partial, dst, cap, written, u16, amode,
-                               branchfree, 2, lanes2);
-    return fast_dec_engine(generic, src, n, state, partial, dst, cap, written, u16, amode,
-                           branchfree, 1, NULL);
+        return fast_dec_engine((struct fast_dec_ops){generic, u16, amode, branchfree, 2, lanes2},
+                               (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
+    return fast_dec_engine((struct fast_dec_ops){generic, u16, amode, branchfree, 1, NULL},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 #define DEC_PAIR(name32, name16, amode, branchfree, lanes)                                  \
@@ -88,23 +90,23 @@ DEC_PAIR(dec_l2_word_32, dec_l2_word_16, FAST_ASCII_WORD, true, 2)
 DEC_PAIR(dec_l4_word_32, dec_l4_word_16, FAST_ASCII_WORD, true, 4)
 
 static void rep_run(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps, uint32_t *pcp,
-                    uint32_t *d32, size_t cap, size_t *po, size_t *perr)
+                    struct fast_out out, size_t *perr)
 {
-    fast_rep_run(generic, src, n, pi, ps, pcp, d32, cap, po, perr);
+    fast_rep_run(generic, src, n, pi, ps, pcp, out, perr);
 }
 
 static size_t rep_word(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                        uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
-    return fast_rep_engine(generic, src, n, state, partial, dst, cap, written, errors,
-                           FAST_ASCII_WORD, rep_run);
+    return fast_rep_engine((struct fast_rep_ops){generic, FAST_ASCII_WORD, rep_run},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, errors});
 }
 
 static size_t rep_inline(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                          uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
-    return fast_rep_engine(generic, src, n, state, partial, dst, cap, written, errors,
-                           FAST_ASCII_NONE, NULL);
+    return fast_rep_engine((struct fast_rep_ops){generic, FAST_ASCII_NONE, NULL},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, errors});
 }
 
 const struct utfdfa__fast_variant fast_generic_variants[] = {

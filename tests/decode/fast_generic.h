@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "utf8_fast.h"
+#include "utf8_variants.h"
 
 struct utfdfa_fast_tables;
 

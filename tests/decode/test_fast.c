@@ -52,6 +52,7 @@
 #include "rng.h"
 #include "utf8.gen.h"
 #include "utf8_fast.h"
+#include "utf8_variants.h"
 #include "vectors.h"
 
 /* The same engines over other tables, chosen at run time (fast_generic.c). */

@@ -206,11 +206,15 @@ __attribute__((target("avx2,bmi2"))) static size_t window_pair(const uint8_t *p,
     memset(a, 0xA5, sizeof a);
     memset(b, 0xA5, sizeof b);
     if (u16) {
-        mk_pair(p, (unsigned)ends, a[0], &oa[0], &ta[0], q, qm, b[0], &ob[0], &tb[0], true, false);
-        mk_pair(q, qm, b[1], &ob[1], &tb[1], p, (unsigned)ends, a[1], &oa[1], &ta[1], true, false);
+        mk_pair((struct mk_win){p, (unsigned)ends, a[0], &oa[0], &ta[0]},
+                (struct mk_win){q, qm, b[0], &ob[0], &tb[0]}, true, false);
+        mk_pair((struct mk_win){q, qm, b[1], &ob[1], &tb[1]},
+                (struct mk_win){p, (unsigned)ends, a[1], &oa[1], &ta[1]}, true, false);
     } else {
-        mk_pair(p, (unsigned)ends, a[0], &oa[0], &ta[0], q, qm, b[0], &ob[0], &tb[0], false, false);
-        mk_pair(q, qm, b[1], &ob[1], &tb[1], p, (unsigned)ends, a[1], &oa[1], &ta[1], false, false);
+        mk_pair((struct mk_win){p, (unsigned)ends, a[0], &oa[0], &ta[0]},
+                (struct mk_win){q, qm, b[0], &ob[0], &tb[0]}, false, false);
+        mk_pair((struct mk_win){q, qm, b[1], &ob[1], &tb[1]},
+                (struct mk_win){p, (unsigned)ends, a[1], &oa[1], &ta[1]}, false, false);
     }
     size_t us = u16 ? 2 : 4, clean = 1;
     for (int k = 0; k < 2; k++) {
@@ -232,8 +236,8 @@ __attribute__((target("avx2,bmi2"))) static size_t window_pair(const uint8_t *p,
         uint16_t c[2][16];
         size_t oc[2] = {0, 0}, tc[2];
         memset(c, 0xA5, sizeof c);
-        mk_pair(p, (unsigned)ends, c[0], &oc[0], &tc[0], p, (unsigned)ends, c[1], &oc[1], &tc[1],
-                true, true);
+        mk_pair((struct mk_win){p, (unsigned)ends, c[0], &oc[0], &tc[0]},
+                (struct mk_win){p, (unsigned)ends, c[1], &oc[1], &tc[1]}, true, true);
         CHECK(tc[0] == ta[0] && tc[1] == ta[0] && oc[0] == oa[0] && oc[1] == oa[0] &&
                   memcmp(c[0], a[0], oa[0] * 2) == 0 && memcmp(c[1], a[0], oa[0] * 2) == 0,
               "avx2 pair: without pairs");

@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "fast/levels.h"
 #include "check.h"
+#include "common.h"
 #include "levels.h"
 #include "rng.h"
 
@@ -178,16 +179,6 @@ static size_t call(const struct job *j, int direct_scalar, const uint8_t *src, u
                              : utfdfa__cp_to_form(j->to, in, j->src_len, dst, j->dst_len, wr);
     }
     return 0;
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        perror("malloc");
-        exit(2);
-    }
-    return p;
 }
 
 /* Runs job j at every level and the scalar table directly, each against the oracle. */

@@ -26,6 +26,7 @@
  *   test_wide        (TEST_KERNELS_QUICK=1: fewer lengths and alignments, for sanitizers) */
 #include "fast/levels.h"
 #include "check.h"
+#include "common.h"
 #include "levels.h"
 #include "rng.h"
 #include "utfdfa.h"
@@ -118,16 +119,6 @@ static size_t oracle(const struct job *j, uint8_t *exp, size_t *wr)
 }
 
 /* ---------------------------------------------------------- the harness */
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        perror("malloc");
-        exit(2);
-    }
-    return p;
-}
-
 static void run(const struct job *j)
 {
     size_t sa = j->sa % 32, da = j->da % 32;

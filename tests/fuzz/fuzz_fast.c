@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: every fast path of src/fast/utf8/ (each variant of
- * utfdfa__utf8_fast_variants, built with -DUTFDFA_FAST_VARIANTS) against
+ * utfdfa__utf8_fast_variants, tests/fast/utf8_variants.c) against
  * the plain per-byte DFA loop, under the contract of
  * src/fast/utf8/utf8_fast.h: a call consumes a prefix src[0..k) and
  * leaves exactly the state, partial value and output that the plain loop gives over src[0..k) from the same
@@ -15,6 +15,7 @@
  */
 #include "utf8.gen.h"
 #include "utf8_fast.h"
+#include "utf8_variants.h"
 
 #define FUZZ_NAME "fast"
 #define FUZZ_HEADER_BYTES 2

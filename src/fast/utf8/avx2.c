@@ -1,103 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /* For x86-64 with AVX2 and BMI2: the replacing DFA engine with shrx and
  * the ASCII path 32 bytes at a time, for the windows around errors of the
- * slab decoders at AVX2 and up (masked.c, avx512.c); the DFA decoders
- * with that ASCII path stay as variants for the tests and the benchmark.
- * Each function carries its target attribute (select.c calls them only
- * when the CPU has both). */
+ * slab decoders at AVX2 and up (masked.c, avx512.c). Each function
+ * carries its target attribute (select.c calls them only when the CPU has
+ * both). */
 #include "utf8_fast.h"
 
 #include "decode.h"
-#include "lanes.h"
 #include "replace.h"
-#include "scan.h"
 #include "variants.h"
 
 #if FAST_X86
 FAST_TARGET_AVX2 FAST_NOINLINE static void fast_rep_b_avx2_run(const uint8_t *src, size_t n,
-    size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d32, size_t cap, size_t *po, size_t *perr)
+    size_t *pi, uint64_t *ps, uint32_t *pcp, struct fast_out out, size_t *perr)
 {
-    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, d32, cap, po, perr);
+    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, out, perr);
 }
 
 FAST_TARGET_AVX2 size_t utfdfa__utf8_rep_b_avx2(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
-    return fast_rep_engine(fast_utf8(), src, n, state, partial, dst, cap, written, errors,
-                           FAST_ASCII_AVX2, fast_rep_b_avx2_run);
+    return fast_rep_engine((struct fast_rep_ops){fast_utf8(), FAST_ASCII_AVX2, fast_rep_b_avx2_run},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, errors});
 }
-
-#ifdef UTFDFA_FAST_VARIANTS
-FAST_TARGET_AVX2 size_t utfdfa__utf8_scan_b_avx2_l2(const uint8_t *src, size_t n,
-    uint32_t *state)
-{
-    return fast_scan_engine(fast_utf8(), src, n, state, FAST_ASCII_AVX2, 2);
-}
-
-FAST_TARGET_AVX2 FAST_NOINLINE static bool fast_dec_b_l2_avx2_lanes(const uint8_t *src, size_t n,
-    size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d, size_t cap, size_t *po, size_t *pw)
-{
-    return fast_dec_lanes_run(fast_utf8(), src, n, pi, ps, pcp, d, cap, po, pw, FAST_ASCII_AVX2,
-                              2);
-}
-
-FAST_TARGET_AVX2 size_t utfdfa__utf8_dec_b_l2_avx2_32(const uint8_t *src, size_t n,
-    uint32_t *state, uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
-{
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_AVX2, true, 2, fast_dec_b_l2_avx2_lanes);
-}
-
-FAST_TARGET_AVX2 size_t utfdfa__utf8_dec_b_l2_avx2_16(const uint8_t *src, size_t n,
-    uint32_t *state, uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
-{
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_AVX2, true, 2, fast_dec_b_l2_avx2_lanes);
-}
-
-FAST_TARGET_AVX2 size_t utfdfa__utf8_dec_b_free_avx2_32(const uint8_t *src, size_t n,
-    uint32_t *state, uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
-{
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_AVX2, true, 1, NULL);
-}
-
-FAST_TARGET_AVX2 size_t utfdfa__utf8_dec_b_free_avx2_16(const uint8_t *src, size_t n,
-    uint32_t *state, uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
-{
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_AVX2, true, 1, NULL);
-}
-
-
-FAST_TARGET_AVX2 size_t utfdfa__utf8_scan_b_avx2_l4(const uint8_t *src, size_t n,
-    uint32_t *state)
-{
-    return fast_scan_engine(fast_utf8(), src, n, state, FAST_ASCII_AVX2, 4);
-}
-
-FAST_TARGET_AVX2 FAST_NOINLINE static bool fast_dec_b_l3_avx2_lanes(const uint8_t *src, size_t n,
-    size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d, size_t cap, size_t *po, size_t *pw)
-{
-    return fast_dec_lanes_run(fast_utf8(), src, n, pi, ps, pcp, d, cap, po, pw, FAST_ASCII_AVX2,
-                              3);
-}
-
-FAST_TARGET_AVX2 size_t utfdfa__utf8_dec_b_l3_avx2_32(const uint8_t *src, size_t n,
-    uint32_t *state, uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
-{
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                           FAST_ASCII_AVX2, true, 3, fast_dec_b_l3_avx2_lanes);
-}
-
-FAST_TARGET_AVX2 size_t utfdfa__utf8_dec_b_l3_avx2_16(const uint8_t *src, size_t n,
-    uint32_t *state, uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
-{
-    return fast_dec_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                           FAST_ASCII_AVX2, true, 3, fast_dec_b_l3_avx2_lanes);
-}
-
-#endif
 #else
 typedef int utfdfa__utf8_fast_avx2_none; /* not x86-64: nothing here (a unit must declare something) */
 #endif

@@ -305,7 +305,8 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_small(const uint8_t *src, size
     uint32_t cp = c->partial;
     size_t i = 0, o = 0;
     while (i < n && !fast_is_accept(g, s)) {
-        size_t j = fast_dec_exact(g, src, i, i + 1, &s, &cp, dst, &o, cap, false);
+        size_t j = fast_dec_exact(g, src, i, i + 1, &s, &cp, (struct fast_out){dst, &o, cap},
+                                  false);
         if (j == i)
             break;
         i = j;
@@ -367,15 +368,17 @@ FAST_TARGET_VBMI size_t utfdfa__utf8_small_vbmi_32(const uint8_t *src, size_t n,
 FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_32(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
 {
-    return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                            vbmi_valid32, vbmi_scan, NULL);
+    return fast_slab_engine(
+        (struct fast_slab_ops){fast_utf8(), false, vbmi_valid32, vbmi_scan, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_16(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                            vbmi_valid16, vbmi_scan, NULL);
+    return fast_slab_engine(
+        (struct fast_slab_ops){fast_utf8(), true, vbmi_valid16, vbmi_scan, NULL},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 /* Replacing, 64 bytes a block, from a character boundary: the plain DFA
@@ -458,7 +461,8 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_rep(const uint8_t *src, size_t
     uint32_t cp = *partial;
     size_t i = 0, o = 0, nerr = 0, w = 0, e = 0, adv = 0;
     while (i < n && !fast_is_accept(g, s)) {
-        size_t j = fast_rep_exact(g, src, i, i + 1, &s, &cp, dst, &o, cap, &nerr);
+        size_t j = fast_rep_exact(g, src, i, i + 1, &s, &cp, (struct fast_out){dst, &o, cap},
+                                  &nerr);
         if (j == i && !fast_is_accept(g, s))
             break; /* no room */
         i = j;
@@ -481,7 +485,7 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_rep(const uint8_t *src, size_t
 FAST_TARGET_VBMI size_t utfdfa__utf8_rep_vbmi(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
-    return fast_slab_rep(src, n, state, partial, dst, cap, written, errors,
+    return fast_slab_rep((struct fast_call){src, n, state, partial, dst, cap, written, errors},
                          utfdfa__utf8_dec_vbmi_32, vbmi_rep);
 }
 

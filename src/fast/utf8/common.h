@@ -28,9 +28,8 @@
 #define FAST_ARM64 KERN_ARM64
 #if FAST_X86
 #include <immintrin.h>
-/* Functions of bmi2.c and avx2.c: target attributes, not per-file flags, so
- * that the single-file build (all sources in one unit) compiles them too. */
-#define FAST_TARGET_BMI2 __attribute__((target("bmi2")))
+/* Functions of avx2.c: target attributes, not per-file flags, so that the
+ * single-file build (all sources in one unit) compiles them too. */
 #define FAST_TARGET_AVX2 __attribute__((target("avx2,bmi2")))
 #elif FAST_ARM64
 #include <arm_neon.h>

@@ -8,6 +8,25 @@
 #include "ascii.h"
 #include "model.h"
 
+/* A decoder's call (utf8_fast.h's function types): src[0..n), the state
+ * and the partial value in and out, units at dst (at most cap), their
+ * count and (replacing) the U+FFFD written out. */
+struct fast_call {
+    const uint8_t *src;
+    size_t n;
+    uint32_t *state, *partial;
+    void *dst;
+    size_t cap;
+    size_t *written, *errors;
+};
+
+/* Where a step writes: units at dst from *po on, below cap. */
+struct fast_out {
+    void *dst;
+    size_t *po;
+    size_t cap;
+};
+
 /* Store code point v (complete) at dst[*po] if it fits below cap: false
  * (nothing stored) when it does not. */
 FAST_INLINE bool fast_put(void *dst, size_t *po, size_t cap, uint32_t v, bool u16)
@@ -34,9 +53,10 @@ FAST_INLINE bool fast_put(void *dst, size_t *po, size_t cap, uint32_t v, bool u1
 /* Exact: the runtime's loop with a sink, stopping before a rejecting byte and
  * before a completing byte whose character has no room. */
 FAST_INLINE size_t fast_dec_exact(const fast_tables *g, const uint8_t *src, size_t i, size_t end,
-                                  uint64_t *ps, uint32_t *pcp, void *dst, size_t *po, size_t cap,
-                                  bool u16)
+                                  uint64_t *ps, uint32_t *pcp, const struct fast_out out, bool u16)
 {
+    void *dst = out.dst;
+    size_t *po = out.po, cap = out.cap;
     uint64_t s = *ps;
     uint32_t cp = *pcp;
     while (i < end) {
@@ -172,16 +192,30 @@ FAST_INLINE void fast_dec_ascii(const uint8_t *src, size_t n, size_t *pi, void *
 /* A variant's lanes (lanes.h), in a function of its own: false when a
  * window was not valid (*pw its lane width). */
 typedef bool (*fast_lanes_fn)(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps,
-                              uint32_t *pcp, uint32_t *d, size_t cap, size_t *po, size_t *pw);
+                              uint32_t *pcp, struct fast_out out, size_t *pw);
 
-FAST_INLINE size_t fast_dec_engine(const fast_tables *g, const uint8_t *src, size_t n,
-                                   uint32_t *state, uint32_t *partial, void *dst, size_t cap,
-                                   size_t *written, const bool u16, const int amode,
-                                   const bool branchfree, const int lanes, fast_lanes_fn lanefn)
+/* A decoder's techniques, fixed by each variant: UTF-16 or UTF-32 out, the
+ * ASCII path, branch-free blocks, the lanes (lanefn: with `lanes` > 1). */
+struct fast_dec_ops {
+    const fast_tables *g;
+    bool u16;
+    int amode;
+    bool branchfree;
+    int lanes;
+    fast_lanes_fn lanefn;
+};
+
+FAST_INLINE size_t fast_dec_engine(const struct fast_dec_ops ops, const struct fast_call c)
 {
+    const fast_tables *g = ops.g;
+    const uint8_t *src = c.src;
+    const size_t n = c.n, cap = c.cap;
+    void *dst = c.dst;
+    const bool u16 = ops.u16, branchfree = ops.branchfree;
+    const int amode = ops.amode, lanes = ops.lanes;
     const bool ascii = fast_ascii_ok(g, amode);
-    uint64_t s = fast_to_state(g, *state);
-    uint32_t cp = *partial;
+    uint64_t s = fast_to_state(g, *c.state);
+    uint32_t cp = *c.partial;
     size_t o = 0, i = 0;
     /* Lanes (UTF-32 only) after DENSE blocks in a row with a byte >= 0x80;
      * not again before `calm` after a window that was not valid. */
@@ -202,7 +236,7 @@ FAST_INLINE size_t fast_dec_engine(const fast_tables *g, const uint8_t *src, siz
             n - i >= (size_t)lanes * DEC_LANE_MIN + RESYNC_MAX &&
             cap - o >= (size_t)lanes * DEC_LANE_MIN + RESYNC_MAX) {
             size_t i0 = i, w = 0;
-            if (!lanefn(src, n, &i, &s, &cp, dst, cap, &o, &w))
+            if (!ops.lanefn(src, n, &i, &s, &cp, (struct fast_out){dst, &o, cap}, &w))
                 calm = i + (size_t)lanes * w;
             if (i != i0)
                 continue;
@@ -216,7 +250,7 @@ FAST_INLINE size_t fast_dec_engine(const fast_tables *g, const uint8_t *src, siz
             s = s0;
             cp = cp0;
             o = o0;
-            i = fast_dec_exact(g, src, i, i + 16, &s, &cp, dst, &o, cap, u16);
+            i = fast_dec_exact(g, src, i, i + 16, &s, &cp, (struct fast_out){dst, &o, cap}, u16);
             goto done;
         }
         i += 16;
@@ -224,11 +258,11 @@ FAST_INLINE size_t fast_dec_engine(const fast_tables *g, const uint8_t *src, siz
     /* The tail (under 16 bytes, or the output nearly full): ASCII first. */
     if (ascii && fast_is_accept(g, s))
         fast_dec_ascii(src, n, &i, dst, cap, &o, u16, amode);
-    i = fast_dec_exact(g, src, i, n, &s, &cp, dst, &o, cap, u16);
+    i = fast_dec_exact(g, src, i, n, &s, &cp, (struct fast_out){dst, &o, cap}, u16);
 done:
-    *state = fast_from_state(g, s);
-    *partial = cp;
-    *written = o;
+    *c.state = fast_from_state(g, s);
+    *c.partial = cp;
+    *c.written = o;
     return i;
 }
 

@@ -15,6 +15,7 @@
 #define UTFDFA_FAST_UTF8_LANES_H
 
 #include "ascii.h"
+#include "decode.h"
 #include "model.h"
 
 /* One byte of a lane: state s, value v, index x into d. */
@@ -28,20 +29,25 @@
         d[x] = (uint32_t)v;                                                                 \
     } while (0)
 
+/* Each lane's state, value and index at the end of the lanes' common run. */
+struct fast_lane_ends {
+    uint64_t st[4], vv[4];
+    size_t xx[4];
+};
+
 /* The lanes' tails (under 16 + RESYNC_MAX bytes each): true when every lane
- * ends in ACCEPT; xx[k] is then the index of lane k's last unit. */
+ * ends in ACCEPT; e->xx[k] is then the index of lane k's last unit. */
 FAST_INLINE bool fast_dec_lane_tails(const fast_tables *g, const uint8_t *src, const size_t *at,
-                                     size_t run, const uint64_t *st, const uint64_t *vv,
-                                     size_t *xx, uint32_t *d, int lanes)
+                                     size_t run, struct fast_lane_ends *e, uint32_t *d, int lanes)
 {
     bool ok = true;
     for (int k = 0; k < lanes; k++) {
-        uint64_t s = st[k], v = vv[k];
-        size_t x = xx[k];
+        uint64_t s = e->st[k], v = e->vv[k];
+        size_t x = e->xx[k];
         for (size_t q = at[k] + run; q < at[k + 1]; q++)
             FAST_LD1(s, v, x, src[q]);
         ok &= fast_st(g, s) == 0;
-        xx[k] = x;
+        e->xx[k] = x;
     }
     return ok;
 }
@@ -80,9 +86,11 @@ FAST_INLINE size_t fast_dec_lane_join(const size_t *at, const size_t *xx, uint32
  * block boundary, so its first byte can be an error; the windows after a
  * valid one begin at a start-only byte. */
 FAST_INLINE bool fast_dec_lanes(const fast_tables *g, const uint8_t *src, size_t *pi,
-                                uint64_t *ps, uint32_t *pcp, uint32_t *d, size_t *po, size_t w,
+                                uint64_t *ps, uint32_t *pcp, const struct fast_out out, size_t w,
                                 const int lanes)
 {
+    uint32_t *d = out.dst;
+    size_t *po = out.po;
     size_t i = *pi, o = *po, at[5];
     if (fast_is_accept(g, *ps) && !(g->decode_shift[src[i]] >> 5))
         return false;
@@ -115,16 +123,22 @@ FAST_INLINE bool fast_dec_lanes(const fast_tables *g, const uint8_t *src, size_t
         LDSTEP(8); LDSTEP(9); LDSTEP(10); LDSTEP(11); LDSTEP(12); LDSTEP(13); LDSTEP(14); LDSTEP(15);
     }
 #undef LDSTEP
-    uint64_t st[4] = {s0, s1, s2, s3}, vv[4] = {v0, v1, v2, v3};
-    size_t xx[4] = {x0, x1, x2, x3};
-    if (!fast_dec_lane_tails(g, src, at, run, st, vv, xx, d, lanes))
+    struct fast_lane_ends e = {{s0, s1, s2, s3}, {v0, v1, v2, v3}, {x0, x1, x2, x3}};
+    if (!fast_dec_lane_tails(g, src, at, run, &e, d, lanes))
         return false;
-    *po = fast_dec_lane_join(at, xx, d, i, o, lanes);
+    *po = fast_dec_lane_join(at, e.xx, d, i, o, lanes);
     *pi = at[lanes];
     *ps = 0;
     *pcp = 0;
     return true;
 }
+
+/* A variant's lanes: their number (2 to 4) and the ASCII path they stop for. */
+struct fast_lane_ops {
+    const fast_tables *g;
+    int amode;
+    int lanes;
+};
 
 /* Windows of lanes from src[*pi] on, while there is input and room for
  * them and until the text turns to ASCII at ACCEPT (the ASCII path is
@@ -132,11 +146,13 @@ FAST_INLINE bool fast_dec_lanes(const fast_tables *g, const uint8_t *src, size_t
  * of it consumed), true otherwise. A variant calls it from a function of
  * its own, so that its registers are all its own (inlined, GCC spills a
  * lane's pointer, and the engine's small calls pay for the lanes' frame). */
-FAST_INLINE bool fast_dec_lanes_run(const fast_tables *g, const uint8_t *src, size_t n,
-                                    size_t *pi, uint64_t *ps, uint32_t *pcp, uint32_t *d,
-                                    size_t cap, size_t *po, size_t *pw, const int amode,
-                                    const int lanes)
+FAST_INLINE bool fast_dec_lanes_run(const struct fast_lane_ops ops, const uint8_t *src, size_t n,
+                                    size_t *pi, uint64_t *ps, uint32_t *pcp,
+                                    const struct fast_out out, size_t *pw)
 {
+    const fast_tables *g = ops.g;
+    const int amode = ops.amode, lanes = ops.lanes;
+    size_t *po = out.po, cap = out.cap;
     const bool ascii = fast_ascii_ok(g, amode);
     for (;;) {
         size_t i = *pi, o = *po;
@@ -147,7 +163,7 @@ FAST_INLINE bool fast_dec_lanes_run(const fast_tables *g, const uint8_t *src, si
         w = w < wo ? w : wo;
         w = w < DEC_LANE_MAX ? w : DEC_LANE_MAX;
         *pw = w;
-        if (!fast_dec_lanes(g, src, pi, ps, pcp, d, po, w, lanes))
+        if (!fast_dec_lanes(g, src, pi, ps, pcp, out, w, lanes))
             return false;
         if (ascii && n - *pi >= 16 && fast_ascii16(amode, src + *pi))
             return true;

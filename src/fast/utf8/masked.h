@@ -163,13 +163,23 @@ MK_INLINE size_t mk_window(const uint8_t *p, uint64_t ends, void *dst, size_t *p
  * row carries UTF8_SHUF_MARK, else the 16-bit one. Each writes 8 units
  * (32 bytes to UTF-32, 16 to UTF-16) at its dst, whatever it counts:
  * room for them, and no other window's units there yet, is the caller's.
- * *tx, *ty: the bytes taken; the units counted are added to *ox, *oy.
- * bmp: to UTF-16, the windows hold no 4-byte character (no pairs). */
-FAST_INLINE FAST_TARGET_AVX2 void mk_pair(const uint8_t *px, unsigned mx, void *dx,
-                                          size_t *ox, size_t *tx, const uint8_t *py,
-                                          unsigned my, void *dy, size_t *oy, size_t *ty,
-                                          bool u16, bool bmp)
+ * x, y: the windows (struct mk_win): the bytes taken go to *t, the units
+ * counted are added to *o. bmp: to UTF-16, the windows hold no 4-byte character (no pairs). */
+struct mk_win {
+    const uint8_t *p; /* the window's bytes */
+    unsigned m;       /* its ends */
+    void *d;          /* its units */
+    size_t *o;        /* the units counted, added to */
+    size_t *t;        /* the bytes taken */
+};
+
+FAST_INLINE FAST_TARGET_AVX2 void mk_pair(const struct mk_win x, const struct mk_win y, bool u16,
+                                          bool bmp)
 {
+    const uint8_t *px = x.p, *py = y.p;
+    unsigned mx = x.m, my = y.m;
+    void *dx = x.d, *dy = y.d;
+    size_t *ox = x.o, *oy = y.o, *tx = x.t, *ty = y.t;
     unsigned ex = utf8_shuffle_tables.index[mx & 0xFFF];
     unsigned ey = utf8_shuffle_tables.index[my & 0xFFF];
     __m256i in = _mm256_inserti128_si256(_mm256_castsi128_si256(MK_LOAD(px)), MK_LOAD(py), 1);
@@ -257,7 +267,8 @@ FAST_INLINE FAST_TARGET_AVX2 void mk_block(const uint8_t *buf, uint64_t ends, si
         if (q >= whole) /* one window left: in both lanes, the same units twice */
             q = pos, o2 = o;
         unsigned m2 = (unsigned)(ends >> q | ~(~(uint64_t)0 >> q));
-        mk_pair(buf + pos, m, d + o * us, &o, &t, buf + q, m2, d + o2 * us, &o2, &t, u16, false);
+        mk_pair((struct mk_win){buf + pos, m, d + o * us, &o, &t},
+                (struct mk_win){buf + q, m2, d + o2 * us, &o2, &t}, u16, false);
         if (q == pos) {
             pos += mk_took(m);
             break;

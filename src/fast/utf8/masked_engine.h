@@ -180,8 +180,8 @@ FAST_INLINE MK_TARGET void MK_(walk)(const uint8_t *src, const uint8_t *map, cha
     uint64_t bx = MK_(bits)(map, x + 1), by = MK_(bits)(map, y + 1);
     for (;;) {
         while (x < lx && y < ly) {
-            mk_pair(src + x, (unsigned)bx, d + ox * us, &ox, &tx, src + y, (unsigned)by,
-                    d + oy * us, &oy, &ty, u16, bmp);
+            mk_pair((struct mk_win){src + x, (unsigned)bx, d + ox * us, &ox, &tx},
+                    (struct mk_win){src + y, (unsigned)by, d + oy * us, &oy, &ty}, u16, bmp);
             /* this window's bits (a load whose address was known a step
              * ago) shifted: the next one's */
             bx = MK_(bits)(map, x + 1) >> tx;
@@ -394,21 +394,23 @@ FAST_NOINLINE MK_TARGET static size_t MK_(valid16)(const uint8_t *src, size_t n,
 MK_TARGET size_t MK_API(utfdfa__utf8_dec_, _32)(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
 {
-    return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                            MK_(valid32), MK_SCAN, MK_(ascii32));
+    return fast_slab_engine(
+        (struct fast_slab_ops){fast_utf8(), false, MK_(valid32), MK_SCAN, MK_(ascii32)},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 MK_TARGET size_t MK_API(utfdfa__utf8_dec_, _16)(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                            MK_(valid16), MK_SCAN, MK_(ascii16));
+    return fast_slab_engine(
+        (struct fast_slab_ops){fast_utf8(), true, MK_(valid16), MK_SCAN, MK_(ascii16)},
+        (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 MK_TARGET size_t MK_API(utfdfa__utf8_rep_, )(const uint8_t *src, size_t n, uint32_t *state,
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
-    return fast_slab_rep(src, n, state, partial, dst, cap, written, errors,
+    return fast_slab_rep((struct fast_call){src, n, state, partial, dst, cap, written, errors},
                          MK_API(utfdfa__utf8_dec_, _32), MK_REP);
 }
 

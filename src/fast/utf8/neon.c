@@ -95,30 +95,32 @@ static size_t fast_ascii16_neon_widen(const uint8_t *src, size_t n, void *dst)
 static size_t fast_dec_neon_32(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                                uint32_t *dst, size_t cap, size_t *written)
 {
-    return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, false,
-                            fast_valid_neon_32, utfdfa__utf8_scan_lookup_neon, fast_ascii32_neon);
+    return fast_slab_engine((struct fast_slab_ops){fast_utf8(), false, fast_valid_neon_32,
+                                                   utfdfa__utf8_scan_lookup_neon,
+                                                   fast_ascii32_neon},
+                            (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 static size_t fast_dec_neon_16(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                                uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_slab_engine(fast_utf8(), src, n, state, partial, dst, cap, written, true,
-                            fast_valid_neon_16, utfdfa__utf8_scan_lookup_neon,
-                            fast_ascii16_neon_widen);
+    return fast_slab_engine((struct fast_slab_ops){fast_utf8(), true, fast_valid_neon_16,
+                                                   utfdfa__utf8_scan_lookup_neon,
+                                                   fast_ascii16_neon_widen},
+                            (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 FAST_NOINLINE static void fast_rep_neon_run(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps,
-                                            uint32_t *pcp, uint32_t *d32, size_t cap, size_t *po,
-                                            size_t *perr)
+                                            uint32_t *pcp, struct fast_out out, size_t *perr)
 {
-    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, d32, cap, po, perr);
+    fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, out, perr);
 }
 
 static size_t fast_rep_neon(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                             uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
-    return fast_rep_engine(fast_utf8(), src, n, state, partial, dst, cap, written, errors,
-                           FAST_ASCII_NEON, fast_rep_neon_run);
+    return fast_rep_engine((struct fast_rep_ops){fast_utf8(), FAST_ASCII_NEON, fast_rep_neon_run},
+                           (struct fast_call){src, n, state, partial, dst, cap, written, errors});
 }
 
 const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_neon = {

@@ -208,7 +208,8 @@ TK_TARGET size_t utfdfa__utf8_rep_tok_avx2(const uint8_t *src, size_t n, uint32_
     uint32_t cp = *partial;
     size_t i = 0, o = 0, nerr = 0, w = 0, e = 0;
     while (i < n && !fast_is_accept(g, s)) {
-        size_t j = fast_rep_exact(g, src, i, i + 1, &s, &cp, dst, &o, cap, &nerr);
+        size_t j = fast_rep_exact(g, src, i, i + 1, &s, &cp, (struct fast_out){dst, &o, cap},
+                                  &nerr);
         if (j == i && !fast_is_accept(g, s))
             break; /* no room */
         i = j;

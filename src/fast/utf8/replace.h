@@ -14,9 +14,11 @@
 /* Exact, with room checks: stops before a byte whose U+FFFD or character
  * has no room, as the plain loop does. *errors counts the U+FFFD written. */
 FAST_INLINE size_t fast_rep_exact(const fast_tables *g, const uint8_t *src, size_t i, size_t end,
-                                  uint64_t *ps, uint32_t *pcp, uint32_t *dst, size_t *po,
-                                  size_t cap, size_t *errors)
+                                  uint64_t *ps, uint32_t *pcp, const struct fast_out out,
+                                  size_t *errors)
 {
+    uint32_t *dst = out.dst;
+    size_t *po = out.po, cap = out.cap;
     uint64_t s = *ps;
     uint32_t cp = *pcp;
     size_t o = *po;
@@ -95,9 +97,10 @@ FAST_INLINE size_t fast_rep_exact(const fast_tables *g, const uint8_t *src, size
  * a block without errors (then the caller's clean path goes on) or the end
  * or the room runs short; at least one block. Only with replace rows. */
 FAST_INLINE void fast_rep_run(const fast_tables *g, const uint8_t *src, size_t n, size_t *pi,
-                              uint64_t *ps, uint32_t *pcp, uint32_t *d32, size_t cap, size_t *po,
-                              size_t *perr)
+                              uint64_t *ps, uint32_t *pcp, const struct fast_out out, size_t *perr)
 {
+    uint32_t *d32 = out.dst;
+    size_t *po = out.po, cap = out.cap;
     size_t i = *pi, o = *po, nerr = *perr;
     uint64_t s7 = fast_st(g, *ps) / g->shift_width * 7, v = *pcp;
     while (n - i >= 16 && cap - o > 32) {
@@ -117,8 +120,14 @@ FAST_INLINE void fast_rep_run(const fast_tables *g, const uint8_t *src, size_t n
 
 /* A variant's fast_rep_run, in a function of its own: its registers are all its own. */
 typedef void (*fast_rep_run_fn)(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps,
-                                uint32_t *pcp, uint32_t *d32, size_t cap, size_t *po,
-                                size_t *perr);
+                                uint32_t *pcp, struct fast_out out, size_t *perr);
+
+/* A replacing decoder's techniques: the ASCII path, the tabled run. */
+struct fast_rep_ops {
+    const fast_tables *g;
+    int amode;
+    fast_rep_run_fn runfn; /* NULL without replace rows */
+};
 
 /* One block of 16 bytes at p: decoded branch-free when it has no error
  * (true), else nothing of it is (false). */
@@ -151,16 +160,17 @@ FAST_INLINE bool fast_rep_block(const fast_tables *g, const uint8_t *p, uint64_t
     return nerr != nerr0;
 }
 
-/* runfn: the variant's tabled run (NULL without replace rows). */
-FAST_INLINE size_t fast_rep_engine(const fast_tables *g, const uint8_t *src, size_t n,
-                                   uint32_t *state, uint32_t *partial, uint32_t *d32, size_t cap,
-                                   size_t *written, size_t *errors, const int amode,
-                                   fast_rep_run_fn runfn)
+FAST_INLINE size_t fast_rep_engine(const struct fast_rep_ops ops, const struct fast_call c)
 {
+    const fast_tables *g = ops.g;
+    const uint8_t *src = c.src;
+    const size_t n = c.n, cap = c.cap;
+    uint32_t *d32 = c.dst;
+    const int amode = ops.amode;
     const bool ascii = fast_ascii_ok(g, amode);
-    const bool tabled = FAST_SHIFT && g->has_replace_rows && runfn && n >= REP_TABLES_MIN;
-    uint64_t s = fast_to_state(g, *state);
-    uint32_t cp = *partial;
+    const bool tabled = FAST_SHIFT && g->has_replace_rows && ops.runfn && n >= REP_TABLES_MIN;
+    uint64_t s = fast_to_state(g, *c.state);
+    uint32_t cp = *c.partial;
     size_t o = 0, nerr = 0, i = 0;
     bool dirty = false;
     /* A block of 16 bytes writes at most 32 units, and a scratch one. */
@@ -176,18 +186,18 @@ FAST_INLINE size_t fast_rep_engine(const fast_tables *g, const uint8_t *src, siz
             continue;
         }
         if (tabled) {
-            runfn(src, n, &i, &s, &cp, d32, cap, &o, &nerr);
+            ops.runfn(src, n, &i, &s, &cp, (struct fast_out){d32, &o, cap}, &nerr);
             dirty = false; /* it stopped after a block without errors, or at the end */
             continue;
         }
         dirty = fast_rep_block(g, src + i, &s, &cp, d32, &o, &nerr);
         i += 16;
     }
-    i = fast_rep_exact(g, src, i, n, &s, &cp, d32, &o, cap, &nerr);
-    *state = fast_from_state(g, s);
-    *partial = cp;
-    *written = o;
-    *errors = nerr;
+    i = fast_rep_exact(g, src, i, n, &s, &cp, (struct fast_out){d32, &o, cap}, &nerr);
+    *c.state = fast_from_state(g, s);
+    *c.partial = cp;
+    *c.written = o;
+    *c.errors = nerr;
     return i;
 }
 

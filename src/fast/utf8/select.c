@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The UTF-8 fast paths' entry points (utf8_fast.h): the set of variants
- * for the kernel level in use (src/fast/levels.h), and the list of every
- * variant for the tests.
+ * for the kernel level in use (src/fast/levels.h).
  * (utfdfa__utf8_pending is in portable.c, with a copy of the tables.) */
 #include "utf8_fast.h"
 
@@ -101,72 +100,3 @@ size_t utfdfa__utf8_decode32_replace(const uint8_t *src, size_t n, uint32_t *sta
 {
     return fast_impl()->rep(src, n, state, partial, dst, cap, written, errors);
 }
-
-#ifdef UTFDFA_FAST_VARIANTS
-#define V_SCAN(label, f) {label, f, NULL, NULL, NULL}
-#define V_DEC(label, f32, f16) {label, NULL, f32, f16, NULL}
-#define V_REP(label, f) {label, NULL, NULL, NULL, f}
-const struct utfdfa__fast_variant utfdfa__utf8_fast_variants[] = {
-    {"default", utfdfa__utf8_scan, utfdfa__utf8_decode32, utfdfa__utf8_decode16,
-     utfdfa__utf8_decode32_replace},
-    V_SCAN("dfa", utfdfa__utf8_scan_dfa),
-    V_SCAN("dfa+ascii-word", utfdfa__utf8_scan_word),
-    V_SCAN("dfa+ascii-word+2lanes", utfdfa__utf8_scan_word_l2),
-    V_SCAN("dfa+ascii-word+4lanes", utfdfa__utf8_scan_word_l4),
-    V_DEC("branchy", utfdfa__utf8_dec_branchy_32, utfdfa__utf8_dec_branchy_16),
-    V_DEC("branchfree", utfdfa__utf8_dec_free_32, utfdfa__utf8_dec_free_16),
-    V_DEC("branchfree+ascii-word", utfdfa__utf8_dec_free_word_32, utfdfa__utf8_dec_free_word_16),
-    V_DEC("branchfree+ascii-word+2lanes", utfdfa__utf8_dec_l2_word_32,
-          utfdfa__utf8_dec_l2_word_16),
-    V_REP("replace+ascii-word", utfdfa__utf8_rep_word),
-#if FAST_X86
-    V_REP("replace+ascii-sse2", utfdfa__utf8_rep_sse2),
-    V_REP("bmi2:replace+ascii-sse2", utfdfa__utf8_rep_b_sse2),
-    V_SCAN("dfa+ascii-sse2+4lanes", utfdfa__utf8_scan_sse2_l4),
-    V_DEC("branchfree+ascii-sse2", utfdfa__utf8_dec_free_sse2_32, utfdfa__utf8_dec_free_sse2_16),
-    V_SCAN("bmi2:dfa", utfdfa__utf8_scan_b_dfa),
-    V_SCAN("bmi2:dfa+ascii-sse2", utfdfa__utf8_scan_b_sse2),
-    V_SCAN("bmi2:dfa+ascii-sse2+2lanes", utfdfa__utf8_scan_b_sse2_l2),
-    V_SCAN("bmi2:dfa+ascii-sse2+3lanes", utfdfa__utf8_scan_b_sse2_l3),
-    V_SCAN("bmi2:dfa+ascii-sse2+4lanes", utfdfa__utf8_scan_b_sse2_l4),
-    V_SCAN("bmi2:dfa+ascii-avx2+2lanes", utfdfa__utf8_scan_b_avx2_l2),
-    V_SCAN("bmi2:dfa+ascii-avx2+4lanes", utfdfa__utf8_scan_b_avx2_l4),
-    V_DEC("bmi2:branchy", utfdfa__utf8_dec_b_branchy_32, utfdfa__utf8_dec_b_branchy_16),
-    V_DEC("bmi2:branchfree", utfdfa__utf8_dec_b_free_32, utfdfa__utf8_dec_b_free_16),
-    V_DEC("bmi2:branchy+ascii-sse2", utfdfa__utf8_dec_b_branchy_sse2_32,
-          utfdfa__utf8_dec_b_branchy_sse2_16),
-    V_DEC("bmi2:branchfree+ascii-sse2", utfdfa__utf8_dec_b_free_sse2_32,
-          utfdfa__utf8_dec_b_free_sse2_16),
-    V_DEC("bmi2:branchfree+ascii-avx2", utfdfa__utf8_dec_b_free_avx2_32,
-          utfdfa__utf8_dec_b_free_avx2_16),
-    V_DEC("bmi2:branchfree+ascii-sse2+2lanes", utfdfa__utf8_dec_b_l2_sse2_32,
-          utfdfa__utf8_dec_b_l2_sse2_16),
-    V_DEC("bmi2:branchfree+ascii-avx2+2lanes", utfdfa__utf8_dec_b_l2_avx2_32,
-          utfdfa__utf8_dec_b_l2_avx2_16),
-    V_DEC("bmi2:branchfree+ascii-avx2+3lanes", utfdfa__utf8_dec_b_l3_avx2_32,
-          utfdfa__utf8_dec_b_l3_avx2_16),
-    V_DEC("sse4:slabs", utfdfa__utf8_dec_sse4_32, utfdfa__utf8_dec_sse4_16),
-    V_REP("sse4:slabs+replace", utfdfa__utf8_rep_sse4),
-    V_DEC("avx2:slabs", utfdfa__utf8_dec_avx2_32, utfdfa__utf8_dec_avx2_16),
-    V_REP("avx2:slabs+replace", utfdfa__utf8_rep_avx2),
-    V_REP("avx2:tokens+replace", utfdfa__utf8_rep_tok_avx2),
-    V_DEC("vbmi:slabs", utfdfa__utf8_dec_vbmi_32, utfdfa__utf8_dec_vbmi_16),
-    V_REP("vbmi:slabs+replace", utfdfa__utf8_rep_vbmi),
-#endif
-    {NULL, NULL, NULL, NULL, NULL},
-};
-#undef V_SCAN
-#undef V_DEC
-#undef V_REP
-
-int utfdfa__fast_variant_runs(const char *name)
-{
-    static const struct {
-        const char *prefix, *level;
-    } needs[] = {{"sse4:", "sse4"}, {"bmi2:", "avx2"}, {"avx2:", "avx2"}, {"vbmi:", "avx512vbmi"}};
-    for (size_t i = 0; i < sizeof needs / sizeof *needs; i++)
-        if (strncmp(name, needs[i].prefix, strlen(needs[i].prefix)) == 0)
-            return utfdfa__fast_has(needs[i].level);
-    return 1; /* portable: plain C, and SSE2 on x86-64 (its baseline) */
-}
-#endif

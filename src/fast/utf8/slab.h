@@ -21,13 +21,22 @@ enum { SLAB_MAX = 8192 };
  * lone error, doubled up to REP_WIN_MAX while they keep finding several. */
 enum { REP_WIN_MIN = 64, REP_WIN_MAX = 4096 };
 
-/* scan: utfdfa__utf8_scan, or the validator it would call at the caller's
- * level (no dispatch at each slab). */
 /* A transcoder of valid UTF-8: src[0..n) is whole characters; it writes
  * their units at dst (u16: UTF-16, else UTF-32) and returns how many. */
 typedef size_t (*fast_valid_fn)(const uint8_t *src, size_t n, void *dst);
-/* ascii: a fast_ascii_fn (ascii.h) of the engine's output form, or NULL;
- * called at each slab's start, so that ASCII text is read once. */
+
+/* A slab decoder's parts. */
+struct fast_slab_ops {
+    const fast_tables *g;
+    bool u16;
+    fast_valid_fn valid;
+    /* utfdfa__utf8_scan, or the validator it would call at the caller's
+     * level (no dispatch at each slab) */
+    utfdfa__scan_fn scan;
+    /* a fast_ascii_fn (ascii.h) of the engine's output form, or NULL;
+     * called at each slab's start, so that ASCII text is read once */
+    fast_ascii_fn ascii;
+};
 
 FAST_INLINE size_t fast_min3(size_t a, size_t b, size_t c)
 {
@@ -53,24 +62,26 @@ FAST_INLINE size_t fast_slab_cut(const fast_tables *g, const uint8_t *src, size_
     return len;
 }
 
-FAST_INLINE size_t fast_slab_engine(const fast_tables *g, const uint8_t *src, size_t n,
-                                    uint32_t *state, uint32_t *partial, void *dst, size_t cap,
-                                    size_t *written, const bool u16, fast_valid_fn valid,
-                                    utfdfa__scan_fn scan, fast_ascii_fn ascii)
+FAST_INLINE size_t fast_slab_engine(const struct fast_slab_ops ops, const struct fast_call c)
 {
-    uint64_t s = fast_to_state(g, *state);
-    uint32_t cp = *partial;
+    const fast_tables *g = ops.g;
+    const uint8_t *src = c.src;
+    const size_t n = c.n, cap = c.cap;
+    void *dst = c.dst;
+    const bool u16 = ops.u16;
+    uint64_t s = fast_to_state(g, *c.state);
+    uint32_t cp = *c.partial;
     size_t i = 0, o = 0;
     /* A character in progress: its bytes one by one. */
     while (i < n && !fast_is_accept(g, s)) {
-        size_t j = fast_dec_exact(g, src, i, i + 1, &s, &cp, dst, &o, cap, u16);
+        size_t j = fast_dec_exact(g, src, i, i + 1, &s, &cp, (struct fast_out){dst, &o, cap}, u16);
         if (j == i)
             goto done;
         i = j;
     }
     for (;;) {
-        if (ascii) {
-            size_t a = ascii(src + i, n - i < cap - o ? n - i : cap - o,
+        if (ops.ascii) {
+            size_t a = ops.ascii(src + i, n - i < cap - o ? n - i : cap - o,
                              u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o));
             i += a;
             o += a;
@@ -81,7 +92,7 @@ FAST_INLINE size_t fast_slab_engine(const fast_tables *g, const uint8_t *src, si
         if (len == 0)
             break;
         uint32_t st = 0; /* ACCEPT */
-        size_t raw = scan(src + i, len, &st), k = raw;
+        size_t raw = ops.scan(src + i, len, &st), k = raw;
         if (st != 0) {
             /* Back to the character's first byte (in the slab: the scan
              * began in ACCEPT), the last byte that starts one (a valid run,
@@ -92,16 +103,17 @@ FAST_INLINE size_t fast_slab_engine(const fast_tables *g, const uint8_t *src, si
         }
         if (k == 0)
             break;
-        o += valid(src + i, k, u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o));
+        o += ops.valid(src + i, k,
+                       u16 ? (void *)((uint16_t *)dst + o) : (void *)((uint32_t *)dst + o));
         i += k;
         if (raw < len || end)
             break; /* an error, or the input's end */
     }
-    i = fast_dec_exact(g, src, i, n, &s, &cp, dst, &o, cap, u16);
+    i = fast_dec_exact(g, src, i, n, &s, &cp, (struct fast_out){dst, &o, cap}, u16);
 done:
-    *state = fast_from_state(g, s);
-    *partial = cp;
-    *written = o;
+    *c.state = fast_from_state(g, s);
+    *c.partial = cp;
+    *c.written = o;
     return i;
 }
 
@@ -110,10 +122,12 @@ done:
  * results as before: one U+FFFD per maximal subpart), over windows that
  * grow while errors are dense (random bytes) and start small again after a
  * window with at most one. Stops only for room or at the end. */
-FAST_INLINE size_t fast_slab_rep(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
-                                 uint32_t *dst, size_t cap, size_t *written, size_t *errors,
-                                 utfdfa__dec32_fn dec, utfdfa__rep_fn rep)
+FAST_INLINE size_t fast_slab_rep(const struct fast_call c, utfdfa__dec32_fn dec,
+                                 utfdfa__rep_fn rep)
 {
+    const uint8_t *src = c.src;
+    const size_t n = c.n, cap = c.cap;
+    uint32_t *state = c.state, *partial = c.partial, *dst = c.dst;
     size_t i = 0, o = 0, nerr = 0, win = REP_WIN_MIN;
     for (;;) {
         size_t w = 0, e = 0;
@@ -130,8 +144,8 @@ FAST_INLINE size_t fast_slab_rep(const uint8_t *src, size_t n, uint32_t *state, 
             break; /* no room */
         win = e > 1 ? (win < REP_WIN_MAX ? 2 * win : win) : REP_WIN_MIN;
     }
-    *written = o;
-    *errors = nerr;
+    *c.written = o;
+    *c.errors = nerr;
     return i;
 }
 

@@ -101,20 +101,4 @@ typedef size_t (*utfdfa__dec16_fn)(const uint8_t *, size_t, uint32_t *, uint32_t
 typedef size_t (*utfdfa__rep_fn)(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t *,
                                  size_t, size_t *, size_t *);
 
-/* Every technique as its own entry point, for tests/decode/test_fast.c and
- * tests/bench (compiled only with -DUTFDFA_FAST_VARIANTS). */
-#ifdef UTFDFA_FAST_VARIANTS
-struct utfdfa__fast_variant {
-    const char *name;
-    utfdfa__scan_fn scan;   /* NULL when the variant has no such function */
-    utfdfa__dec32_fn dec32;
-    utfdfa__dec16_fn dec16;
-    utfdfa__rep_fn rep;
-};
-/* Terminated by an entry whose name is NULL. */
-extern const struct utfdfa__fast_variant utfdfa__utf8_fast_variants[];
-/* Whether this CPU runs the variant named `name` (its prefix names the ISA it needs). */
-int utfdfa__fast_variant_runs(const char *name);
-#endif
-
 #endif /* UTFDFA_UTF8_FAST_H */

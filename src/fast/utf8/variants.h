@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The variants of the UTF-8 fast paths: each an engine with its techniques
- * fixed, defined in the file of the ISA it needs (portable.c, bmi2.c,
- * avx2.c, avx512.c). Each ISA file gives the set the library calls on such a CPU
- * (struct utfdfa__utf8_fast_impl); select.c chooses one set at run time and
- * lists every variant for the tests and the benchmark. Names: scan_,
- * dec_ (_32: to UTF-32, _16: to UTF-16), rep_ (replacing); b_ with BMI2;
- * dfa (no ASCII path), word, sse2, avx2: the ASCII path; l2-l4: lanes;
- * branchy or free: decoding with or without branches per byte. */
+/* The variants of the UTF-8 fast paths the library calls: each an engine
+ * with its techniques fixed, defined in the file of the ISA it needs
+ * (portable.c, avx2.c, masked.c, avx512.c, neon.c). Each ISA file gives
+ * the set the library calls on such a CPU (struct utfdfa__utf8_fast_impl);
+ * select.c chooses one set at run time. (Variants with other techniques,
+ * for the tests and the benchmark: tests/fast/utf8_variants.c.) Names:
+ * scan_, dec_ (_32: to UTF-32, _16: to UTF-16), rep_ (replacing); b_ with
+ * BMI2; word, sse2, avx2: the ASCII path; l2-l4: lanes; free: decoding
+ * without branches per byte. */
 #ifndef UTFDFA_FAST_UTF8_VARIANTS_H
 #define UTFDFA_FAST_UTF8_VARIANTS_H
 
@@ -48,32 +49,20 @@ typedef size_t utfdfa__dec16_f(const uint8_t *, size_t, uint32_t *, uint32_t *, 
 typedef size_t utfdfa__rep_f(const uint8_t *, size_t, uint32_t *, uint32_t *, uint32_t *, size_t,
                              size_t *, size_t *);
 
-/* portable.c */
-utfdfa__scan_f utfdfa__utf8_scan_dfa, utfdfa__utf8_scan_word, utfdfa__utf8_scan_word_l2,
-    utfdfa__utf8_scan_word_l4, utfdfa__utf8_scan_sse2_l4;
-utfdfa__dec32_f utfdfa__utf8_dec_branchy_32, utfdfa__utf8_dec_free_32, utfdfa__utf8_dec_free_word_32,
-    utfdfa__utf8_dec_l2_word_32, utfdfa__utf8_dec_free_sse2_32;
-utfdfa__dec16_f utfdfa__utf8_dec_branchy_16, utfdfa__utf8_dec_free_16, utfdfa__utf8_dec_free_word_16,
-    utfdfa__utf8_dec_l2_word_16, utfdfa__utf8_dec_free_sse2_16;
-utfdfa__rep_f utfdfa__utf8_rep_word, utfdfa__utf8_rep_sse2;
+/* portable.c: the portable set (on x86-64 with the SSE2 ASCII path) */
+#if FAST_X86
+utfdfa__scan_f utfdfa__utf8_scan_sse2_l4;
+utfdfa__dec32_f utfdfa__utf8_dec_free_sse2_32;
+utfdfa__dec16_f utfdfa__utf8_dec_free_sse2_16;
+utfdfa__rep_f utfdfa__utf8_rep_sse2;
+#else
+utfdfa__scan_f utfdfa__utf8_scan_word_l2;
+utfdfa__dec32_f utfdfa__utf8_dec_l2_word_32;
+utfdfa__dec16_f utfdfa__utf8_dec_free_word_16;
+utfdfa__rep_f utfdfa__utf8_rep_word;
+#endif
 
-/* bmi2.c */
-utfdfa__scan_f utfdfa__utf8_scan_b_dfa, utfdfa__utf8_scan_b_sse2, utfdfa__utf8_scan_b_sse2_l2,
-    utfdfa__utf8_scan_b_sse2_l3, utfdfa__utf8_scan_b_sse2_l4;
-utfdfa__dec32_f utfdfa__utf8_dec_b_branchy_32, utfdfa__utf8_dec_b_free_32,
-    utfdfa__utf8_dec_b_branchy_sse2_32, utfdfa__utf8_dec_b_free_sse2_32,
-    utfdfa__utf8_dec_b_l2_sse2_32;
-utfdfa__dec16_f utfdfa__utf8_dec_b_branchy_16, utfdfa__utf8_dec_b_free_16,
-    utfdfa__utf8_dec_b_branchy_sse2_16, utfdfa__utf8_dec_b_free_sse2_16,
-    utfdfa__utf8_dec_b_l2_sse2_16;
-utfdfa__rep_f utfdfa__utf8_rep_b_sse2;
-
-/* avx2.c */
-utfdfa__scan_f utfdfa__utf8_scan_b_avx2_l2, utfdfa__utf8_scan_b_avx2_l4;
-utfdfa__dec32_f utfdfa__utf8_dec_b_free_avx2_32, utfdfa__utf8_dec_b_l2_avx2_32,
-    utfdfa__utf8_dec_b_l3_avx2_32;
-utfdfa__dec16_f utfdfa__utf8_dec_b_free_avx2_16, utfdfa__utf8_dec_b_l2_avx2_16,
-    utfdfa__utf8_dec_b_l3_avx2_16;
+/* avx2.c: the windows around errors at AVX2 and up */
 utfdfa__rep_f utfdfa__utf8_rep_b_avx2;
 
 /* masked.c: slabs, scanned then transcoded 12 bytes a window; the AVX2

@@ -20,6 +20,7 @@
 
 struct sse4_u7 {
     __m128i direct, b64, roll, fix, high_bits, nibble;
+    int imap; /* the tables' form: IMAP's UTF-7 */
 };
 
 SSE4_INLINE struct sse4_u7 sse4_u7_tables(int imap)
@@ -32,6 +33,7 @@ SSE4_INLINE struct sse4_u7 sse4_u7_tables(int imap)
     s.fix = _mm_loadu_si128((const __m128i *)(const void *)t[UTF7_SIMD_FIX]);
     s.high_bits = _mm_setr_epi8(U7_HIGH_BITS);
     s.nibble = _mm_set1_epi8(0x0F);
+    s.imap = imap;
     return s;
 }
 
@@ -271,11 +273,10 @@ SSE4_INLINE uint32_t sse4_marks(const struct sse4_u7 *s, struct sse4_window *x, 
 
 /* The last bytes p[0..m) (m < 16) of a run, from a window's start, in a
  * copy after which come bytes that are neither direct nor digits (so that a
- * run cut by the end is refused, as in the scalar reference): whether it
- * ends well there, and then in *at where the next byte is. */
-SSE4_RARE int sse4_run_tail(const struct sse4_u7 *s, const uint8_t *p, size_t m, int fresh,
-                            uint8_t *out, unsigned width, size_t *w, uint32_t *carry,
-                            unsigned *at)
+ * run cut by the end is refused, as in the scalar reference): where the
+ * next byte is when it ends well there (under 16), else 16 or more. */
+SSE4_RARE unsigned sse4_run_tail(const struct sse4_u7 *s, const uint8_t *p, size_t m, int fresh,
+                                 uint8_t *out, unsigned width, size_t *w, uint32_t *carry)
 {
     uint8_t last[16];
     int paired = 0;
@@ -287,17 +288,16 @@ SSE4_RARE int sse4_run_tail(const struct sse4_u7 *s, const uint8_t *p, size_t m,
     x.other = (uint32_t)_mm_movemask_epi8(sse4_outside(s, x.v, hi, s->direct)) | 0x10000;
     x.nondigit = (uint32_t)_mm_movemask_epi8(sse4_outside(s, x.v, hi, s->b64)) | ~0xFFFFu;
     sse4_marks(s, &x, hi, 1);
-    *at = sse4_digits(&x, 0, fresh, out, width, w, carry, &paired);
-    return *at < 16;
+    return sse4_digits(&x, 0, fresh, out, width, w, carry, &paired);
 }
 
 /* A run at src + run_at refused here, with its end, by the scalar
  * reference: what it read (*w: the units so far). */
-SSE4_RARE size_t sse4_refused(const struct sse4_u7 *s, int imap, const uint8_t *src, size_t n,
+SSE4_RARE size_t sse4_refused(const struct sse4_u7 *s, const uint8_t *src, size_t n,
                               size_t run_at, uint8_t *out, unsigned width, size_t cap, size_t *w)
 {
     size_t e = sse4_run_end(s, src, run_at + 1, n), got = 0;
-    size_t k = utfdfa__scalar_utf7_text(imap, src + run_at, kern_min(n, e + 1) - run_at,
+    size_t k = utfdfa__scalar_utf7_text(s->imap, src + run_at, kern_min(n, e + 1) - run_at,
                                         width ? out + *w * width : NULL, width,
                                         width ? cap - *w : 0, &got);
     *w += got;
@@ -309,9 +309,10 @@ SSE4_RARE size_t sse4_refused(const struct sse4_u7 *s, int imap, const uint8_t *
  * characters or pairs three groups apart (or are 8 digits on), the base64
  * kernel's steps from there (one group by its scalar form first); whether
  * it read. *w: the units so far. */
-SSE4_RARE int sse4_long_run(const struct sse4_u7 *s, int imap, const uint8_t *src, size_t n,
-                              size_t *i, uint8_t *out, unsigned width, size_t cap, size_t *w)
+SSE4_RARE int sse4_long_run(const struct sse4_u7 *s, const uint8_t *src, size_t n, size_t *i,
+                            uint8_t *out, unsigned width, size_t cap, size_t *w)
 {
+    const int imap = s->imap;
     __m128i units;
     size_t at = *i, got = 0, k = 0;
     if (n - at < 32)
@@ -365,7 +366,7 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, 
         x.nondigit = (uint32_t)_mm_movemask_epi8(sse4_outside(&s, x.v, hi, s.b64)) | ~0xFFFFu;
         full = in_run && x.nondigit == ~0xFFFFu ? full + 1 : 0;
         if (full >= 3 && paired && !carry &&
-            sse4_long_run(&s, imap, src, n, &i, out, width, cap, &w))
+            sse4_long_run(&s, src, n, &i, out, width, cap, &w))
             continue; /* a run of pairs' third window of digits on: the base64 kernel's */
         /* a window of a run's digits needs neither "-" nor "+" */
         uint32_t plus = sse4_marks(&s, &x, hi, !imap && !(in_run && x.nondigit == ~0xFFFFu));
@@ -389,7 +390,7 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, 
             if (next == U7_REFUSED) {
                 w = run_w;
                 i = run_at;
-                k = sse4_refused(&s, imap, src, n, run_at, out, width, cap, &w);
+                k = sse4_refused(&s, src, n, run_at, out, width, cap, &w);
                 if (k == 0) /* a run it refuses too, or longer than the slice: to the end */
                     goto done;
                 i += k;
@@ -411,7 +412,7 @@ KERN_SSE4 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, 
             break; /* a byte to stop at */
     }
     if (in_run && n - i < 16 && (!width || cap - w >= 32) &&
-        sse4_run_tail(&s, src + i, n - i, i == run_at + 1, out, width, &w, &carry, &at_end))
+        (at_end = sse4_run_tail(&s, src + i, n - i, i == run_at + 1, out, width, &w, &carry)) < 16)
         i += at_end, in_run = 0; /* the run ended well in the last bytes */
     if (in_run) { /* back to the "+" of a run not taken whole */
         i = run_at;
