@@ -93,7 +93,7 @@ UTF8_FAST_SRCS = src/fast/utf8/portable.c src/fast/utf8/bmi2.c src/fast/utf8/avx
                  src/fast/utf8/select.c src/fast/utf8/part.c src/fast/utf8/neon.c
 UTF8_FAST_HDRS = $(wildcard src/fast/utf8/*.h)
 LIB_SRCS = $(wildcard src/api/*.c) src/decode/byte_order.c src/decode/utf8_part.c src/decode/unit_fast.c \
-           src/decode/utf8_lossy.c src/encode/utf7_writer.c \
+           src/decode/utf8_lossy.c src/output/utf7_writer.c src/encode/codes.c \
            $(UTF8_FAST_SRCS) $(KERNEL_SRCS)
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o) $(CONVERT_SOURCES:%=$(B)/obj/convert_from_%.o)
 
