@@ -47,24 +47,24 @@ ALWAYS_INLINE utfdfa_result core(const struct call *c, const uint8_t *src, size_
 #undef FAMILY
 
 /* The one conversion: the strict core, and for replace/ignore a loop over
- * it that writes U+FFFD (room is guaranteed by error_room) or nothing. */
-ALWAYS_INLINE utfdfa_result convert(const struct call *c, const uint8_t *src, size_t *src_len)
+ * it that writes U+FFFD (room is guaranteed by error_room) or nothing. The
+ * core reports into s->err; the error is the caller's (*report) when
+ * strict. */
+ALWAYS_INLINE utfdfa_result convert_strict(const struct call *s, utfdfa_error *report,
+                                           const uint8_t *src, size_t *src_len)
 {
-    struct decoder *d = c->d;
-    struct out *o = c->o;
+    struct decoder *d = s->d;
+    struct out *o = s->o;
     size_t done = 0;
-    utfdfa_error e;
-    struct call strict = *c; /* the core reports into e */
-    strict.err = &e;
     unsigned errors = ERRORS(d->config);
     for (;;) {
         size_t n = *src_len - done;
-        utfdfa_result r = core(&strict, src + done, &n);
+        utfdfa_result r = core(s, src + done, &n);
         done += n;
         if (r != UTFDFA_MALFORMED) {
-            if (r == UTFDFA_INPUT_EMPTY && c->last) {
+            if (r == UTFDFA_INPUT_EMPTY && s->last) {
                 bool owe_bom = !(d->flags & F_STARTED) && BOM_MODE(d->flags) == UTFDFA_BOM_ADD;
-                if (!end_output(o, c->sink, c->to, owe_bom))
+                if (!end_output(o, s->sink, s->to, owe_bom))
                     r = UTFDFA_OUTPUT_FULL;
                 else if (owe_bom)
                     d->flags |= F_STARTED;
@@ -73,15 +73,23 @@ ALWAYS_INLINE utfdfa_result convert(const struct call *c, const uint8_t *src, si
             return r;
         }
         if (errors == UTFDFA_STRICT) {
-            if (c->err)
-                *c->err = e;
+            if (report)
+                *report = *s->err;
             *src_len = done;
             return r;
         }
         d->flags |= F_REPLACED;
         if (errors == UTFDFA_REPLACE)
-            put(o, c->sink, c->to, replacement_for(sink_limit(d, c->sink, c->to)));
+            put(o, s->sink, s->to, replacement_for(sink_limit(d, s->sink, s->to)));
     }
+}
+
+ALWAYS_INLINE utfdfa_result convert(const struct call *c, const uint8_t *src, size_t *src_len)
+{
+    utfdfa_error e;
+    struct call strict = *c; /* the core reports into e */
+    strict.err = &e;
+    return convert_strict(&strict, c->err, src, src_len);
 }
 
 /* A public call for a source with a fast path: fast path, plain window,
@@ -92,6 +100,9 @@ ALWAYS_INLINE utfdfa_result convert_fast(const struct call *c, const uint8_t *sr
     unsigned from = c->from;
     size_t done = 0, n = *src_len, plain = FAST_WINDOW / 2; /* the first window: FAST_WINDOW */
     size_t slab = UTF8_PART_MOST; /* a UTF-8 part's first slab (utf8_fast.h) */
+    utfdfa_error e;
+    struct call window_call = *c; /* a window's: the core reports into e */
+    window_call.err = &e;
     for (;;) {
         size_t k = 0;
         if (fast_ok(c)) {
@@ -110,10 +121,9 @@ ALWAYS_INLINE utfdfa_result convert_fast(const struct call *c, const uint8_t *sr
         }
         size_t window = plain_window(c, k, &plain);
         size_t rest = n - done, w = rest < window ? rest : window;
-        struct call wc = *c;
-        wc.last = c->last && w == rest;
+        window_call.last = c->last && w == rest;
         size_t m = w;
-        utfdfa_result r = convert(&wc, src + done, &m);
+        utfdfa_result r = convert_strict(&window_call, c->err, src + done, &m);
         done += m;
         if (r != UTFDFA_INPUT_EMPTY || w == rest) {
             *src_len = done;

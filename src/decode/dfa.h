@@ -72,7 +72,7 @@ ALWAYS_INLINE bool in_reserved(const struct dfa *t, uint32_t state)
 
 /* One call of a DFA decoder: what does not change during it. */
 struct dfa_call {
-    const struct call *k; /* the call's decoder, sink, target and error report */
+    struct call k;        /* the call's decoder, sink, target and error report */
     unsigned limit;       /* sink_limit's */
     const struct dfa *t;
 };
@@ -84,7 +84,7 @@ ALWAYS_INLINE enum delivery complete(const struct dfa_call *c, unsigned tag, uin
                                      uint64_t at, uint32_t length)
 {
     const struct dfa *t = c->t;
-    const struct call *k = c->k;
+    const struct call *k = &c->k;
     if (t->reserved_tag && tag == t->reserved_tag) {
         if (k->sink == SINK_NONE ||
             ((k->sink == SINK_BYTES || k->sink == SINK_CODES) && k->to == t->self))
@@ -197,7 +197,7 @@ ALWAYS_INLINE void run_restart(struct dfa_run *run)
 ALWAYS_INLINE bool call_fail(const struct dfa_call *c, uint64_t at, uint32_t length,
                              enum utfdfa_error_kind kind)
 {
-    return fail(c->k, at, length, kind);
+    return fail(&c->k, at, length, kind);
 }
 
 /* Whether an output under `limit` holds the characters of the magic number
@@ -212,7 +212,7 @@ ALWAYS_INLINE bool magic_fits(unsigned limit)
 /* The stream's first 8 bytes, while they may be the magic number. */
 ALWAYS_INLINE int magic_step(const struct dfa_call *c, struct dfa_run *run, uint8_t b)
 {
-    const struct call *k = c->k;
+    const struct call *k = &c->k;
     uint64_t p = k->d->offset + run->i;
     bool matches = p < 8 && b == c->t->magic[p] && magic_fits(c->limit) &&
                    !(p == 7 && magic_unwritable(k->d, k->sink));
@@ -235,7 +235,7 @@ ALWAYS_INLINE int magic_step(const struct dfa_call *c, struct dfa_run *run, uint
  * this byte is stepped again without it. */
 ALWAYS_INLINE int lone_held_high(const struct dfa_call *c, struct dfa_run *run)
 {
-    if (!call_fail(c, c->k->d->offset + run->i - run->pending - PAIR_HALF, PAIR_HALF,
+    if (!call_fail(c, c->k.d->offset + run->i - run->pending - PAIR_HALF, PAIR_HALF,
                    UTFDFA_ERR_SURROGATE))
         return UTFDFA_OUTPUT_FULL;
     run->hold = 0;
@@ -263,7 +263,7 @@ ALWAYS_INLINE int pair_units(const struct dfa_call *c, struct dfa_run *run, uint
         return STEP_NEXT;
     }
     if ((join || run->hold) && is_low(*v)) {
-        if (!call_fail(c, c->k->d->offset + run->i - *back, *length, UTFDFA_ERR_SURROGATE))
+        if (!call_fail(c, c->k.d->offset + run->i - *back, *length, UTFDFA_ERR_SURROGATE))
             return UTFDFA_OUTPUT_FULL;
         run->hold = 0;
         run_restart(run);
@@ -290,7 +290,7 @@ ALWAYS_INLINE int unit_complete(const struct dfa_call *c, struct dfa_run *run, u
             return s;
     }
     enum delivery dv =
-        complete(c, tag & (TAG_BEFORE - 1), v, c->k->d->offset + run->i - back, length);
+        complete(c, tag & (TAG_BEFORE - 1), v, c->k.d->offset + run->i - back, length);
     if (dv == NO_ROOM)
         return UTFDFA_OUTPUT_FULL;
     run->hold = t->pairing == PAIRS_WTF8 && is_high(v);
@@ -305,7 +305,7 @@ ALWAYS_INLINE int unit_goes_on(const struct dfa_call *c, struct dfa_run *run, ui
                                uint32_t cls, uint32_t next)
 {
     const struct dfa *t = c->t;
-    const struct call *k = c->k;
+    const struct call *k = &c->k;
     if (in_reserved(t, next)) {
         bool passthrough = (k->sink == SINK_BYTES || k->sink == SINK_CODES) && k->to == t->self;
         if (passthrough && !ensure_room(k->d, k->o, k->sink, k->to, NULL, 0, 1))
@@ -331,7 +331,7 @@ ALWAYS_INLINE int unit_rejected(const struct dfa_call *c, struct dfa_run *run, u
     enum utfdfa_error_kind kind = (enum utfdfa_error_kind)
         t->error_kind[run->state / t->nclasses * t->nerror_classes + t->error_class[b]];
     bool alone = run->state == DFA_ACCEPT;
-    if (!call_fail(c, c->k->d->offset + run->i - run->pending, alone ? 1 : run->pending, kind))
+    if (!call_fail(c, c->k.d->offset + run->i - run->pending, alone ? 1 : run->pending, kind))
         return UTFDFA_OUTPUT_FULL;
     run->i += alone;
     run_restart(run);
@@ -347,7 +347,7 @@ ALWAYS_INLINE int unit_rejected(const struct dfa_call *c, struct dfa_run *run, u
 ALWAYS_INLINE int dfa_at_end(const struct dfa_call *c, struct dfa_run *run)
 {
     const struct dfa *t = c->t;
-    const struct call *k = c->k;
+    const struct call *k = &c->k;
     struct decoder *d = k->d;
     if (t->magic && !(d->flags & F_NOMAGIC)) {
         enum delivery dv = release(d, k->o, k->sink, k->to, d->offset + run->i, k->err);
@@ -378,7 +378,7 @@ ALWAYS_INLINE utfdfa_result core_dfa(const struct call *k, const uint8_t *src, s
                                      const struct dfa *t)
 {
     struct decoder *d = k->d;
-    const struct dfa_call c = {k, sink_limit(d, k->sink, k->to), t};
+    const struct dfa_call c = {*k, sink_limit(d, k->sink, k->to), t};
     bool pairs = t->pairing != PAIRS_NONE;
     struct dfa_run run = {sequence_state_of(d, t->nstates, t->nclasses),
                           pairs ? d->partial & 0xFFFF : d->partial,

@@ -69,7 +69,7 @@ ALWAYS_INLINE uint32_t u7_step_back(uint32_t partial)
 
 /* One call of a UTF-7 decoder: what does not change during it. */
 struct u7_call {
-    const struct call *k; /* the call's decoder, sink, target and error report */
+    struct call k;        /* the call's decoder, sink, target and error report */
     struct decoder *d;    /* k's */
     enum sink sink;       /* k's */
     unsigned limit;       /* sink_limit's */
@@ -87,7 +87,7 @@ struct u7_run {
 ALWAYS_INLINE bool u7_fail(const struct u7_call *c, uint64_t at, uint32_t length,
                            enum utfdfa_error_kind kind)
 {
-    return fail(c->k, at, length, kind);
+    return fail(&c->k, at, length, kind);
 }
 
 /* A pending high surrogate without its low one is the error (the
@@ -155,7 +155,7 @@ ALWAYS_INLINE int u7_accept(const struct u7_call *c, struct u7_run *run, uint8_t
     }
     bool literal = value == UTF7_VALUE_LITERAL;
     uint32_t cp = literal ? b : g->tag_number[tag & 0x7F];
-    enum delivery dv = deliver(c->k, c->limit, cp, here - !literal, literal ? 1 : 2);
+    enum delivery dv = deliver(&c->k, c->limit, cp, here - !literal, literal ? 1 : 2);
     if (dv == NO_ROOM)
         return UTFDFA_OUTPUT_FULL;
     run->state = UTF7_ACCEPT;
@@ -202,7 +202,7 @@ ALWAYS_INLINE int u7_unit(const struct u7_call *c, struct u7_run *run, uint32_t 
         cp = 0x10000 + ((U7_HIGH(run->partial) - 0xD800) << 10) + (unit - 0xDC00);
         unit_at = here - U7_HIGH_BACK(run->partial);
     }
-    enum delivery dv = deliver(c->k, c->limit, cp, unit_at, (uint32_t)(here + 1 - unit_at));
+    enum delivery dv = deliver(&c->k, c->limit, cp, unit_at, (uint32_t)(here + 1 - unit_at));
     if (dv == NO_ROOM)
         return UTFDFA_OUTPUT_FULL;
     u7_read(run, next, rest, after);
@@ -337,7 +337,7 @@ ALWAYS_INLINE size_t u7_offer(const struct u7_call *c, struct u7_run *run, const
         return run->i + 8;
     bool held = (run->pending | (run->partial & ~U7_AFTER_RUN)) != 0 ||
                 (run->state != UTF7_ACCEPT && run->partial);
-    struct u7_took t = u7_kernel(c->d, c->k->o, c->sink, c->g, run->state, held, src + run->i,
+    struct u7_took t = u7_kernel(c->d, c->k.o, c->sink, c->g, run->state, held, src + run->i,
                                  n - run->i);
     if (t.wait)
         return run->i + t.wait;
@@ -354,7 +354,7 @@ ALWAYS_INLINE utfdfa_result core_utf7(const struct call *k, const uint8_t *src, 
 {
     struct decoder *d = k->d;
     const bool last = k->last;
-    const struct u7_call c = {k, d, k->sink, sink_limit(d, k->sink, k->to), g};
+    const struct u7_call c = {*k, d, k->sink, sink_limit(d, k->sink, k->to), g};
     struct u7_run run = {state_of(d, g->nstates, g->nclasses), d->partial, PENDING(d->flags), 0};
     /* Where a kernel may be offered next; never when they do not apply. */
     size_t retry = u7_fast_on(&c) ? 0 : SIZE_MAX;
