@@ -96,7 +96,7 @@ UTF8_FAST_HDRS = $(wildcard src/fast/utf8/*.h)
 # (built with them, never into the library).
 UTF8_VARIANTS = tests/fast/utf8_variants.c tests/fast/utf8_variants.h
 LIB_SRCS = $(wildcard src/api/*.c) src/decode/byte_order.c src/decode/utf8_part.c src/decode/unit_fast.c \
-           src/decode/utf8_lossy.c src/encode/utf7_writer.c \
+           src/decode/utf8_lossy.c src/output/utf7_writer.c src/encode/codes.c \
            $(UTF8_FAST_SRCS) $(KERNEL_SRCS)
 LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o) $(CONVERT_SOURCES:%=$(B)/obj/convert_from_%.o)
 

@@ -47,7 +47,7 @@ UNIT_DECODERS = {"utf16le": ("utf16", "UNITS_LE"), "utf16be": ("utf16", "UNITS_B
                  "ucs4le": ("utf32", "UNITS_LE", "ANY_VALUE"),
                  "ucs4be": ("utf32", "UNITS_BE", "ANY_VALUE")}
 DECODERS = tuple(DFA_DECODERS) + ("utf7",) + tuple(UNIT_DECODERS)
-# The writer column: the writers of src/encode/forms.h (write_WRITER, len_WRITER).
+# The writer column: the writers of src/output/forms.h (write_WRITER, len_WRITER).
 WRITERS = ("utf8", "corrected", "cesu8", "mutf8", "utf16le", "utf16be", "utf32le", "utf32be",
            "utf7", "octet")
 # The kernel column: the form of src/fast/kernels.h in which the row writes
@@ -410,13 +410,13 @@ def _emit_decoders(rows):
 
 
 def _emit_writers(rows):
-    """The writers' case groups (src/encode/forms.h)."""
+    """The writers' case groups (src/output/forms.h)."""
     items = []
     for w in WRITERS:
         targets = [r.enum for r in rows if r.writer == w]
         if targets:
             items.append(f"X({w}, " + " ".join(f"case {t}:" for t in targets) + ")")
-    return ["/* The writer of each target (src/encode/forms.h: len_WRITER, write_WRITER),",
+    return ["/* The writer of each target (src/output/forms.h: len_WRITER, write_WRITER),",
             " * by the writer column: X(writer, the case labels of the targets it writes). */",
             "#define UTFDFA_EACH_WRITER(X) \\"] + _x_lines(items)
 
@@ -440,7 +440,7 @@ def _by_form(rows, pick):
 
 def _emit_forms(reg):
     """The kernel forms (src/fast/kernels.h's FORM_*) of each row, by the
-    kernel column, for src/encode/forms.h's functions of those names."""
+    kernel column, for src/output/forms.h's functions of those names."""
     rows = reg.rows
     limit_max = {lim.name: lim.max for lim in reg.limits}
     scalars = {lim.name: lim.max == UNICODE_MAX and list(lim.flags) == ["surrogates"]
@@ -476,7 +476,7 @@ def _emit_limits(reg):
     out += ["};"]
     out += [f"#define {_limit_const(lim.name)}_MAX 0x{lim.max:X}u" for lim in reg.limits]
     out += [f"#define UTFDFA_NLIMITS {len(reg.limits)}",
-            "/* Each limit's rule (src/encode/limits.h's unfit()): X(limit, largest value,",
+            "/* Each limit's rule (src/output/limits.h's unfit()): X(limit, largest value,",
             " * whether surrogates, C1 controls, U+0000 are excluded below it). */",
             "#define UTFDFA_EACH_LIMIT(X) \\"]
     out += _x_lines([f"X({_limit_const(lim.name)}, 0x{lim.max:X}u, "

@@ -3,7 +3,7 @@
 # Included by the top-level Makefile, which defines B, G, T, CC and the flags.
 
 # ---------------------------------------------------------------- library
-LIB_HEADERS = $(wildcard src/*.h src/api/*.h src/decode/*.h src/encode/*.h) $(KERNEL_HEADERS) \
+LIB_HEADERS = $(wildcard src/*.h src/api/*.h src/decode/*.h src/encode/*.h src/output/*.h) $(KERNEL_HEADERS) \
               $(UTF8_FAST_HDRS) include/utfdfa.h $(HEADERS) $(G)/utf8.fast.gen.h $(G)/utf8.simd.gen.h $(G)/utf8.shuffle.gen.h \
               $(REGISTRY_HEADER)
 

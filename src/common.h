@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* What every part of the runtime shares (internal; not installed). The
  * runtime is decoders (src/decode/: bytes to code points), encoders
- * (src/encode/: code points to bytes) and the public functions that compose
- * them (src/api/). */
+ * (src/encode/: code points to bytes), the output layer both write through
+ * (src/output/: sinks, byte forms, limits) and the public functions that
+ * compose them (src/api/). */
 #ifndef UTFDFA_COMMON_H
 #define UTFDFA_COMMON_H
 

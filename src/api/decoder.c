@@ -47,32 +47,31 @@ uint64_t utfdfa_decoder_offset(const utfdfa_decoder *dec)
 
 /* The unit of the decoder's source; an out-of-range source (only a
  * corrupted decoder has one) is read as UCS-4BE, as any value is. */
-utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t *src_len,
-                                  struct out *o, enum sink sink, unsigned to, bool last,
-                                  utfdfa_error *err)
+utfdfa_result utfdfa__convert_any(const struct call *c, const uint8_t *src, size_t *src_len)
 {
+    struct decoder *d = c->d;
     src = REAL_ADDRESS(src, *src_len);
-    o->p = REAL_ADDRESS(o->p, o->cap);
+    c->o->p = REAL_ADDRESS(c->o->p, c->o->cap);
     if (is_unordered(source_of(d))) { /* the BOM decides the source first */
         size_t used = *src_len, rest;
         utfdfa_result r;
-        if (!utfdfa__byte_order_resolve(d, src, &used, o, sink, to, last, &r)) {
+        if (!utfdfa__byte_order_resolve(c, src, &used, &r)) {
             *src_len = used;
             return r;
         }
         rest = *src_len - used;
-        r = utfdfa__convert_any(d, src + used, &rest, o, sink, to, last, err);
+        r = utfdfa__convert_any(c, src + used, &rest);
         *src_len = used + rest;
         return r;
     }
     switch (source_of(d)) {
 #define CONVERT_FROM_CASE(name, enc)                                                       \
     case enc:                                                                              \
-        return utfdfa__convert_from_##name(d, src, src_len, o, sink, to, last, err);
+        return utfdfa__convert_from_##name(c, src, src_len);
         UTFDFA_EACH_ENCODING(CONVERT_FROM_CASE)
 #undef CONVERT_FROM_CASE
     default:
-        return utfdfa__convert_from_ucs4be(d, src, src_len, o, sink, to, last, err);
+        return utfdfa__convert_from_ucs4be(c, src, src_len);
     }
 }
 
@@ -81,17 +80,19 @@ utfdfa_result utfdfa__convert_any(struct decoder *d, const uint8_t *src, size_t 
  * once the general call has finished a unit or pair the last call left
  * (from the few bytes it needs); the general call decodes the rest, from
  * an error, a cut unit or pair, or the end of the room, as its core would. */
-static utfdfa_result unit_call(struct decoder *d, const uint8_t *src, size_t *src_len,
-                               struct out *o, enum sink sink, bool last, utfdfa_error *err)
+static utfdfa_result unit_call(const struct call *c, const uint8_t *src, size_t *src_len)
 {
+    struct decoder *d = c->d;
+    struct out *o = c->o;
     int form = unit_form(source_of(d));
     size_t n = *src_len, done = 0, m, k = 0;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     while (form >= 0 && PENDING(d->flags) && done < n && r == UTFDFA_INPUT_EMPTY) {
         m = 4 - PENDING(d->flags) % 4; /* at most the rest of a unit or a pair (1-3 bytes) */
         m = m < n - done ? m : n - done;
-        r = utfdfa__convert_any(d, src + done, &m, o, sink, UTFDFA_UTF8, last && m == n - done,
-                                err);
+        struct call unit = *c;
+        unit.last = c->last && m == n - done;
+        r = utfdfa__convert_any(&unit, src + done, &m);
         done += m;
     }
     if (r != UTFDFA_INPUT_EMPTY || (done == n && done)) {
@@ -99,9 +100,8 @@ static utfdfa_result unit_call(struct decoder *d, const uint8_t *src, size_t *sr
         return r;
     }
     /* the kernels start at a unit boundary, the BOM mode done */
-    bool ready = form >= 0 && src && !PENDING(d->flags) &&
-                 ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP);
-    if (ready && sink == SINK_NONE) {
+    bool ready = form >= 0 && src && at_unit_boundary(d);
+    if (ready && c->sink == SINK_NONE) {
         k = utfdfa__unit_check((enum fast_form)form, src + done, n - done);
     } else if (ready && o->p) {
         k = utfdfa__unit_to_utf16((enum fast_form)form, src + done, n - done,
@@ -115,7 +115,7 @@ static utfdfa_result unit_call(struct decoder *d, const uint8_t *src, size_t *sr
         done += k;
     }
     m = n - done;
-    r = utfdfa__convert_any(d, src ? src + done : src, &m, o, sink, UTFDFA_UTF8, last, err);
+    r = utfdfa__convert_any(c, src ? src + done : src, &m);
     *src_len = done + m;
     return r;
 }
@@ -125,33 +125,42 @@ utfdfa_result utfdfa_check(utfdfa_decoder *dec, const uint8_t *src, size_t *src_
 {
     struct decoder d = load_decoder(dec);
     struct out o = {NULL, 0, 0, {0, 0, false, false}, false};
-    utfdfa_result r = unit_call(&d, src, src_len, &o, SINK_NONE, last, err);
+    const struct call c = {&d, &o, SINK_NONE, UTFDFA_UTF8, UTFDFA_UTF8, last, err};
+    utfdfa_result r = unit_call(&c, src, src_len);
     store_decoder(dec, &d);
     return r;
 }
 
-/* The general call, after a direct step (below) that read `done` bytes,
- * wrote `wrote` units and left the cursor c (nothing when done is 0). */
+/* What a direct step (below) did before the general call: read `read`
+ * bytes, wrote `wrote` units and left the cursor c. */
+struct direct_step {
+    size_t read, wrote;
+    struct utfdfa__utf8_cursor c;
+};
+
+/* The general call, after a direct step (NULL: none). */
 NOINLINE static utfdfa_result decode32_rest(utfdfa_decoder *dec, const uint8_t *src,
-                                                   size_t *src_len, size_t done, uint32_t *dst,
-                                                   size_t *dst_len, size_t wrote, bool last,
-                                                   const struct utfdfa__utf8_cursor *c,
-                                                   utfdfa_error *err)
+                                            size_t *src_len, uint32_t *dst, size_t *dst_len,
+                                            bool last, utfdfa_error *err,
+                                            const struct direct_step *step)
 {
     struct decoder d = load_decoder(dec);
+    size_t done = step ? step->read : 0;
     if (done) {
-        set_pending(&d, c->pending);
-        set_state(&d, c->state * UTF8_NCLASSES, UTF8_NCLASSES);
-        d.partial = c->partial;
+        set_pending(&d, step->c.pending);
+        set_state(&d, step->c.state * UTF8_NCLASSES, UTF8_NCLASSES);
+        d.partial = step->c.partial;
         d.offset += done;
     }
     /* For a WTF-8 target, whether the last code point was a high surrogate
      * is kept in the writer byte, as utfdfa_transcode keeps it. */
     bool wtf8 = limit_field(&d) == LIMIT_WTF8;
-    struct out o = {dst, *dst_len, wrote, {0, 0, false, false}, wtf8 && writer_of(&d) == WRITER_AFTER_HIGH};
+    struct out o = {dst, *dst_len, done ? step->wrote : 0, {0, 0, false, false},
+                    wtf8 && writer_of(&d) == WRITER_AFTER_HIGH};
+    const struct call c = {&d, &o, SINK_U32, UTFDFA_UTF8, UTFDFA_UTF8, last, err};
     size_t rest = *src_len - done;
     src = (const uint8_t *)((uintptr_t)src + done); /* src may be NULL (done is 0 then) */
-    utfdfa_result r = utfdfa__convert_any(&d, src, &rest, &o, SINK_U32, UTFDFA_UTF8, last, err);
+    utfdfa_result r = utfdfa__convert_any(&c, src, &rest);
     *src_len = done + rest;
     if (wtf8)
         set_writer(&d, o.after_high ? WRITER_AFTER_HIGH : 0);
@@ -199,10 +208,11 @@ utfdfa_result utfdfa_decode_utf32(utfdfa_decoder *dec, const uint8_t *src, size_
             return UTFDFA_INPUT_EMPTY;
         }
         /* An error, no room, or nothing read: the general call goes on. */
-        return decode32_rest(dec, src, src_len, k, dst, dst_len, wrote, last, &c, err);
+        const struct direct_step step = {k, wrote, c};
+        return decode32_rest(dec, src, src_len, dst, dst_len, last, err, &step);
     }
 #endif
-    return decode32_rest(dec, src, src_len, 0, dst, dst_len, 0, last, NULL, err);
+    return decode32_rest(dec, src, src_len, dst, dst_len, last, err, NULL);
 }
 
 utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *dec, const uint8_t *src, size_t *src_len,
@@ -210,7 +220,8 @@ utfdfa_result utfdfa_decode_utf16(utfdfa_decoder *dec, const uint8_t *src, size_
 {
     struct decoder d = load_decoder(dec);
     struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
-    utfdfa_result r = unit_call(&d, src, src_len, &o, SINK_U16, last, err);
+    const struct call c = {&d, &o, SINK_U16, UTFDFA_UTF8, UTFDFA_UTF8, last, err};
+    utfdfa_result r = unit_call(&c, src, src_len);
     store_decoder(dec, &d);
     *dst_len = o.len;
     return r;

@@ -16,75 +16,9 @@
  */
 #include "decode/byte_order.h"
 #include "decode/convert.h"
+#include "encode/codes.h"
 
 enum { CODES_BLOCK = 2048 };
-
-/* Write codes[0..n) in `to` at o; stop before the first that does not fit.
- * Returns how many were written. The markers come only for Corrected UTF-8. */
-ALWAYS_INLINE size_t write_codes(struct out *o, unsigned to, const uint32_t *codes, size_t n)
-{
-    size_t i = 0;
-    for (; i < n; i++) {
-        uint32_t cp = codes[i];
-        if (to == UTFDFA_CORRECTED_UTF8 && cp >= CODE_RAW_BYTE) {
-            size_t need = cp == CODE_MAGIC ? sizeof corrected_magic : 1;
-            if (o->cap - o->len < need)
-                break;
-            if (cp == CODE_MAGIC)
-                put_sig(o, SINK_BYTES, to);
-            else
-                ((uint8_t *)o->p)[o->len++] = (uint8_t)cp;
-            continue;
-        }
-        if (o->cap - o->len < units_for(o, SINK_BYTES, to, cp))
-            break;
-        put(o, SINK_BYTES, to, cp);
-    }
-    return i;
-}
-
-/* The encoder's kernels (src/fast/) for the targets that hold every value
- * the block can carry for them: scalar values (WTF-8: surrogates too). */
-static size_t encode_fast(struct out *o, enum fast_form form, const uint32_t *codes, size_t n)
-{
-    size_t written = 0;
-    size_t k = utfdfa__cp_to_form(form, codes, n, (uint8_t *)o->p + o->len, o->cap - o->len,
-                                  &written);
-    o->len += written;
-    return k;
-}
-
-/* The encoder: a kernel, or the writer specialised per target. Each case
- * knows its choice when compiled, so no writer is copied for a target the
- * kernels write. Called once a block: out of line, whatever the inliner
- * weighs, so that the writers are not copied into transcode_block. */
-NOINLINE static size_t encode_codes(struct out *o, unsigned to, const uint32_t *codes, size_t n)
-{
-    switch (to) {
-#define ENCODE_CASE(name, enc)                                                             \
-    case enc:                                                                              \
-        if (kernel_form(enc) >= 0)                                                         \
-            break;                                                                         \
-        return write_codes(o, enc, codes, n);
-        UTFDFA_EACH_ENCODING(ENCODE_CASE)
-#undef ENCODE_CASE
-    default: /* none: utfdfa_transcode reads an unknown target as UCS-4BE */
-        return 0;
-    }
-    return encode_fast(o, (enum fast_form)kernel_form(to), codes, n);
-}
-
-/* At the end of the stream: the "-" (and last digit) that close an open
- * UTF-7 run. false when there is no room. */
-static bool close_run(struct out *o, unsigned to)
-{
-    if (!is_utf7(to))
-        return true;
-    if (o->cap - o->len < u7_close_len(&o->w, U7_END))
-        return false;
-    o->len += utfdfa__u7_close(&o->w, U7_END, (uint8_t *)o->p + o->len);
-    return true;
-}
 
 /* What the writer keeps between calls (in the decoder's writer byte): an
  * open UTF-7 run, or whether WTF-8's last code point was a high surrogate. */
@@ -108,10 +42,11 @@ static int transcode_block(struct decoder *d, unsigned to, const uint8_t *src, s
     for (;;) {
         size_t m = *n;
         struct out o = {codes, cap, 0, {0, 0, false, false}, w->after_high};
-        utfdfa_result r = utfdfa__convert_any(d, src, &m, &o, SINK_CODES, to, decode_last, err);
-        size_t wrote = encode_codes(&w->bytes, to, codes, o.len);
+        const struct call c = {d, &o, SINK_CODES, UTFDFA_UTF8, to, decode_last, err};
+        utfdfa_result r = utfdfa__convert_any(&c, src, &m);
+        size_t wrote = utfdfa__encode_codes(&w->bytes, to, codes, o.len);
         bool closed = wrote == o.len && !(r == UTFDFA_INPUT_EMPTY && decode_last &&
-                                           !close_run(&w->bytes, to));
+                                           !utfdfa__close_run(&w->bytes, to));
         if (wrote == o.len && closed) {
             w->after_high = o.after_high;
             *n = m;
@@ -128,7 +63,7 @@ static int transcode_block(struct decoder *d, unsigned to, const uint8_t *src, s
     }
 }
 
-/* ascii_source() and ascii_target() (encode/forms.h, from the registry's
+/* ascii_source() and ascii_target() (output/forms.h, from the registry's
  * kernel column): the forms in which ASCII is one unit of its own value,
  * the pairs the ASCII kernel copies. (Not modified UTF-8 nor Corrected
  * UTF-8: U+0000 is no single 00 there; not CESU-8 as a source: a held high
@@ -141,8 +76,7 @@ static size_t copy_ascii(struct decoder *d, unsigned to, const uint8_t *src, siz
                          struct writer *w)
 {
     int from_form = ascii_source(source_of(d)), to_form = ascii_target(to);
-    if (from_form < 0 || to_form < 0 || PENDING(d->flags) ||
-        !((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP))
+    if (from_form < 0 || to_form < 0 || !at_unit_boundary(d))
         return 0;
     struct out *o = &w->bytes;
     size_t k = utfdfa__ascii_copy((enum fast_form)from_form, (enum fast_form)to_form, src, n,
@@ -156,30 +90,6 @@ static size_t copy_ascii(struct decoder *d, unsigned to, const uint8_t *src, siz
     o->len += k * utfdfa_unit_size(to);
     w->after_high = false;
     return read;
-}
-
-/* Narrows [*below, *limit) to the bytes that begin the characters of
- * enc's UTF-8 part (all of UTF-8's; encodings.gen.h's utf8_sublanguages
- * for encodings with UTF-8 text in them); false when enc has none. */
-static bool utf8_part_bounds(unsigned enc, unsigned *below, unsigned *limit)
-{
-    if (enc == UTFDFA_UTF8)
-        return true;
-    if (enc >= UTFDFA_NENCODINGS || !utf8_sublanguages[enc].has)
-        return false;
-    if (*below < utf8_sublanguages[enc].below)
-        *below = utf8_sublanguages[enc].below;
-    if (*limit > utf8_sublanguages[enc].from)
-        *limit = utf8_sublanguages[enc].from;
-    return true;
-}
-
-/* Whether the UTF-8 fast paths may start: at a character boundary with no
- * surrogate held, once the BOM mode has nothing left to do. */
-static bool at_utf8_boundary(const struct decoder *d)
-{
-    return !PENDING(d->flags) && (source_of(d) == UTFDFA_UTF8 || d->partial == 0) &&
-           ((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP);
 }
 
 /* The UTF-8 text at src that has its own bytes in both the source and the
@@ -222,7 +132,7 @@ static size_t copy_utf8_part(struct decoder *d, unsigned to, const uint8_t *src,
     return done;
 }
 
-/* wide_target() (encode/forms.h): the form the fused kernel writes for `to`
+/* wide_target() (output/forms.h): the form the fused kernel writes for `to`
  * when its bytes for every scalar value are that form's (UTF-8's supersets
  * RFC 2279 and WTF-8, UCS-4; not CESU-8, modified or Corrected UTF-8), or -1. */
 
@@ -236,9 +146,8 @@ static size_t copy_wide(struct decoder *d, unsigned to, const uint8_t *src, size
                         struct writer *w)
 {
     int from_form = unit_form(source_of(d)), to_form = wide_target(to);
-    if (from_form < 0 || to_form < 0 || PENDING(d->flags) ||
-        !utfdfa__wide_fused((enum fast_form)from_form, (enum fast_form)to_form) ||
-        !((d->flags & F_STARTED) || BOM_MODE(d->flags) == UTFDFA_BOM_KEEP))
+    if (from_form < 0 || to_form < 0 || !at_unit_boundary(d) ||
+        !utfdfa__wide_fused((enum fast_form)from_form, (enum fast_form)to_form))
         return 0;
     struct out *o = &w->bytes;
     size_t wrote = 0;

@@ -8,10 +8,10 @@
  * byte k in bits 8k of partial, their number pending. So when no BOM
  * comes, they are already that decoder's state. */
 
-bool utfdfa__byte_order_resolve(struct decoder *d, const uint8_t *src, size_t *src_len,
-                                struct out *o, enum sink sink, unsigned to, bool last,
+bool utfdfa__byte_order_resolve(const struct call *c, const uint8_t *src, size_t *src_len,
                                 utfdfa_result *r)
 {
+    struct decoder *d = c->d;
     unsigned from = source_of(d), unit = from == UTFDFA_UTF16 ? 2 : 4;
     unsigned held = PENDING(d->flags);
     held = held < unit ? held : unit - 1; /* a corrupted decoder may claim more */
@@ -21,7 +21,7 @@ bool utfdfa__byte_order_resolve(struct decoder *d, const uint8_t *src, size_t *s
     for (size_t k = 0; k < take; k++)
         first |= (uint32_t)src[k] << 8 * (held + (unsigned)k);
     bool whole = held + take == unit;
-    if (!whole && !last) { /* the BOM may still come: keep what there is */
+    if (!whole && !c->last) { /* the BOM may still come: keep what there is */
         d->partial = first;
         set_pending(d, held + (unsigned)take);
         d->offset += take;
@@ -41,12 +41,12 @@ bool utfdfa__byte_order_resolve(struct decoder *d, const uint8_t *src, size_t *s
     /* The BOM is the stream's first character as the BOM mode sees it:
      * never text, and under UTFDFA_BOM_ADD the output's signature. */
     if (!(d->flags & F_STARTED) && BOM_MODE(d->flags) == UTFDFA_BOM_ADD) {
-        if (!room(o, sink, units_after(o, sink, to, true, NULL, 0))) {
+        if (!room(c->o, c->sink, units_after(c->o, c->sink, c->to, true, NULL, 0))) {
             *src_len = 0;
             *r = UTFDFA_OUTPUT_FULL;
             return false;
         }
-        put_sig(o, sink, to);
+        put_sig(c->o, c->sink, c->to);
     }
     d->flags |= F_STARTED;
     d->partial = 0;

@@ -14,7 +14,7 @@
 #ifndef UTFDFA_DECODE_BYTE_ORDER_H
 #define UTFDFA_DECODE_BYTE_ORDER_H
 
-#include "decode/sink.h"
+#include "decode/deliver.h"
 
 static inline bool is_unordered(unsigned enc)
 {
@@ -27,12 +27,12 @@ static inline enum utfdfa_encoding little_endian_of(unsigned enc)
     return enc == UTFDFA_UTF16 ? UTFDFA_UTF16LE : UTFDFA_UTF32LE;
 }
 
-/* The decoder d, whose source has no byte order yet, reads src[0..*src_len)
- * until the first unit decides it. true: decided (*src_len bytes read, a
- * BOM's, perhaps none), the caller decodes the rest as the source d now
- * has; false: the call ends here with *src_len bytes read and result *r. */
-bool utfdfa__byte_order_resolve(struct decoder *d, const uint8_t *src, size_t *src_len,
-                                struct out *o, enum sink sink, unsigned to, bool last,
+/* The call's decoder, whose source has no byte order yet, reads
+ * src[0..*src_len) until the first unit decides it. true: decided
+ * (*src_len bytes read, a BOM's, perhaps none), the caller decodes the rest
+ * as the source the decoder now has; false: the call ends here with
+ * *src_len bytes read and result *r. */
+bool utfdfa__byte_order_resolve(const struct call *c, const uint8_t *src, size_t *src_len,
                                 utfdfa_result *r);
 
 /* Written into UTF-16 or UTF-32 without a byte order: a BOM before the

@@ -32,28 +32,33 @@ enum { UTFDFA_EACH_SOURCE(SOURCE_ENUM) };
 #define SPECIALISE EXPAND_PASTE(specialise_from_, SOURCE_NAME)
 
 /* UTF-8, and UTF-16/32 into code points, take the fast paths first. */
-ALWAYS_INLINE utfdfa_result SPECIALISE(struct decoder *d, const uint8_t *src, size_t *src_len,
-                                       struct out *o, enum sink sink, unsigned to, bool last,
-                                       utfdfa_error *err)
+ALWAYS_INLINE utfdfa_result SPECIALISE(const struct call *c, const uint8_t *src, size_t *src_len)
 {
-    if (has_fast_path(SOURCE, sink))
-        return convert_fast(d, SOURCE, src, src_len, o, sink, to, last, err);
-    return convert(d, src, src_len, o, sink, SOURCE, to, last, err);
+    if (has_fast_path(SOURCE, c->sink))
+        return convert_fast(c, src, src_len);
+    return convert(c, src, src_len);
 }
 
-utfdfa_result CONVERT_FROM_THIS(struct decoder *d, const uint8_t *src, size_t *src_len,
-                                struct out *o, enum sink sink, unsigned to, bool last,
-                                utfdfa_error *err)
+/* Each sink its own loop: the call again with the sink, the source and
+ * (but for SINK_CODES, whose target is known at run time) the target as
+ * constants. */
+utfdfa_result CONVERT_FROM_THIS(const struct call *c, const uint8_t *src, size_t *src_len)
 {
-    switch (sink) {
+    struct call k = *c;
+    k.from = SOURCE;
+    switch (c->sink) {
     case SINK_NONE:
-        return SPECIALISE(d, src, src_len, o, SINK_NONE, UTFDFA_UTF8, last, err);
+        k.sink = SINK_NONE, k.to = UTFDFA_UTF8;
+        return SPECIALISE(&k, src, src_len);
     case SINK_U32:
-        return SPECIALISE(d, src, src_len, o, SINK_U32, UTFDFA_UTF8, last, err);
+        k.sink = SINK_U32, k.to = UTFDFA_UTF8;
+        return SPECIALISE(&k, src, src_len);
     case SINK_U16:
-        return SPECIALISE(d, src, src_len, o, SINK_U16, UTFDFA_UTF8, last, err);
-    default: /* code points for utfdfa_transcode's encoder: `to` is known at run time */
-        return SPECIALISE(d, src, src_len, o, SINK_CODES, to, last, err);
+        k.sink = SINK_U16, k.to = UTFDFA_UTF8;
+        return SPECIALISE(&k, src, src_len);
+    default: /* code points for utfdfa_transcode's encoder */
+        k.sink = SINK_CODES;
+        return SPECIALISE(&k, src, src_len);
     }
 }
 

@@ -4,7 +4,7 @@
 #define UTFDFA_DECODE_DECODER_H
 
 #include "common.h"
-#include "encode/limits.h"
+#include "output/limits.h"
 
 /* The decoder's state: the caller's 16 bytes of utfdfa_decoder, copied in
  * at the start of a public call and back at its end (load_decoder,

@@ -4,7 +4,7 @@
 #ifndef UTFDFA_DECODE_DFA_H
 #define UTFDFA_DECODE_DFA_H
 
-#include "decode/sink.h"
+#include "decode/deliver.h"
 /* encodings.gen.h includes the tables of every grammar a row decodes with. */
 #include "encodings.gen.h"
 
@@ -70,27 +70,35 @@ ALWAYS_INLINE bool in_reserved(const struct dfa *t, uint32_t state)
     return t->reserved_tag && t->final_tag[state / t->nclasses] == t->reserved_tag;
 }
 
+/* One call of a DFA decoder: what does not change during it. */
+struct dfa_call {
+    struct call k;        /* the call's decoder, sink, target and error report */
+    unsigned limit;       /* sink_limit's */
+    const struct dfa *t;
+};
+
 /* A unit is complete: deliver its value, or handle a reserved unit, which
  * only the same encoding carries (passed through byte by byte as it came),
  * only validation accepts silently, and anything else reports. */
-ALWAYS_INLINE enum delivery complete(struct decoder *d, struct out *o, enum sink sink,
-                                     unsigned to, unsigned limit, const struct dfa *t,
-                                     unsigned tag, uint32_t value, uint64_t at, uint32_t length,
-                                     utfdfa_error *err)
+ALWAYS_INLINE enum delivery complete(const struct dfa_call *c, unsigned tag, uint32_t value,
+                                     uint64_t at, uint32_t length)
 {
+    const struct dfa *t = c->t;
+    const struct call *k = &c->k;
     if (t->reserved_tag && tag == t->reserved_tag) {
-        if (sink == SINK_NONE || ((sink == SINK_BYTES || sink == SINK_CODES) && to == t->self))
+        if (k->sink == SINK_NONE ||
+            ((k->sink == SINK_BYTES || k->sink == SINK_CODES) && k->to == t->self))
             return DELIVERED;
-        return fail(d, o, sink, to, at, value, UTFDFA_ERR_RESERVED, err) ? UNFIT : NO_ROOM;
+        return fail(k, at, value, UTFDFA_ERR_RESERVED) ? UNFIT : NO_ROOM;
     }
     if (t->offset)
         value += t->offset[tag];
-    if (t->self == UTFDFA_CORRECTED_UTF8 && (options_of(d) & UTFDFA_CORRECTED_PUA) &&
+    if (t->self == UTFDFA_CORRECTED_UTF8 && (options_of(k->d) & UTFDFA_CORRECTED_PUA) &&
         pua_image(value))
         value -= PUA_SHIFT;
-    if (t->magic && !(d->flags & F_NOMAGIC))
+    if (t->magic && !(k->d->flags & F_NOMAGIC))
         return DELIVERED; /* a character of the magic number: held (see magic_byte) */
-    return deliver(d, o, sink, to, limit, value, at, length, err);
+    return deliver(k, c->limit, value, at, length);
 }
 
 /* Whether an output under `limit` holds the characters of the magic number
@@ -189,16 +197,6 @@ ALWAYS_INLINE bool low_goes_on(unsigned pending, uint8_t b, bool rejects)
                           : !rejects;
 }
 
-/* One call of a DFA decoder: what does not change during it. */
-struct dfa_call {
-    struct decoder *d;
-    struct out *o;
-    enum sink sink;
-    unsigned to, limit;
-    const struct dfa *t;
-    utfdfa_error *err;
-};
-
 /* The loop's state (in registers once inlined). */
 struct dfa_run {
     uint32_t state;   /* pre-multiplied */
@@ -218,24 +216,25 @@ ALWAYS_INLINE void run_restart(struct dfa_run *run)
 ALWAYS_INLINE bool call_fail(const struct dfa_call *c, uint64_t at, uint32_t length,
                              enum utfdfa_error_kind kind)
 {
-    return fail(c->d, c->o, c->sink, c->to, at, length, kind, c->err);
+    return fail(&c->k, at, length, kind);
 }
 
 /* The stream's first 8 bytes, while they may be the magic number. */
 ALWAYS_INLINE int magic_step(const struct dfa_call *c, struct dfa_run *run, uint8_t b)
 {
-    uint64_t p = c->d->offset + run->i;
+    const struct call *k = &c->k;
+    uint64_t p = k->d->offset + run->i;
     bool matches = p < 8 && b == c->t->magic[p] && magic_fits(c->limit) &&
-                   !(p == 7 && magic_unwritable(c->d, c->sink));
+                   !(p == 7 && magic_unwritable(k->d, k->sink));
     if (matches && p >= 6) {
         /* Its U+0000 is held, not an error; its U+000A ends it. */
-        if (p == 7 && magic_read(c->d, c->o, c->sink, c->to) == NO_ROOM)
+        if (p == 7 && magic_read(k->d, k->o, k->sink, k->to) == NO_ROOM)
             return UTFDFA_OUTPUT_FULL;
         run->i++;
         return STEP_NEXT;
     }
     if (!matches) {
-        enum delivery dv = release(c->d, c->o, c->sink, c->to, c->limit, p, c->err);
+        enum delivery dv = release(k->d, k->o, k->sink, k->to, c->limit, p, k->err);
         if (dv != DELIVERED)
             return dv == NO_ROOM ? UTFDFA_OUTPUT_FULL : UTFDFA_MALFORMED;
     }
@@ -246,7 +245,7 @@ ALWAYS_INLINE int magic_step(const struct dfa_call *c, struct dfa_run *run, uint
  * this byte is stepped again without it. */
 ALWAYS_INLINE int lone_held_high(const struct dfa_call *c, struct dfa_run *run)
 {
-    if (!call_fail(c, c->d->offset + run->i - run->pending - PAIR_HALF, PAIR_HALF,
+    if (!call_fail(c, c->k.d->offset + run->i - run->pending - PAIR_HALF, PAIR_HALF,
                    UTFDFA_ERR_SURROGATE))
         return UTFDFA_OUTPUT_FULL;
     run->hold = 0;
@@ -274,7 +273,7 @@ ALWAYS_INLINE int pair_units(const struct dfa_call *c, struct dfa_run *run, uint
         return STEP_NEXT;
     }
     if ((join || run->hold) && is_low(*v)) {
-        if (!call_fail(c, c->d->offset + run->i - *back, *length, UTFDFA_ERR_SURROGATE))
+        if (!call_fail(c, c->k.d->offset + run->i - *back, *length, UTFDFA_ERR_SURROGATE))
             return UTFDFA_OUTPUT_FULL;
         run->hold = 0;
         run_restart(run);
@@ -300,8 +299,8 @@ ALWAYS_INLINE int unit_complete(const struct dfa_call *c, struct dfa_run *run, u
         if (s != STEP_DFA)
             return s;
     }
-    enum delivery dv = complete(c->d, c->o, c->sink, c->to, c->limit, t, tag & (TAG_BEFORE - 1),
-                                v, c->d->offset + run->i - back, length, c->err);
+    enum delivery dv =
+        complete(c, tag & (TAG_BEFORE - 1), v, c->k.d->offset + run->i - back, length);
     if (dv == NO_ROOM)
         return UTFDFA_OUTPUT_FULL;
     run->hold = t->pairing == PAIRS_WTF8 && is_high(v);
@@ -316,12 +315,13 @@ ALWAYS_INLINE int unit_goes_on(const struct dfa_call *c, struct dfa_run *run, ui
                                uint32_t cls, uint32_t next)
 {
     const struct dfa *t = c->t;
+    const struct call *k = &c->k;
     if (in_reserved(t, next)) {
-        bool passthrough = (c->sink == SINK_BYTES || c->sink == SINK_CODES) && c->to == t->self;
-        if (passthrough && !ensure_room(c->d, c->o, c->sink, c->to, NULL, 0, 1))
+        bool passthrough = (k->sink == SINK_BYTES || k->sink == SINK_CODES) && k->to == t->self;
+        if (passthrough && !ensure_room(k->d, k->o, k->sink, k->to, NULL, 0, 1))
             return UTFDFA_OUTPUT_FULL;
         if (passthrough)
-            put_raw_byte(c->o, c->sink, b);
+            put_raw_byte(k->o, k->sink, b);
         run->cp++;
         run->pending += run->pending < 7;
     } else {
@@ -341,7 +341,7 @@ ALWAYS_INLINE int unit_rejected(const struct dfa_call *c, struct dfa_run *run, u
     enum utfdfa_error_kind kind = (enum utfdfa_error_kind)
         t->error_kind[run->state / t->nclasses * t->nerror_classes + t->error_class[b]];
     bool alone = run->state == DFA_ACCEPT;
-    if (!call_fail(c, c->d->offset + run->i - run->pending, alone ? 1 : run->pending, kind))
+    if (!call_fail(c, c->k.d->offset + run->i - run->pending, alone ? 1 : run->pending, kind))
         return UTFDFA_OUTPUT_FULL;
     run->i += alone;
     run_restart(run);
@@ -357,17 +357,17 @@ ALWAYS_INLINE int unit_rejected(const struct dfa_call *c, struct dfa_run *run, u
 ALWAYS_INLINE int dfa_at_end(const struct dfa_call *c, struct dfa_run *run)
 {
     const struct dfa *t = c->t;
-    struct decoder *d = c->d;
+    const struct call *k = &c->k;
+    struct decoder *d = k->d;
     if (t->magic && !(d->flags & F_NOMAGIC)) {
-        enum delivery dv = release(d, c->o, c->sink, c->to, c->limit, d->offset + run->i, c->err);
+        enum delivery dv = release(d, k->o, k->sink, k->to, c->limit, d->offset + run->i, k->err);
         if (dv != DELIVERED)
             return dv == NO_ROOM ? UTFDFA_OUTPUT_FULL : UTFDFA_MALFORMED;
     }
     unsigned tag = run->pending && t->final_tag ? t->final_tag[run->state / t->nclasses] : 0;
     if (tag) {
         uint32_t back = in_reserved(t, run->state) ? run->cp : run->pending;
-        enum delivery dv = complete(d, c->o, c->sink, c->to, c->limit, t, tag, run->cp,
-                                    d->offset + run->i - back, run->pending, c->err);
+        enum delivery dv = complete(c, tag, run->cp, d->offset + run->i - back, run->pending);
         if (dv == NO_ROOM)
             return UTFDFA_OUTPUT_FULL;
         run_restart(run);
@@ -384,11 +384,11 @@ ALWAYS_INLINE int dfa_at_end(const struct dfa_call *c, struct dfa_run *run)
     return UTFDFA_INPUT_EMPTY;
 }
 
-ALWAYS_INLINE utfdfa_result core_dfa(struct decoder *d, const uint8_t *src, size_t *n,
-                                     struct out *o, enum sink sink, unsigned to, bool last,
-                                     const struct dfa *t, utfdfa_error *err)
+ALWAYS_INLINE utfdfa_result core_dfa(const struct call *k, const uint8_t *src, size_t *n,
+                                     const struct dfa *t)
 {
-    const struct dfa_call c = {d, o, sink, to, sink_limit(d, sink, to), t, err};
+    struct decoder *d = k->d;
+    const struct dfa_call c = {*k, sink_limit(d, k->sink, k->to), t};
     bool pairs = t->pairing != PAIRS_NONE;
     struct dfa_run run = {sequence_state_of(d, t->nstates, t->nclasses),
                           pairs ? d->partial & 0xFFFF : d->partial,
@@ -413,9 +413,9 @@ ALWAYS_INLINE utfdfa_result core_dfa(struct decoder *d, const uint8_t *src, size
             r = unit_rejected(&c, &run, b);
     }
     if (r == STEP_NEXT)
-        r = last ? dfa_at_end(&c, &run) : UTFDFA_INPUT_EMPTY;
-    return finish(d, o, sink, to, last, (utfdfa_result)r, run.state, t->nclasses,
-                  run.cp | run.hold << 16, run.pending, UTFDFA_ERR_TRUNCATED, run.i, n, err);
+        r = k->last ? dfa_at_end(&c, &run) : UTFDFA_INPUT_EMPTY;
+    struct held h = {run.state, run.cp | run.hold << 16, run.pending};
+    return finish(k, (utfdfa_result)r, h, t->nclasses, run.i, n);
 }
 
 #endif /* UTFDFA_DECODE_DFA_H */

@@ -3,7 +3,7 @@
 #ifndef UTFDFA_DECODE_UNITS_H
 #define UTFDFA_DECODE_UNITS_H
 
-#include "decode/sink.h"
+#include "decode/deliver.h"
 
 /* The unit decoders' arguments, as the registry's decoder column gives them
  * (encodings.gen.h's UTFDFA_EACH_DECODER): the byte order of a unit, and
@@ -13,13 +13,13 @@ enum { SCALAR_VALUES = false, ANY_VALUE = true };
 
 /* UTF-16: partial holds the pending byte (bits 0-7) and a pending high
  * surrogate (bits 16-31); pending counts the bytes of both (0-3). */
-ALWAYS_INLINE utfdfa_result core_utf16(struct decoder *d, const uint8_t *src, size_t *n,
-                                       struct out *o, enum sink sink, unsigned to, bool last,
-                                       bool big_endian, utfdfa_error *err)
+ALWAYS_INLINE utfdfa_result core_utf16(const struct call *c, const uint8_t *src, size_t *n,
+                                       bool big_endian)
 {
+    struct decoder *d = c->d;
     uint32_t partial = d->partial;
     unsigned pending = PENDING(d->flags);
-    unsigned limit = sink_limit(d, sink, to);
+    unsigned limit = sink_limit(d, c->sink, c->to);
     size_t i = 0, len = *n;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     while (i < len) {
@@ -38,7 +38,7 @@ ALWAYS_INLINE utfdfa_result core_utf16(struct decoder *d, const uint8_t *src, si
                 pending = 2;
                 i++;
             } else if (u >= 0xDC00 && u <= 0xDFFF) {
-                if (!fail(d, o, sink, to, d->offset + i - 1, 2, UTFDFA_ERR_SURROGATE, err)) {
+                if (!fail(c, d->offset + i - 1, 2, UTFDFA_ERR_SURROGATE)) {
                     r = UTFDFA_OUTPUT_FULL;
                     break;
                 }
@@ -48,7 +48,7 @@ ALWAYS_INLINE utfdfa_result core_utf16(struct decoder *d, const uint8_t *src, si
                 r = UTFDFA_MALFORMED;
                 break;
             } else {
-                enum delivery dv = deliver(d, o, sink, to, limit, u, d->offset + i - 1, 2, err);
+                enum delivery dv = deliver(c, limit, u, d->offset + i - 1, 2);
                 if (dv == NO_ROOM) {
                     r = UTFDFA_OUTPUT_FULL;
                     break;
@@ -65,7 +65,7 @@ ALWAYS_INLINE utfdfa_result core_utf16(struct decoder *d, const uint8_t *src, si
             uint32_t high = partial >> 16;
             if (u >= 0xDC00 && u <= 0xDFFF) {
                 uint32_t cp = 0x10000 + ((high - 0xD800) << 10) + (u - 0xDC00);
-                enum delivery dv = deliver(d, o, sink, to, limit, cp, d->offset + i - 3, 4, err);
+                enum delivery dv = deliver(c, limit, cp, d->offset + i - 3, 4);
                 if (dv == NO_ROOM) {
                     r = UTFDFA_OUTPUT_FULL;
                     break;
@@ -80,7 +80,7 @@ ALWAYS_INLINE utfdfa_result core_utf16(struct decoder *d, const uint8_t *src, si
             } else {
                 /* A lone high surrogate: it is the error; the unit after it
                  * is decoded anew (WHATWG), its first byte kept pending. */
-                if (!fail(d, o, sink, to, d->offset + i - 3, 2, UTFDFA_ERR_SURROGATE, err)) {
+                if (!fail(c, d->offset + i - 3, 2, UTFDFA_ERR_SURROGATE)) {
                     r = UTFDFA_OUTPUT_FULL;
                     break;
                 }
@@ -93,19 +93,18 @@ ALWAYS_INLINE utfdfa_result core_utf16(struct decoder *d, const uint8_t *src, si
     }
     /* WHATWG: whatever is pending at the end is one error, a sequence cut
      * short (a high surrogate waiting for its low one too): truncated. */
-    return finish(d, o, sink, to, last, r, 0, 1, partial, pending,
-                  UTFDFA_ERR_TRUNCATED, i, n, err);
+    return finish(c, r, (struct held){0, partial, pending}, 1, i, n);
 }
 
 /* UTF-32 (raw: UCS-4, any 32-bit value): partial gathers the bytes of one unit. */
-ALWAYS_INLINE utfdfa_result core_utf32(struct decoder *d, const uint8_t *src, size_t *n,
-                                       struct out *o, enum sink sink, unsigned to, bool last,
-                                       bool big_endian, bool raw, utfdfa_error *err)
+ALWAYS_INLINE utfdfa_result core_utf32(const struct call *c, const uint8_t *src, size_t *n,
+                                       bool big_endian, bool raw)
 {
+    struct decoder *d = c->d;
     uint32_t partial = d->partial;
     unsigned pending = PENDING(d->flags);
     pending = pending > 3 ? 3 : pending; /* a unit has 4 bytes (a corrupted decoder: more) */
-    unsigned limit = sink_limit(d, sink, to);
+    unsigned limit = sink_limit(d, c->sink, c->to);
     size_t i = 0, len = *n;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
     while (i < len) {
@@ -121,8 +120,8 @@ ALWAYS_INLINE utfdfa_result core_utf32(struct decoder *d, const uint8_t *src, si
          * holds anything, and only the output decides. */
         enum utfdfa_error_kind kind = raw ? UTFDFA_ERR_NONE : not_scalar(u);
         enum delivery dv = kind != UTFDFA_ERR_NONE
-            ? (fail(d, o, sink, to, d->offset + i - 3, 4, kind, err) ? UNFIT : NO_ROOM)
-            : deliver(d, o, sink, to, limit, u, d->offset + i - 3, 4, err);
+            ? (fail(c, d->offset + i - 3, 4, kind) ? UNFIT : NO_ROOM)
+            : deliver(c, limit, u, d->offset + i - 3, 4);
         if (dv == NO_ROOM) {
             r = UTFDFA_OUTPUT_FULL;
             break;
@@ -135,8 +134,7 @@ ALWAYS_INLINE utfdfa_result core_utf32(struct decoder *d, const uint8_t *src, si
             break;
         }
     }
-    return finish(d, o, sink, to, last, r, 0, 1, partial, pending, UTFDFA_ERR_TRUNCATED, i, n,
-                  err);
+    return finish(c, r, (struct held){0, partial, pending}, 1, i, n);
 }
 
 #endif /* UTFDFA_DECODE_UNITS_H */

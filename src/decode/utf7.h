@@ -3,7 +3,7 @@
 #ifndef UTFDFA_DECODE_UTF7_H
 #define UTFDFA_DECODE_UTF7_H
 
-#include "decode/sink.h"
+#include "decode/deliver.h"
 #include "fast/kernels.h"
 #include "utf7.gen.h"
 #include "utf7-imap.gen.h"
@@ -67,28 +67,13 @@ ALWAYS_INLINE uint32_t u7_step_back(uint32_t partial)
     return partial & U7_HAS_HIGH ? partial + (1u << 26) : partial;
 }
 
-/* A pending high surrogate without its low one is the error (the
- * characters that carried it); the byte at `here` is stepped again
- * without it. */
-ALWAYS_INLINE utfdfa_result u7_lone_high(struct decoder *d, struct out *o, enum sink sink,
-                                         unsigned to, uint64_t here, uint32_t *partial,
-                                         utfdfa_error *err)
-{
-    if (!fail(d, o, sink, to, here - U7_HIGH_BACK(*partial), U7_HIGH_LEN(*partial),
-              UTFDFA_ERR_SURROGATE, err))
-        return UTFDFA_OUTPUT_FULL;
-    *partial = U7_ACC(*partial);
-    return UTFDFA_MALFORMED;
-}
-
 /* One call of a UTF-7 decoder: what does not change during it. */
 struct u7_call {
-    struct decoder *d;
-    struct out *o;
-    enum sink sink;
-    unsigned to, limit;
+    struct call k;        /* the call's decoder, sink, target and error report */
+    struct decoder *d;    /* k's */
+    enum sink sink;       /* k's */
+    unsigned limit;       /* sink_limit's */
     const struct u7g *g;
-    utfdfa_error *err;
 };
 
 /* The loop's state (in registers once inlined). */
@@ -102,7 +87,19 @@ struct u7_run {
 ALWAYS_INLINE bool u7_fail(const struct u7_call *c, uint64_t at, uint32_t length,
                            enum utfdfa_error_kind kind)
 {
-    return fail(c->d, c->o, c->sink, c->to, at, length, kind, c->err);
+    return fail(&c->k, at, length, kind);
+}
+
+/* A pending high surrogate without its low one is the error (the
+ * characters that carried it); the byte at `here` is stepped again
+ * without it. */
+ALWAYS_INLINE utfdfa_result u7_lone_high(const struct u7_call *c, uint64_t here,
+                                         uint32_t *partial)
+{
+    if (!u7_fail(c, here - U7_HIGH_BACK(*partial), U7_HIGH_LEN(*partial), UTFDFA_ERR_SURROGATE))
+        return UTFDFA_OUTPUT_FULL;
+    *partial = U7_ACC(*partial);
+    return UTFDFA_MALFORMED;
 }
 
 /* IMAP: "-&" and a run, a null shift. Its "&" is the error; the run goes
@@ -158,8 +155,7 @@ ALWAYS_INLINE int u7_accept(const struct u7_call *c, struct u7_run *run, uint8_t
     }
     bool literal = value == UTF7_VALUE_LITERAL;
     uint32_t cp = literal ? b : g->tag_number[tag & 0x7F];
-    enum delivery dv = deliver(c->d, c->o, c->sink, c->to, c->limit, cp, here - !literal,
-                               literal ? 1 : 2, c->err);
+    enum delivery dv = deliver(&c->k, c->limit, cp, here - !literal, literal ? 1 : 2);
     if (dv == NO_ROOM)
         return UTFDFA_OUTPUT_FULL;
     run->state = UTF7_ACCEPT;
@@ -189,7 +185,7 @@ ALWAYS_INLINE int u7_unit(const struct u7_call *c, struct u7_run *run, uint32_t 
     bool high_waits = run->partial & U7_HAS_HIGH;
     uint64_t unit_at = here + 1 - carried;
     if (high_waits && !is_low(unit)) /* this byte is stepped again without it */
-        return u7_lone_high(c->d, c->o, c->sink, c->to, here, &run->partial, c->err);
+        return u7_lone_high(c, here, &run->partial);
     if (is_high(unit)) {
         u7_read(run, next, U7_WITH_HIGH(rest, unit, carried, carried), after);
         return STEP_NEXT;
@@ -206,8 +202,7 @@ ALWAYS_INLINE int u7_unit(const struct u7_call *c, struct u7_run *run, uint32_t 
         cp = 0x10000 + ((U7_HIGH(run->partial) - 0xD800) << 10) + (unit - 0xDC00);
         unit_at = here - U7_HIGH_BACK(run->partial);
     }
-    enum delivery dv = deliver(c->d, c->o, c->sink, c->to, c->limit, cp, unit_at,
-                               (uint32_t)(here + 1 - unit_at), c->err);
+    enum delivery dv = deliver(&c->k, c->limit, cp, unit_at, (uint32_t)(here + 1 - unit_at));
     if (dv == NO_ROOM)
         return UTFDFA_OUTPUT_FULL;
     u7_read(run, next, rest, after);
@@ -342,7 +337,7 @@ ALWAYS_INLINE size_t u7_offer(const struct u7_call *c, struct u7_run *run, const
         return run->i + 8;
     bool held = (run->pending | (run->partial & ~U7_AFTER_RUN)) != 0 ||
                 (run->state != UTF7_ACCEPT && run->partial);
-    struct u7_took t = u7_kernel(c->d, c->o, c->sink, c->g, run->state, held, src + run->i,
+    struct u7_took t = u7_kernel(c->d, c->k.o, c->sink, c->g, run->state, held, src + run->i,
                                  n - run->i);
     if (t.wait)
         return run->i + t.wait;
@@ -354,11 +349,12 @@ ALWAYS_INLINE size_t u7_offer(const struct u7_call *c, struct u7_run *run, const
     return run->i + (t.k ? 1 : run->state == UTF7_ACCEPT ? U7_DIRECT_AFTER : 8);
 }
 
-ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, size_t *n,
-                                      struct out *o, enum sink sink, unsigned to, bool last,
-                                      const struct u7g *g, utfdfa_error *err)
+ALWAYS_INLINE utfdfa_result core_utf7(const struct call *k, const uint8_t *src, size_t *n,
+                                      const struct u7g *g)
 {
-    const struct u7_call c = {d, o, sink, to, sink_limit(d, sink, to), g, err};
+    struct decoder *d = k->d;
+    const bool last = k->last;
+    const struct u7_call c = {*k, d, k->sink, sink_limit(d, k->sink, k->to), g};
     struct u7_run run = {state_of(d, g->nstates, g->nclasses), d->partial, PENDING(d->flags), 0};
     /* Where a kernel may be offered next; never when they do not apply. */
     size_t retry = u7_fast_on(&c) ? 0 : SIZE_MAX;
@@ -381,7 +377,7 @@ ALWAYS_INLINE utfdfa_result core_utf7(struct decoder *d, const uint8_t *src, siz
         bool ends_run = next == g->reject ||
                         (next == UTF7_ACCEPT && g->tag_value[tag & 0x7F] == UTF7_VALUE_EMPTY);
         if (ends_run && in_run && (run.partial & U7_HAS_HIGH)) /* a high surrogate left alone */
-            r = u7_lone_high(d, o, sink, to, here, &run.partial, err);
+            r = u7_lone_high(&c, here, &run.partial);
         else if (g->imap && (run.partial & U7_AFTER_RUN) && in_run && !end && g->digit[b] != 0xFF)
             r = u7_null_shift(&c, &run, here);
         else if (next == g->reject)

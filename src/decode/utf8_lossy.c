@@ -56,13 +56,15 @@ static size_t own_replacement(const uint8_t *src, size_t n)
     return p ? (size_t)(p - src) : n;
 }
 
-/* The replacing path over src[0..n) for at most `cps` characters, written
- * at dst (room for cps of them: 2 * cps UTF-16 units): what it read, or 0
- * and nothing done where ignoring cannot tell errors from the text. */
+/* The replacing path over src[0..n) for at most `cps` characters (u->cap),
+ * written at u->dst (room for cps of them: 2 * cps UTF-16 units): what it
+ * read, or 0 and nothing done where ignoring cannot tell errors from the
+ * text. u->written: the units written; u->errors counts the errors too. */
 static size_t lossy_block(struct lossy how, const uint8_t *src, size_t n, uint32_t *state,
-                          uint32_t *partial, void *dst, size_t cps, size_t *written,
-                          size_t *errors)
+                          uint32_t *partial, struct utf8_units *u)
 {
+    size_t cps = u->cap;
+    void *dst = u->dst;
     uint32_t scratch[LOSSY_BLOCK], *codes = how.u16 ? scratch : dst;
     uint32_t st = *state, pa = *partial;
     size_t got = 0, e = 0;
@@ -70,7 +72,7 @@ static size_t lossy_block(struct lossy how, const uint8_t *src, size_t n, uint32
         n = 1; /* at the text's own U+FFFD (where the last block stopped): its first byte */
     size_t k = utfdfa__utf8_decode32_replace(src, n, &st, &pa, codes, cps, &got, &e);
     size_t kept = how.ignore && e ? drop_replacements(codes, got, e) : got;
-    *written = 0;
+    u->written = 0;
     if (kept == SIZE_MAX) { /* again, up to the text's own first U+FFFD */
         size_t own = own_replacement(src, k);
         if (own == k)
@@ -88,8 +90,8 @@ static size_t lossy_block(struct lossy how, const uint8_t *src, size_t n, uint32
     }
     *state = st;
     *partial = pa;
-    *errors += e;
-    *written = got;
+    u->errors += e;
+    u->written = got;
     return k;
 }
 
@@ -116,8 +118,10 @@ static size_t last_unit(const uint8_t *src, size_t n, uint32_t *state, uint32_t 
 }
 
 static size_t lossy(struct lossy how, const uint8_t *src, size_t n, uint32_t *state,
-                    uint32_t *partial, void *dst, size_t cap, size_t *written, size_t *errors)
+                    uint32_t *partial, struct utf8_units *u)
 {
+    void *dst = u->dst;
+    size_t cap = u->cap, *errors = &u->errors;
     size_t done = 0, w = 0, got, k, unit_max = how.u16 ? 2 : 1;
     bool moved = true;
     *errors = 0;
@@ -133,8 +137,11 @@ static size_t lossy(struct lossy how, const uint8_t *src, size_t n, uint32_t *st
         while (done < n && cap - w >= unit_max && *errors != before) {
             size_t cps = (cap - w) / unit_max;
             before = *errors;
-            k = lossy_block(how, src + done, n - done, state, partial, unit_at(how, dst, w),
-                            cps < LOSSY_BLOCK ? cps : LOSSY_BLOCK, &got, errors);
+            struct utf8_units block = {unit_at(how, dst, w), cps < LOSSY_BLOCK ? cps : LOSSY_BLOCK,
+                                       0, *errors};
+            k = lossy_block(how, src + done, n - done, state, partial, &block);
+            got = block.written;
+            *errors = block.errors;
             if (!k && !got)
                 break;
             done += k;
@@ -146,23 +153,23 @@ static size_t lossy(struct lossy how, const uint8_t *src, size_t n, uint32_t *st
         done += last_unit(src + done, n - done, state, partial, unit_at(how, dst, w), &got, errors);
         w += got;
     }
-    *written = w;
+    u->written = w;
     return done;
 }
 
 size_t utfdfa__utf8_decode_in_mode(enum utfdfa_error_mode mode, unsigned width,
                                    const uint8_t *src, size_t n, uint32_t *state,
-                                   uint32_t *partial, void *dst, size_t cap, size_t *written,
-                                   size_t *errors)
+                                   uint32_t *partial, struct utf8_units *u)
 {
-    *errors = 0;
+    u->errors = 0;
     if (mode == UTFDFA_STRICT && width == 2)
-        return utfdfa__utf8_decode16(src, n, state, partial, dst, cap, written);
+        return utfdfa__utf8_decode16(src, n, state, partial, u->dst, u->cap, &u->written);
     if (mode == UTFDFA_STRICT)
-        return utfdfa__utf8_decode32(src, n, state, partial, dst, cap, written);
+        return utfdfa__utf8_decode32(src, n, state, partial, u->dst, u->cap, &u->written);
     if (mode == UTFDFA_REPLACE && width == 4)
-        return utfdfa__utf8_decode32_replace(src, n, state, partial, dst, cap, written, errors);
+        return utfdfa__utf8_decode32_replace(src, n, state, partial, u->dst, u->cap, &u->written,
+                                             &u->errors);
     /* As the plain loop (convert()): every mode but REPLACE drops errors. */
     struct lossy how = {mode != UTFDFA_REPLACE, width == 2};
-    return lossy(how, src, n, state, partial, dst, cap, written, errors);
+    return lossy(how, src, n, state, partial, u);
 }

@@ -43,10 +43,29 @@
 #include "utf8_fast.h"
 #include "utfdfa.h"
 
+/* src/decode/fast_path.h */
+struct utf8_units {
+    void *dst;
+    size_t cap;
+    size_t written;
+    size_t errors;
+};
 size_t utfdfa__utf8_decode_in_mode(enum utfdfa_error_mode mode, unsigned width,
                                    const uint8_t *src, size_t n, uint32_t *state,
-                                   uint32_t *partial, void *dst, size_t cap, size_t *written,
-                                   size_t *errors); /* src/decode/convert.h */
+                                   uint32_t *partial, struct utf8_units *u);
+
+/* The runtime's UTF-8 paths by mode and width, the units' count and the
+ * errors' in *written and *errors. */
+static size_t in_mode(enum utfdfa_error_mode mode, unsigned width, const uint8_t *src, size_t n,
+                      uint32_t *state, uint32_t *partial, void *dst, size_t cap, size_t *written,
+                      size_t *errors)
+{
+    struct utf8_units u = {dst, cap, 0, 0};
+    size_t k = utfdfa__utf8_decode_in_mode(mode, width, src, n, state, partial, &u);
+    *written = u.written;
+    *errors = u.errors;
+    return k;
+}
 
 static const char *level_name = "";
 
@@ -92,11 +111,10 @@ static size_t fast(int mode, const uint8_t *s, size_t n, uint32_t *state, uint32
     case 2:
         return utfdfa__utf8_decode32_replace(s, n, state, partial, dst, cap, written, errors);
     case 3:
-        return utfdfa__utf8_decode_in_mode(UTFDFA_REPLACE, 2, s, n, state, partial, dst, cap,
-                                           written, errors);
+        return in_mode(UTFDFA_REPLACE, 2, s, n, state, partial, dst, cap, written, errors);
     default:
-        return utfdfa__utf8_decode_in_mode(UTFDFA_IGNORE, mode == 5 ? 2 : 4, s, n, state,
-                                           partial, dst, cap, written, errors);
+        return in_mode(UTFDFA_IGNORE, mode == 5 ? 2 : 4, s, n, state, partial, dst, cap, written,
+                       errors);
     }
 }
 
@@ -357,10 +375,8 @@ static void test_mode_three(void)
     for (unsigned width = 2; width <= 4; width += 2) {
         uint32_t sa = UTF8_ACCEPT, pa = 0, sb = UTF8_ACCEPT, pb = 0;
         size_t wa, ea, wb, eb;
-        size_t ka = utfdfa__utf8_decode_in_mode((enum utfdfa_error_mode)3, width, text, N, &sa,
-                                                &pa, a, N, &wa, &ea);
-        size_t kb = utfdfa__utf8_decode_in_mode(UTFDFA_IGNORE, width, text, N, &sb, &pb, b, N,
-                                                &wb, &eb);
+        size_t ka = in_mode((enum utfdfa_error_mode)3, width, text, N, &sa, &pa, a, N, &wa, &ea);
+        size_t kb = in_mode(UTFDFA_IGNORE, width, text, N, &sb, &pb, b, N, &wb, &eb);
         CHECK(ka == kb && sa == sb && pa == pb && wa == wb && ea == eb &&
                   memcmp(a, b, wa * width) == 0,
               "level %s: error mode 3, width %u: not as UTFDFA_IGNORE", level_name, width);

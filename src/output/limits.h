@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* What each output can hold (internal): shared by the encoders and by the
  * decoders, which report what the target cannot hold at its input offset. */
-#ifndef UTFDFA_ENCODE_LIMITS_H
-#define UTFDFA_ENCODE_LIMITS_H
+#ifndef UTFDFA_OUTPUT_LIMITS_H
+#define UTFDFA_OUTPUT_LIMITS_H
 
 #include "common.h"
 #include "encodings.gen.h"
@@ -99,4 +99,4 @@ static inline enum utfdfa_error_kind pua_write(uint32_t *cp)
     return UTFDFA_ERR_NONE;
 }
 
-#endif /* UTFDFA_ENCODE_LIMITS_H */
+#endif /* UTFDFA_OUTPUT_LIMITS_H */

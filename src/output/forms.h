@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The byte forms of a code point in each encoding (internal): lengths and
  * writers, given a value the encoding can hold. */
-#ifndef UTFDFA_ENCODE_FORMS_H
-#define UTFDFA_ENCODE_FORMS_H
+#ifndef UTFDFA_OUTPUT_FORMS_H
+#define UTFDFA_OUTPUT_FORMS_H
 
 #include "common.h"
 #include "corrected-utf-8.gen.h"
@@ -172,7 +172,7 @@ static inline void write_octet(uint8_t *p, uint32_t cp)
     p[0] = (uint8_t)cp;
 }
 
-/* UTF-7's writer keeps state (encode/utf7_writer.h, which put() calls for
+/* UTF-7's writer keeps state (output/utf7_writer.h, which put() calls for
  * it); here only the most a character takes: "+", six base64 characters (a
  * pair), "-" (for sizes). */
 static inline size_t len_utf7(uint32_t cp)
@@ -244,4 +244,4 @@ FORM_OF(ascii_target, UTFDFA_ASCII_TARGET_FORMS)
 static const uint8_t corrected_magic[8] = {0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A};
 static const uint32_t corrected_magic_cp[4] = {0x10E7D, 0xED4E, 0x0000, 0x000A};
 
-#endif /* UTFDFA_ENCODE_FORMS_H */
+#endif /* UTFDFA_OUTPUT_FORMS_H */

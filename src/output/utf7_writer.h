@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The UTF-7 writer (internal): RFC 2152 and IMAP's modified UTF-7. */
-#ifndef UTFDFA_ENCODE_UTF7_WRITER_H
-#define UTFDFA_ENCODE_UTF7_WRITER_H
+#ifndef UTFDFA_OUTPUT_UTF7_WRITER_H
+#define UTFDFA_OUTPUT_UTF7_WRITER_H
 
 #include "common.h"
 #include "utf7.gen.h"
@@ -108,4 +108,4 @@ static inline bool is_utf7(unsigned enc)
     return enc == UTFDFA_UTF7 || enc == UTFDFA_UTF7_IMAP;
 }
 
-#endif /* UTFDFA_ENCODE_UTF7_WRITER_H */
+#endif /* UTFDFA_OUTPUT_UTF7_WRITER_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The UTF-7 writer's step (utf7_writer.h): one character's bytes. */
-#include "encode/utf7_writer.h"
+#include "output/utf7_writer.h"
 
 /* The digit of a value: "," for "/" in IMAP. */
 static uint8_t u7_digit_byte(const struct u7w *w, unsigned v)
