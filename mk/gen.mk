@@ -21,9 +21,10 @@ generated: $(SIMD_GEN_HEADERS)
 $(G)/%.simd.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit c-simd -o $@
 
-# The fused kernels' pshufb controls (wide_x86.gen.h, included by src/fast/x86/wide_sse4.h).
-generated: $(G)/wide_x86.gen.h
-$(G)/wide_x86.gen.h: gen/emit_wide.py $(GEN_DEPS) | $(G) $(B)/.tools-ok
+# The fused kernels' pshufb and tbl controls (wide.gen.h, included by
+# src/fast/x86/wide_sse4.h and src/fast/arm64/neon.c).
+generated: $(G)/wide.gen.h
+$(G)/wide.gen.h: gen/emit_wide.py $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(PYTHON) gen/emit_wide.py -o $@
 
 # The 128-bit UTF-8 transcoder's shuffle tables (gen/emit_shuffle.py).

@@ -10,6 +10,10 @@
 #if KERN_ARM64
 #include <arm_neon.h>
 
+#define WIDE_TABLES_HERE /* the one copy of the tables on AArch64 */
+#include "wide.gen.h"
+#undef WIDE_TABLES_HERE
+
 /* Loads 16 units of form f at p; if all are ASCII, puts their values in
  * *bytes and returns 1. */
 KERN_INLINE int neon_load_ascii16(enum fast_form f, const uint8_t *p, uint8x16_t *bytes)
@@ -116,23 +120,91 @@ KERN_INLINE uint32x4_t neon_utf8_words(uint32x4_t x, uint32x4_t *len)
     return vbslq_u32(is1, x, vbslq_u32(is2, two, three));
 }
 
-/* Writes the four words' bytes at dst + w, each word's after the one
- * before (over the scratch of the one before); returns the end. */
-KERN_INLINE size_t neon_put_words(uint8_t *dst, size_t w, uint32x4_t words, uint32x4_t len)
+/* The four words' bytes packed, by the row of their lengths in
+ * wide_utf8_shuffle (gen/emit_wide.py: at ROW * sum (len_k - 1) * 3^k),
+ * scratch after them. */
+KERN_INLINE uint8x16_t neon_pack_words(uint32x4_t words, uint32x4_t len)
 {
-    uint32_t v[4], l[4];
-    vst1q_u32(v, words);
-    vst1q_u32(l, len);
-    for (int k = 0; k < 4; k++) {
-        memcpy(dst + w, &v[k], 4);
-        w += l[k];
-    }
-    return w;
+    static const uint32_t weight[4] = {WIDE_UTF8_ROW, 3 * WIDE_UTF8_ROW, 9 * WIDE_UTF8_ROW,
+                                       27 * WIDE_UTF8_ROW};
+    uint32_t row = vaddvq_u32(vmulq_u32(vsubq_u32(len, vdupq_n_u32(1)), vld1q_u32(weight)));
+    return vqtbl1q_u8(vreinterpretq_u8_u32(words), vld1q_u8(wide_utf8_shuffle + row));
 }
 
-/* UTF-16 into UTF-8, 8 units a step while 32 bytes of room are left (the
- * most a step writes, its scratch included): all ASCII, all two-byte or
- * all three-byte steps in one store each; a mix a word a unit; a step
+/* The UTF-8 of 8 BMP scalar values u, some below 0x80 and the others below
+ * 0x800, at dst: each unit's 2-byte form in its lane, an ASCII unit's one
+ * byte, packed four lanes at a time (wide_utf8_two) and the halves joined
+ * (wide_merge). Returns the bytes; the 16 after them are as they were. */
+KERN_INLINE size_t neon_utf8_short(uint16x8_t u, uint8_t *dst)
+{
+    static const uint16_t bit[8] = {1, 2, 4, 8, 1, 2, 4, 8};
+    uint16x8_t two = vorrq_u16(vandq_u16(vsliq_n_u16(vshrq_n_u16(u, 6), u, 8), vdupq_n_u16(0x3FFF)),
+                               vdupq_n_u16(0x80C0));
+    uint16x8_t is2 = vcgeq_u16(u, vdupq_n_u16(0x80));
+    uint8x16_t bytes = vreinterpretq_u8_u16(vbslq_u16(is2, two, u));
+    uint16x8_t m = vandq_u16(is2, vld1q_u16(bit));
+    unsigned m0 = vaddv_u16(vget_low_u16(m)), m1 = vaddv_u16(vget_high_u16(m));
+    size_t n0 = 4u + wide_ones[m0], n = n0 + 4u + wide_ones[m1];
+    uint8x16_t halves = vcombine_u8(vtbl1_u8(vget_low_u8(bytes), vld1_u8(wide_utf8_two[m0])),
+                                    vtbl1_u8(vget_high_u8(bytes), vld1_u8(wide_utf8_two[m1])));
+    uint8x16_t past = vld1q_u8(dst + n);
+    vst1q_u8(dst, vqtbl1q_u8(halves, vld1q_u8(wide_merge[n0])));
+    vst1q_u8(dst + n, past);
+    return n;
+}
+
+/* The UTF-8 of 8 BMP scalar values u of 1-3 bytes at dst, four a store
+ * (neon_pack_words). Returns the bytes; the 16 after them are as they
+ * were. */
+KERN_INLINE size_t neon_utf8_mixed(uint16x8_t u, uint8_t *dst)
+{
+    uint32x4_t l0, l1;
+    uint32x4_t w0 = neon_utf8_words(vmovl_u16(vget_low_u16(u)), &l0);
+    uint32x4_t w1 = neon_utf8_words(vmovl_high_u16(u), &l1);
+    size_t n0 = vaddvq_u32(l0), n = n0 + vaddvq_u32(l1);
+    uint8x16_t past = vld1q_u8(dst + n);
+    vst1q_u8(dst, neon_pack_words(w0, l0));
+    vst1q_u8(dst + n0, neon_pack_words(w1, l1));
+    vst1q_u8(dst + n, past);
+    return n;
+}
+
+KERN_INLINE int neon_has_surrogate(uint16x8_t u)
+{
+    return vmaxvq_u16(vceqq_u16(vandq_u16(u, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800))) != 0;
+}
+
+/* The units before the first high surrogate of u (8 if none). */
+KERN_INLINE size_t neon_before_high(uint16x8_t u)
+{
+    uint16x8_t high = vceqq_u16(vandq_u16(u, vdupq_n_u16(0xFC00)), vdupq_n_u16(0xD800));
+    uint64_t bits = vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(high, 4)), 0);
+    return bits ? (size_t)__builtin_ctzll(bits) / 8 : 8;
+}
+
+/* If the 8 units u are 4 surrogate pairs (each 32-bit lane a high then a
+ * low one), writes their UTF-8, 16 bytes, at dst and returns 1. */
+KERN_INLINE int neon_utf8_pairs(uint16x8_t u, uint8_t *dst)
+{
+    uint32x4_t p = vreinterpretq_u32_u16(u);
+    uint32x4_t paired = vceqq_u32(vandq_u32(p, vdupq_n_u32(0xFC00FC00)), vdupq_n_u32(0xDC00D800));
+    if (vminvq_u32(paired) == 0)
+        return 0;
+    uint32x4_t c = vaddq_u32(vorrq_u32(vshlq_n_u32(vandq_u32(p, vdupq_n_u32(0x3FF)), 10),
+                                       vandq_u32(vshrq_n_u32(p, 16), vdupq_n_u32(0x3FF))),
+                             vdupq_n_u32(0x10000));
+    uint32x4_t bytes =
+        vorrq_u32(vorrq_u32(vshrq_n_u32(c, 18), vandq_u32(vshrq_n_u32(c, 4), vdupq_n_u32(0x3F00))),
+                  vorrq_u32(vandq_u32(vshlq_n_u32(c, 10), vdupq_n_u32(0x3F0000)),
+                            vandq_u32(vshlq_n_u32(c, 24), vdupq_n_u32(0x3F000000))));
+    vst1q_u8(dst, vreinterpretq_u8_u32(vorrq_u32(bytes, vdupq_n_u32(0x808080F0))));
+    return 1;
+}
+
+/* UTF-16 into UTF-8, 8 units a step while 40 bytes of room are left (the
+ * most a step touches, its scratch included): all ASCII, all two-byte or
+ * all three-byte steps in one store each; a mix packed by tables
+ * (neon_utf8_short, neon_utf8_mixed), the bytes after it put back; a step
  * with a surrogate, and what is left when the room is short, by the
  * scalar kernel (which stops where a character does not fit, or before a
  * lone surrogate). */
@@ -141,7 +213,7 @@ KERN_INLINE size_t neon_utf16_utf8_body(enum fast_form from, const uint8_t *src,
 {
     size_t i = 0, w = 0;
     while (src_len - i >= 16) {
-        if (dst_len - w < 32)
+        if (dst_len - w < 40)
             break;
         uint16x8_t u = neon_load_utf16(from, src + i);
         uint16_t top = vmaxvq_u16(u), bottom = vminvq_u16(u);
@@ -150,12 +222,17 @@ KERN_INLINE size_t neon_utf16_utf8_body(enum fast_form from, const uint8_t *src,
             i += 16, w += 8;
             continue;
         }
-        uint16x8_t sur = vceqq_u16(vandq_u16(u, vdupq_n_u16(0xF800)), vdupq_n_u16(0xD800));
-        if (vmaxvq_u16(sur)) {
-            /* the scalar kernel over the next 128 units and one more (a pair
-             * across the window's end is whole): supplementary characters
-             * come in runs */
-            size_t win = kern_min(src_len - i, 258), got,
+        if (top >= 0xD800 && neon_has_surrogate(u)) {
+            if (neon_utf8_pairs(u, dst + w)) {
+                i += 16, w += 16;
+                continue;
+            }
+            /* the scalar kernel up to the step's first high surrogate (a
+             * character before a run of pairs), or over the next 128 units
+             * and one more (a pair across the window's end is whole):
+             * supplementary characters come in runs */
+            size_t lead = neon_before_high(u),
+                   win = kern_min(src_len - i, lead ? 2 * lead : 258), got,
                    k = utfdfa__scalar_wide_transcode(from, FORM_UTF8, src + i, win, dst + w,
                                                      dst_len - w, &got);
             if (k == 0)
@@ -176,15 +253,7 @@ KERN_INLINE size_t neon_utf16_utf8_body(enum fast_form from, const uint8_t *src,
             vst3_u8(dst + w, b);
             i += 16, w += 24;
         } else {
-            uint32x4_t l0, l1;
-            uint32x4_t w0 = neon_utf8_words(vmovl_u16(vget_low_u16(u)), &l0);
-            uint32x4_t w1 = neon_utf8_words(vmovl_high_u16(u), &l1);
-            /* the last word's scratch (up to 3 bytes past the step) put back */
-            size_t end = w + vaddvq_u32(l0) + vaddvq_u32(l1);
-            uint8_t past[4];
-            memcpy(past, dst + end, 4);
-            w = neon_put_words(dst, neon_put_words(dst, w, w0, l0), w1, l1);
-            memcpy(dst + end, past, 4);
+            w += top < 0x800 ? neon_utf8_short(u, dst + w) : neon_utf8_mixed(u, dst + w);
             i += 16;
         }
     }

@@ -10,7 +10,7 @@
 
 #if KERN_X86
 #define WIDE_TABLES_HERE /* the one copy of the tables */
-#include "wide_x86.gen.h"
+#include "wide.gen.h"
 #undef WIDE_TABLES_HERE
 
 /* The 4-byte forms of 4 code points above U+FFFF, in memory order. */

@@ -21,7 +21,7 @@
 #include "x86.h"
 
 #if KERN_X86
-#include "wide_x86.gen.h"
+#include "wide.gen.h"
 
 #define KERN_SSE4 __attribute__((target("ssse3,sse4.1")))
 #define SSE4_INLINE KERN_INLINE KERN_SSE4
