@@ -22,7 +22,7 @@ import sys
 FILE_MAX = 500
 FUNC_MAX = 80
 # The folders (below DIR) whose functions take at most PARAMS_MAX parameters.
-PARAMS_SCOPE = ["decode", "encode", "api", "output", "cli"]
+PARAMS_SCOPE = ["decode", "encode", "api", "output", "cli", "fast"]
 PARAMS_MAX = 8
 # What a folder (below DIR) may not include: a header of these folders.
 LAYERS = {

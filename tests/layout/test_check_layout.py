@@ -49,7 +49,7 @@ class CheckLayout(unittest.TestCase):
         self.assertIn("0 over the limits", out)
 
     def test_out_of_scope_folder(self):
-        rc, out = self.run_on({"fast/a.c": NINE})
+        rc, out = self.run_on({"other/a.c": NINE})
         self.assertEqual(rc, 0, out)
 
     def test_output_includes_neither_decode_nor_encode(self):
