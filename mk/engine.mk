@@ -21,7 +21,15 @@ CHECKS += check-engine check-engine-faults
 # make bench-engine (part of make bench): PREFIX_run against the step loop
 # on 1 MiB of valid lines of each grammar of tests/engine/grammars, and with
 # an error in the last line (tests/bench/engine_bench.sh).
+# Its peers: re2c and ragel are make check's tools; Hyperscan (x86-64 only in
+# Debian) is installed with apt-get when root, as make bench's peers, else
+# its column stays empty with a note.
 bench-engine: $(ENGINE_DEPS) tests/bench/engine_bench.c tests/bench/engine_bench.sh | $(B)/.tools-ok
+	@if ! dpkg -s libhyperscan-dev 2>/dev/null | grep -q '^Status: install ok installed' && \
+	  [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "bench-engine: installing libhyperscan-dev with apt-get"; \
+	  $(APT_INSTALL) libhyperscan-dev >/dev/null || echo "bench-engine: no libhyperscan-dev here"; \
+	fi
 	@B="$(B)" CC="$(CC)" PYTHON="$(PYTHON)" BENCH_CFLAGS="$(BENCH_CFLAGS)" sh tests/bench/engine_bench.sh
 
 bench: bench-engine
