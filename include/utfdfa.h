@@ -341,7 +341,8 @@ UTFDFA_API bool utfdfa_utf8_len(enum utfdfa_encoding from, const uint8_t *src, s
 UTFDFA_API bool utfdfa_utf16_len(enum utfdfa_encoding from, const uint8_t *src, size_t src_len,
                                  size_t *out);
 /* uint32_t units written into UTF-32: utfdfa_code_points (times 4 for the
- * bytes of UTF-32LE/BE; into UTF-32 without a byte order 4 more, its BOM). */
+ * bytes of UTF-32LE/BE; into UTF-32 without a byte order 4 more, its BOM,
+ * unless the text is empty). */
 UTFDFA_API bool utfdfa_utf32_len(enum utfdfa_encoding from, const uint8_t *src, size_t src_len,
                                  size_t *out);
 /* The kernel level in use: the best this CPU has, chosen once at run time
