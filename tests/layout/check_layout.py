@@ -155,10 +155,12 @@ def parse_head(head):
         elif head[k] == "(":
             depth -= 1
             if depth == 0:
-                m = re.search(r"(\w+)\s*$", head[:k])
+                # a name, or a template's name pasted by a macro: LK_(stop)
+                m = re.search(r"(\w+)\s*$", head[:k]) or \
+                    re.search(r"(\w+\s*\(\s*\w+\s*\))\s*$", head[:k])
                 if not m or m.group(1) in ("if", "while", "for", "switch", "return", "sizeof"):
                     return None
-                return m.group(1), m.start(1), split_params(head[k + 1:end])
+                return re.sub(r"\s+", "", m.group(1)), m.start(1), split_params(head[k + 1:end])
     return None
 
 

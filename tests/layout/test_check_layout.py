@@ -48,6 +48,13 @@ class CheckLayout(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertIn("0 over the limits", out)
 
+    def test_token_pasted_name(self):
+        # a template instantiated per width: LK_(stop) is LK_ applied to stop
+        pasted = NINE.replace("static inline int nine(", "static inline int LK_(stop)(")
+        rc, out = self.run_on({"fast/a.h": "int x;\n" + pasted})
+        self.assertEqual(rc, 1, out)
+        self.assertIn("fast/a.h:3: LK_(stop)() takes 9 parameters", out)
+
     def test_out_of_scope_folder(self):
         rc, out = self.run_on({"other/a.c": NINE})
         self.assertEqual(rc, 0, out)

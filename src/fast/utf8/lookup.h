@@ -38,6 +38,16 @@
 
 typedef struct utfdfa_simd_tables lk_tables;
 
+/* What a run over src[0..n) from `start` holds fixed: the grammar's
+ * tables, the lookup tables, and whether their cur_low table is used. */
+struct lk_scan {
+    const fast_tables *g;
+    const lk_tables *t;
+    int cur_low;
+    const uint8_t *src;
+    size_t n, start;
+};
+
 /* Bytes per group: every kernel tests its error vector once a group. */
 enum { LK_GROUP = 64 };
 

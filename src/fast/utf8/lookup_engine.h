@@ -94,25 +94,24 @@ LK_INLINE LK_V LK_(group)(const struct LK_(ctx) *c, const lk_tables *t, const in
 /* The first error of the group at i (whose errors the caller saw): the
  * plain DFA takes over at the boundary the bytes before it commit, and
  * stops within a few bytes. */
-LK_INLINE size_t LK_(stop)(const fast_tables *g, const struct LK_(ctx) *c, const lk_tables *t,
-                           const int cur_low, const uint8_t *src, size_t n, size_t start,
-                           size_t i, const LK_(carry) *prev, const LK_V *v, uint64_t *ps)
+LK_INLINE size_t LK_(stop)(const struct lk_scan *s, const struct LK_(ctx) *c, size_t i,
+                           const LK_(carry) *prev, const LK_V *v, uint64_t *ps)
 {
     LK_(carry) k[LK_NB];
     uint64_t m = 0;
     LK_UNROLL
     for (int j = 0; j < LK_NB; j++)
-        m |= LK_(nonzero)(LK_(step)(c, t, cur_low, j ? &k[j - 1] : prev, v[j], &k[j]))
+        m |= LK_(nonzero)(LK_(step)(c, s->t, s->cur_low, j ? &k[j - 1] : prev, v[j], &k[j]))
              << (j * (LK_GROUP / LK_NB));
     size_t e = i + (size_t)__builtin_ctzll(m); /* m != 0; at most n, where pad is */
-    return lk_rescan(g, t, src, n, start, e < n ? e : n, ps);
+    return lk_rescan(s->g, s->t, s->src, s->n, s->start, e < s->n ? e : s->n, ps);
 }
 
 /* From a character boundary at i: groups, then the padded last one. */
 LK_INLINE size_t LK_(run)(const fast_tables *g, const lk_tables *t, const int cur_low,
                           const uint8_t *src, size_t n, size_t i, uint64_t *ps)
 {
-    const size_t start = i;
+    const struct lk_scan run = {g, t, cur_low, src, n, i};
     struct LK_(ctx) c;
     LK_(init)(&c, t, cur_low);
     LK_(carry) prev = LK_(carry_pad)(&c), mid;
@@ -137,8 +136,8 @@ LK_INLINE size_t LK_(run)(const fast_tables *g, const lk_tables *t, const int cu
             err = LK_(or)(err, LK_(group)(&c, t, cur_low, &mid, w, &end));
             if (FAST_UNLIKELY(LK_(any)(err))) {
                 if (LK_(any)(LK_(group)(&c, t, cur_low, &prev, v, &mid)))
-                    return LK_(stop)(g, &c, t, cur_low, src, n, start, i, &prev, v, ps);
-                return LK_(stop)(g, &c, t, cur_low, src, n, start, i + LK_GROUP, &mid, w, ps);
+                    return LK_(stop)(&run, &c, i, &prev, v, ps);
+                return LK_(stop)(&run, &c, i + LK_GROUP, &mid, w, ps);
             }
             prev = end;
             inc = LK_(incomplete)(&c, LK_(carry_vec)(prev));
@@ -146,14 +145,14 @@ LK_INLINE size_t LK_(run)(const fast_tables *g, const lk_tables *t, const int cu
             continue;
         }
         if (FAST_UNLIKELY(LK_(any)(LK_(group)(&c, t, cur_low, &prev, v, &mid))))
-            return LK_(stop)(g, &c, t, cur_low, src, n, start, i, &prev, v, ps);
+            return LK_(stop)(&run, &c, i, &prev, v, ps);
         prev = mid;
         inc = LK_(incomplete)(&c, LK_(carry_vec)(prev));
         i += LK_GROUP;
     }
     LK_(load_tail)(&c, t, src + i, n - i, v);
     if (LK_(any)(LK_(group)(&c, t, cur_low, &prev, v, &mid)))
-        return LK_(stop)(g, &c, t, cur_low, src, n, start, i, &prev, v, ps);
+        return LK_(stop)(&run, &c, i, &prev, v, ps);
     *ps = fast_to_state(g, 0);
     return n;
 }

@@ -173,6 +173,12 @@ struct mk_win {
     size_t *t;        /* the bytes taken */
 };
 
+/* A cursor of the two-cursor walk: its offset in the run, the units written
+ * before it, and the offset its windows stay below. */
+struct mk_cursor {
+    size_t at, units, limit;
+};
+
 FAST_INLINE FAST_TARGET_AVX2 void mk_pair(const struct mk_win x, const struct mk_win y, bool u16,
                                           bool bmp)
 {

@@ -164,14 +164,15 @@ FAST_NOINLINE MK_TARGET static size_t MK_(map16)(const uint8_t *src, size_t n, u
     return MK_(map)(src, n, map, first, fours, true);
 }
 
-/* The windows of both cursors (in *x, *y with their units *ox, *oy) while
- * each is below its limit: both in one step, then the one left in both
- * lanes (the same units twice, at the same place). */
+/* The windows of both cursors while each is below its limit: both in one
+ * step, then the one left in both lanes (the same units twice, at the same
+ * place). */
 FAST_INLINE MK_TARGET void MK_(walk)(const uint8_t *src, const uint8_t *map, char *d,
-                                     size_t *px, size_t *pox, size_t lx, size_t *py,
-                                     size_t *poy, size_t ly, bool u16, bool bmp)
+                                     struct mk_cursor *cx, struct mk_cursor *cy, bool u16,
+                                     bool bmp)
 {
-    size_t us = u16 ? 2 : 4, x = *px, ox = *pox, y = *py, oy = *poy, tx, ty, sv = 0, sov = 0;
+    size_t us = u16 ? 2 : 4, x = cx->at, ox = cx->units, lx = cx->limit, y = cy->at,
+           oy = cy->units, ly = cy->limit, tx, ty, sv = 0, sov = 0;
     int gone = -1; /* the cursor whose windows are done: its position and units saved */
     if (y >= ly) { /* none, or no split */
         sv = y, sov = oy, gone = 1;
@@ -203,7 +204,7 @@ FAST_INLINE MK_TARGET void MK_(walk)(const uint8_t *src, const uint8_t *map, cha
         x = sv, ox = sov;
     else if (gone == 1)
         y = sv, oy = sov;
-    *px = x, *pox = ox, *py = y, *poy = oy;
+    cx->at = x, cx->units = ox, cy->at = y, cy->units = oy;
 }
 
 /* A half's last bytes p[0..t) (t < 32: the walk stops 31 bytes before the
@@ -239,17 +240,17 @@ FAST_INLINE MK_TARGET size_t MK_(run)(const uint8_t *src, size_t n, void *dst, b
     size_t half = (u16 ? MK_(map16) : MK_(map32))(src, n, map, &oy, &fours);
     size_t us = u16 ? 2 : 4;
     char *d = (char *)dst;
-    /* windows at x < lx, y < ly */
-    size_t x = 0, ox = 0, lx = half == n ? (n >= 16 ? n - 15 : 0) : (half >= 32 ? half - 31 : 0);
-    size_t y = half, ly = half == n ? 0 : n - 15;
+    /* windows while at < limit */
+    struct mk_cursor x = {0, 0, half == n ? (n >= 16 ? n - 15 : 0) : (half >= 32 ? half - 31 : 0)};
+    struct mk_cursor y = {half, oy, half == n ? 0 : n - 15};
     if (u16 && !fours)
-        MK_(walk)(src, map, d, &x, &ox, lx, &y, &oy, ly, true, true);
+        MK_(walk)(src, map, d, &x, &y, true, true);
     else
-        MK_(walk)(src, map, d, &x, &ox, lx, &y, &oy, ly, u16, false);
-    size_t o = ox + MK_(tail)(src + x, half - x, d + ox * us, u16);
+        MK_(walk)(src, map, d, &x, &y, u16, false);
+    size_t o = x.units + MK_(tail)(src + x.at, half - x.at, d + x.units * us, u16);
     if (half == n)
         return o;
-    return oy + MK_(tail)(src + y, n - y, d + oy * us, u16);
+    return y.units + MK_(tail)(src + y.at, n - y.at, d + y.units * us, u16);
 }
 
 /* Runs of at most a slab (the slab engine's) at once; longer ones cut at a
