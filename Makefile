@@ -94,7 +94,7 @@ UTF8_FAST_SRCS = src/fast/utf8/portable.c src/fast/utf8/avx2.c src/fast/utf8/mas
 UTF8_FAST_HDRS = $(wildcard src/fast/utf8/*.h)
 # Every technique as its own entry point, for the tests and the benchmark
 # (built with them, never into the library).
-UTF8_VARIANTS = tests/fast/utf8_variants.c tests/fast/utf8_variants.h
+UTF8_VARIANTS = tests/fast/utf8_variants.c tests/fast/utf8_variants.h tests/fast/branchy_block.h
 LIB_SRCS = $(wildcard src/api/*.c) src/decode/byte_order.c src/decode/utf8_part.c src/decode/unit_fast.c \
            src/decode/utf8_lossy.c src/output/utf7_writer.c src/encode/codes.c \
            $(UTF8_FAST_SRCS) $(KERNEL_SRCS)

@@ -9,6 +9,8 @@
 #include "replace.h"
 #include "scan.h"
 
+#include "../fast/branchy_block.h"
+
 static const fast_tables *generic;
 
 void fast_generic_use(const struct utfdfa_fast_tables *tables)
@@ -62,13 +64,14 @@ static bool lanes4(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps, uint3
 static size_t dec(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial, void *dst,
                   size_t cap, size_t *written, bool u16, int amode, bool branchfree, int lanes)
 {
+    fast_block_fn block = branchfree ? fast_dec_block : fast_dec_block_branchy;
     if (lanes == 4)
-        return fast_dec_engine((struct fast_dec_ops){generic, u16, amode, branchfree, 4, lanes4},
+        return fast_dec_engine((struct fast_dec_ops){generic, u16, amode, block, 4, lanes4},
                                (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
     if (lanes == 2)
-        return fast_dec_engine((struct fast_dec_ops){generic, u16, amode, branchfree, 2, lanes2},
+        return fast_dec_engine((struct fast_dec_ops){generic, u16, amode, block, 2, lanes2},
                                (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
-    return fast_dec_engine((struct fast_dec_ops){generic, u16, amode, branchfree, 1, NULL},
+    return fast_dec_engine((struct fast_dec_ops){generic, u16, amode, block, 1, NULL},
                            (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 

@@ -17,6 +17,8 @@
 #include "scan.h"
 #include "variants.h"
 
+#include "branchy_block.h"
+
 #include "kernels.h"
 
 #if FAST_X86
@@ -43,7 +45,7 @@ static size_t dec_branchy_32(const uint8_t *src, size_t n, uint32_t *state, uint
                              uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_NONE, false, 1, NULL},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_NONE, fast_dec_block_branchy, 1, NULL},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -51,7 +53,7 @@ static size_t dec_branchy_16(const uint8_t *src, size_t n, uint32_t *state, uint
                              uint16_t *dst, size_t cap, size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_NONE, false, 1, NULL},
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_NONE, fast_dec_block_branchy, 1, NULL},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -59,14 +61,14 @@ static size_t dec_free_32(const uint8_t *src, size_t n, uint32_t *state, uint32_
                           uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_NONE, true, 1, NULL},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_NONE, fast_dec_block, 1, NULL},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 static size_t dec_free_16(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                           uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_NONE, true, 1, NULL},
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_NONE, fast_dec_block, 1, NULL},
                            (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -74,7 +76,7 @@ static size_t dec_free_word_32(const uint8_t *src, size_t n, uint32_t *state, ui
                                uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_WORD, true, 1, NULL},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_WORD, fast_dec_block, 1, NULL},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -89,7 +91,7 @@ static size_t dec_l2_word_16(const uint8_t *src, size_t n, uint32_t *state, uint
                              uint16_t *dst, size_t cap, size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_WORD, true, 2, l2_word_lanes},
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_WORD, fast_dec_block, 2, l2_word_lanes},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -105,14 +107,14 @@ static size_t dec_l2_word_32(const uint8_t *src, size_t n, uint32_t *state, uint
                              uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_WORD, true, 2, l2_word_lanes},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_WORD, fast_dec_block, 2, l2_word_lanes},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 static size_t dec_free_word_16(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                                uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_WORD, true, 1, NULL},
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_WORD, fast_dec_block, 1, NULL},
                            (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -167,7 +169,7 @@ FAST_TARGET_BMI2 static size_t dec_b_branchy_32(const uint8_t *src, size_t n, ui
                                                 size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_NONE, false, 1, NULL},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_NONE, fast_dec_block_branchy, 1, NULL},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -176,7 +178,7 @@ FAST_TARGET_BMI2 static size_t dec_b_branchy_16(const uint8_t *src, size_t n, ui
                                                 size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_NONE, false, 1, NULL},
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_NONE, fast_dec_block_branchy, 1, NULL},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -185,7 +187,7 @@ FAST_TARGET_BMI2 static size_t dec_b_free_32(const uint8_t *src, size_t n, uint3
                                              size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_NONE, true, 1, NULL},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_NONE, fast_dec_block, 1, NULL},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -193,7 +195,7 @@ FAST_TARGET_BMI2 static size_t dec_b_free_16(const uint8_t *src, size_t n, uint3
                                              uint32_t *partial, uint16_t *dst, size_t cap,
                                              size_t *written)
 {
-    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_NONE, true, 1, NULL},
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_NONE, fast_dec_block, 1, NULL},
                            (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -202,7 +204,7 @@ FAST_TARGET_BMI2 static size_t dec_b_branchy_sse2_32(const uint8_t *src, size_t 
                                                      uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_SSE2, false, 1, NULL},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_SSE2, fast_dec_block_branchy, 1, NULL},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -211,7 +213,7 @@ FAST_TARGET_BMI2 static size_t dec_b_branchy_sse2_16(const uint8_t *src, size_t 
                                                      uint16_t *dst, size_t cap, size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_SSE2, false, 1, NULL},
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_SSE2, fast_dec_block_branchy, 1, NULL},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -220,7 +222,7 @@ FAST_TARGET_BMI2 static size_t dec_b_free_sse2_32(const uint8_t *src, size_t n, 
                                                   size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_SSE2, true, 1, NULL},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_SSE2, fast_dec_block, 1, NULL},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -228,7 +230,7 @@ FAST_TARGET_BMI2 static size_t dec_b_free_sse2_16(const uint8_t *src, size_t n, 
                                                   uint32_t *partial, uint16_t *dst, size_t cap,
                                                   size_t *written)
 {
-    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_SSE2, true, 1, NULL},
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_SSE2, fast_dec_block, 1, NULL},
                            (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -245,7 +247,7 @@ FAST_TARGET_BMI2 static size_t dec_b_l2_sse2_32(const uint8_t *src, size_t n, ui
                                                 size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_SSE2, true, 2, b_l2_sse2_lanes},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_SSE2, fast_dec_block, 2, b_l2_sse2_lanes},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -254,7 +256,7 @@ FAST_TARGET_BMI2 static size_t dec_b_l2_sse2_16(const uint8_t *src, size_t n, ui
                                                 size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_SSE2, true, 2, b_l2_sse2_lanes},
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_SSE2, fast_dec_block, 2, b_l2_sse2_lanes},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -289,7 +291,7 @@ FAST_TARGET_AVX2 static size_t dec_b_free_avx2_32(const uint8_t *src, size_t n, 
                                                   size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_AVX2, true, 1, NULL},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_AVX2, fast_dec_block, 1, NULL},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -297,7 +299,7 @@ FAST_TARGET_AVX2 static size_t dec_b_free_avx2_16(const uint8_t *src, size_t n, 
                                                   uint32_t *partial, uint16_t *dst, size_t cap,
                                                   size_t *written)
 {
-    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_AVX2, true, 1, NULL},
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_AVX2, fast_dec_block, 1, NULL},
                            (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -314,7 +316,7 @@ FAST_TARGET_AVX2 static size_t dec_b_l2_avx2_32(const uint8_t *src, size_t n, ui
                                                 size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_AVX2, true, 2, b_l2_avx2_lanes},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_AVX2, fast_dec_block, 2, b_l2_avx2_lanes},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -323,7 +325,7 @@ FAST_TARGET_AVX2 static size_t dec_b_l2_avx2_16(const uint8_t *src, size_t n, ui
                                                 size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_AVX2, true, 2, b_l2_avx2_lanes},
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_AVX2, fast_dec_block, 2, b_l2_avx2_lanes},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -340,7 +342,7 @@ FAST_TARGET_AVX2 static size_t dec_b_l3_avx2_32(const uint8_t *src, size_t n, ui
                                                 size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_AVX2, true, 3, b_l3_avx2_lanes},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_AVX2, fast_dec_block, 3, b_l3_avx2_lanes},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -349,7 +351,7 @@ FAST_TARGET_AVX2 static size_t dec_b_l3_avx2_16(const uint8_t *src, size_t n, ui
                                                 size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_AVX2, true, 3, b_l3_avx2_lanes},
+        (struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_AVX2, fast_dec_block, 3, b_l3_avx2_lanes},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 #endif

@@ -80,26 +80,6 @@ FAST_INLINE size_t fast_dec_exact(const fast_tables *g, const uint8_t *src, size
     return i;
 }
 
-/* Branchy block step: store only when a character completes. */
-#define FAST_DSTEP_BRANCHY(k)                                                               \
-    do {                                                                                    \
-        uint8_t b_ = p[k];                                                                  \
-        s = fast_next(g, s, b_);                                                            \
-        cp = cp << 6 | fast_payload(g, b_);                                                 \
-        if (fast_st(g, s) == 0) {                                                           \
-            if (u16 && cp >= 0x10000) {                                                     \
-                d16[o] = (uint16_t)(0xD800 | (cp - 0x10000) >> 10);                         \
-                d16[o + 1] = (uint16_t)(0xDC00 | (cp & 0x3FF));                             \
-                o += 2;                                                                     \
-            } else if (u16) {                                                               \
-                d16[o++] = (uint16_t)cp;                                                    \
-            } else {                                                                        \
-                d32[o++] = cp;                                                              \
-            }                                                                               \
-            cp = 0;                                                                         \
-        }                                                                                   \
-    } while (0)
-
 /* Branch-free block step (to UTF-32 at t32): store at every byte, advance
  * by "accepted" (0/1). v is 64 bits wide and shifted by 32 (not 6) at a
  * character's first byte instead of being reset after its last: its low
@@ -157,24 +137,19 @@ FAST_INLINE void fast_dec_block16(const fast_tables *g, const uint8_t *p, uint64
     *po = o;
 }
 
-/* One block of 16 bytes at p with the step the variant uses. */
+/* A decoder's step over one block of 16 bytes at p to dst[*po]: the state
+ * and the partial value go on (checked for REJECT by the caller). */
+typedef void (*fast_block_fn)(const fast_tables *g, const uint8_t *p, uint64_t *ps, uint32_t *pcp,
+                              void *dst, size_t *po, bool u16);
+
+/* The library's block step: branch-free. */
 FAST_INLINE void fast_dec_block(const fast_tables *g, const uint8_t *p, uint64_t *ps,
-                                uint32_t *pcp, void *dst, size_t *po, bool u16, bool branchfree)
+                                uint32_t *pcp, void *dst, size_t *po, bool u16)
 {
-    if (branchfree && !u16) {
-        fast_dec_block32(g, p, ps, pcp, dst, po);
-    } else if (branchfree) {
+    if (u16)
         fast_dec_block16(g, p, ps, pcp, dst, po);
-    } else {
-        uint64_t s = *ps;
-        uint32_t cp = *pcp, *d32 = dst;
-        uint16_t *d16 = dst;
-        size_t o = *po;
-        FAST_DSTEP16(FAST_DSTEP_BRANCHY);
-        *ps = s;
-        *pcp = cp;
-        *po = o;
-    }
+    else
+        fast_dec_block32(g, p, ps, pcp, dst, po);
 }
 
 /* Decode a run of ASCII at src[*pi] to dst[*po]. */
@@ -195,12 +170,13 @@ typedef bool (*fast_lanes_fn)(const uint8_t *src, size_t n, size_t *pi, uint64_t
                               uint32_t *pcp, struct fast_out out, size_t *pw);
 
 /* A decoder's techniques, fixed by each variant: UTF-16 or UTF-32 out, the
- * ASCII path, branch-free blocks, the lanes (lanefn: with `lanes` > 1). */
+ * ASCII path, the block step (the library's fast_dec_block; the tests
+ * measure others), the lanes (lanefn: with `lanes` > 1). */
 struct fast_dec_ops {
     const fast_tables *g;
     bool u16;
     int amode;
-    bool branchfree;
+    fast_block_fn block;
     int lanes;
     fast_lanes_fn lanefn;
 };
@@ -211,7 +187,7 @@ FAST_INLINE size_t fast_dec_engine(const struct fast_dec_ops ops, const struct f
     const uint8_t *src = c.src;
     const size_t n = c.n, cap = c.cap;
     void *dst = c.dst;
-    const bool u16 = ops.u16, branchfree = ops.branchfree;
+    const bool u16 = ops.u16;
     const int amode = ops.amode, lanes = ops.lanes;
     const bool ascii = fast_ascii_ok(g, amode);
     uint64_t s = fast_to_state(g, *c.state);
@@ -245,7 +221,7 @@ FAST_INLINE size_t fast_dec_engine(const struct fast_dec_ops ops, const struct f
         uint64_t s0 = s;
         uint32_t cp0 = cp;
         size_t o0 = o;
-        fast_dec_block(g, src + i, &s, &cp, dst, &o, u16, branchfree);
+        ops.block(g, src + i, &s, &cp, dst, &o, u16);
         if (FAST_UNLIKELY(fast_is_reject(g, s))) {
             s = s0;
             cp = cp0;

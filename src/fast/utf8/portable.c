@@ -29,14 +29,14 @@ size_t utfdfa__utf8_dec_free_sse2_32(const uint8_t *src, size_t n,
     uint32_t *state, uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_SSE2, true, 1, NULL},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_SSE2, fast_dec_block, 1, NULL},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 size_t utfdfa__utf8_dec_free_sse2_16(const uint8_t *src, size_t n,
     uint32_t *state, uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_SSE2, true, 1, NULL},
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_SSE2, fast_dec_block, 1, NULL},
                            (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -78,14 +78,14 @@ size_t utfdfa__utf8_dec_l2_word_32(const uint8_t *src, size_t n,
     uint32_t *state, uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_dec_engine(
-        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_WORD, true, 2, fast_dec_l2_word_lanes},
+        (struct fast_dec_ops){fast_utf8(), false, FAST_ASCII_WORD, fast_dec_block, 2, fast_dec_l2_word_lanes},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
 size_t utfdfa__utf8_dec_free_word_16(const uint8_t *src, size_t n,
     uint32_t *state, uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_WORD, true, 1, NULL},
+    return fast_dec_engine((struct fast_dec_ops){fast_utf8(), true, FAST_ASCII_WORD, fast_dec_block, 1, NULL},
                            (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
