@@ -3,17 +3,18 @@
 // peer's operation run REPS times over the input tests/bench/ipb.c reads
 // (tests/bench/ipb_input.c), so that the script's counts for REPS = 1 and 2
 // differ by that operation alone, as for utfdfa's levels. The peers are C++
-// libraries, hence C++ here (ipb.c stays C). Each is built in only when
-// present: HAVE_SIMDJSON (Debian's libsimdjson-dev:arm64), HAVE_SIMDUTF
-// (simdutf's amalgamation, named by SIMDUTF=DIR, cross-built into build/).
+// libraries, hence C++ here (ipb.c stays C). tests/bench/arm64_peers.sh
+// builds it once per peer that is present: ipb_simdjson with HAVE_SIMDJSON
+// (Debian's libsimdjson-dev:arm64), ipb_simdutf with HAVE_SIMDUTF (simdutf's
+// amalgamation, named by SIMDUTF=DIR, cross-built into build/).
 // The last run's output is checked against utfdfa's after the runs (once in
 // either count, so outside the difference); a disagreement fails the run.
 //
 // Usage: ipb_peers PEER OP FILE BYTES REPS
 //        ipb_peers --list      each peer and operation built in, "PEER OP" a line
 //        ipb_peers --versions  each peer's version and kernel, a line each
-//   simdjson       validate: simdjson::validate_utf8 (its dispatch, whose
-//                  only AArch64 kernel is arm64)
+//   simdjson       validate: simdjson::validate_utf8 (through its dispatch,
+//                  which picks its arm64 kernel; --versions names it)
 //   simdutf        simdutf's arm64 kernel, called directly, its validating
 //                  functions: validate_utf8; ascii-utf8 is validate_utf8
 //                  then memcpy (a validated copy, as utfdfa's);
