@@ -91,9 +91,19 @@ check-cross-%: $(B)/.cross-tools-ok-% $(B)/utfdfa | $(B)/.tools-ok
 # make bench-arm64: instructions per input byte on AArch64 under qemu, for
 # each operation, corpus and level (tests/bench/arm64_ipb.sh, a count, so
 # the machine's load does not change it; IPB_BYTES, IPB_LEVELS, IPB_OPS
-# tune it), then llvm-mca's cycles per iteration of the NEON inner loops
-# (tests/bench/mca_neon.c) on a Neoverse core (MCA_CPU). A benchmark, never
-# part of make check.
+# tune it), the peers after the levels, counted the same way
+# (tests/bench/ipb_peers.cpp, built by tests/bench/arm64_peers.sh):
+# simdjson's validate_utf8 from Debian's libsimdjson-dev:arm64 (multiarch;
+# installed with apt-get when root, else skipped with a note, as make
+# bench's peers; BENCH_NO_INSTALL=1 leaves the system alone) and, with
+# SIMDUTF=DIR (simdutf's amalgamation, made outside the repository, as for
+# make bench), simdutf's arm64 kernel for every operation, cross-built into
+# build/. The drivers are linked statically where they can be (all but
+# simdjson's, a shared library): qemu then logs none of the dynamic loader's
+# start-up, which is most of a run, and the difference counted is the same
+# but for the PLT stubs' few instructions. Then llvm-mca's cycles per
+# iteration of the NEON inner loops (tests/bench/mca_neon.c) on a Neoverse
+# core (MCA_CPU). A benchmark, never part of make check.
 MCA ?= llvm-mca-14
 MCA_CPU ?= neoverse-n1
 XA = $(B)/cross/aarch64
@@ -101,8 +111,11 @@ XA = $(B)/cross/aarch64
 bench-arm64: $(B)/.cross-tools-ok-aarch64 | $(B)/.tools-ok
 	$(MAKE) --no-print-directory B=$(XA) CC=aarch64-linux-gnu-gcc $(XA)/libutfdfa.a
 	@mkdir -p $(XA)/bench
-	aarch64-linux-gnu-gcc $(WARN) -O2 -I include tests/bench/ipb.c $(XA)/libutfdfa.a -o $(XA)/bench/ipb
-	@B="$(B)" SHARED="$(SHARED)" IPB="$(XA)/bench/ipb" sh tests/bench/arm64_ipb.sh
+	aarch64-linux-gnu-gcc $(WARN) -O2 -static -I include tests/bench/ipb.c tests/bench/ipb_input.c \
+	  $(XA)/libutfdfa.a -o $(XA)/bench/ipb
+	@OUT="$(XA)/bench" LIB="$(XA)/libutfdfa.a" SIMDUTF="$(SIMDUTF)" sh tests/bench/arm64_peers.sh
+	@peers=; for d in simdjson simdutf; do [ ! -x $(XA)/bench/ipb_$$d ] || peers="$$peers $(XA)/bench/ipb_$$d"; done; \
+	  B="$(B)" SHARED="$(SHARED)" IPB="$(XA)/bench/ipb" IPB_PEERS="$$peers" sh tests/bench/arm64_ipb.sh
 	aarch64-linux-gnu-gcc $(WARN) -O2 -S -I src/fast/utf8 -I $(XA)/gen tests/bench/mca_neon.c \
 	  -o $(XA)/bench/mca_neon.s
 	@echo; echo "### llvm-mca ($(MCA) -mcpu=$(MCA_CPU)): cycles per iteration of each NEON loop body"; echo

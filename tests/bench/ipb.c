@@ -8,51 +8,16 @@
  *
  * Usage: ipb OP LEVEL FILE BYTES REPS
  *   OP: validate, utf8-utf16le, utf8-utf32, utf16le-utf8 (the UTF-16LE
- *   input made from the file first), ascii-utf8 (a validated copy) */
+ *   input made from the file first), ascii-utf8 (a validated copy); the
+ *   input made by tests/bench/ipb_input.c, as for the peers' driver
+ *   (tests/bench/ipb_peers.cpp) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "utfdfa.h"
+#include "ipb_input.h"
 
 int utfdfa__fast_force(const char *level); /* src/fast/kernels.h */
-
-static uint8_t *read_prefix(const char *path, size_t want, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = malloc(want ? want : 1);
-    if (!f || !buf)
-        return NULL;
-    size_t n = fread(buf, 1, want, f);
-    fclose(f);
-    /* the last character, when the cut is inside it, is dropped */
-    size_t k = n;
-    while (k && (buf[k - 1] & 0xC0) == 0x80)
-        k--;
-    if (k) {
-        uint8_t lead = buf[k - 1];
-        size_t len = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-        if (k - 1 + len > n)
-            n = k - 1;
-    }
-    *len = n;
-    return buf;
-}
-
-/* src[0..n) from `from` into `to`, whole; the bytes written. */
-static size_t transcode(enum utfdfa_encoding from, enum utfdfa_encoding to, const uint8_t *src,
-                        size_t n, uint8_t *dst, size_t cap)
-{
-    utfdfa_decoder d;
-    utfdfa_decoder_init(&d, from, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
-    size_t in = n, out = cap;
-    if (utfdfa_transcode(&d, to, src, &in, dst, &out, true, NULL) != UTFDFA_INPUT_EMPTY ||
-        in != n) {
-        fprintf(stderr, "ipb: the input does not transcode whole\n");
-        exit(1);
-    }
-    return out;
-}
 
 int main(int argc, char **argv)
 {
@@ -62,7 +27,7 @@ int main(int argc, char **argv)
     }
     const char *op = argv[1];
     size_t n, reps = (size_t)atoi(argv[5]);
-    uint8_t *src = read_prefix(argv[3], (size_t)atol(argv[4]), &n);
+    uint8_t *src = ipb_read_prefix(argv[3], (size_t)atol(argv[4]), &n);
     if (!src || !utfdfa__fast_force(argv[2])) {
         fprintf(stderr, "ipb: no input %s or no level %s\n", argv[3], argv[2]);
         return 1;
@@ -73,18 +38,18 @@ int main(int argc, char **argv)
     if (!out || !in16 || !cps)
         return 1;
     size_t n16 = strcmp(op, "utf16le-utf8") == 0
-                     ? transcode(UTFDFA_UTF8, UTFDFA_UTF16LE, src, n, in16, 2 * n + 64)
+                     ? ipb_transcode(UTFDFA_UTF8, UTFDFA_UTF16LE, src, n, in16, 2 * n + 64)
                      : 0;
     size_t sink = 0;
     for (size_t r = 0; r < reps; r++) {
         if (strcmp(op, "validate") == 0) {
             sink += utfdfa_valid_up_to(src, n);
         } else if (strcmp(op, "utf8-utf16le") == 0) {
-            sink += transcode(UTFDFA_UTF8, UTFDFA_UTF16LE, src, n, out, cap);
+            sink += ipb_transcode(UTFDFA_UTF8, UTFDFA_UTF16LE, src, n, out, cap);
         } else if (strcmp(op, "ascii-utf8") == 0) {
-            sink += transcode(UTFDFA_UTF8, UTFDFA_UTF8, src, n, out, cap);
+            sink += ipb_transcode(UTFDFA_UTF8, UTFDFA_UTF8, src, n, out, cap);
         } else if (strcmp(op, "utf16le-utf8") == 0) {
-            sink += transcode(UTFDFA_UTF16LE, UTFDFA_UTF8, in16, n16, out, cap);
+            sink += ipb_transcode(UTFDFA_UTF16LE, UTFDFA_UTF8, in16, n16, out, cap);
         } else if (strcmp(op, "utf8-utf32") == 0) {
             utfdfa_decoder d;
             utfdfa_decoder_init(&d, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
