@@ -75,8 +75,14 @@ def levels_for(dfa, scalar_only=False):
     if dfa.nstates <= 16:
         out += [SSSE3, AVX2] + ([VBMI] if pair_width_ok(dfa, 16) else []) + [NEON]
     elif dfa.nstates <= 64:
-        out += [VBMI]
+        out += ([AVX2] if avx2_kind(dfa) else []) + [VBMI]
     return out
+
+
+def avx2_kind(dfa):
+    """The rows the AVX2 engine steps with (gather_kind) at 16 or 32 lanes, or None
+    (above 32 states; or too many classes: at 16 lanes, one shuffle a byte)."""
+    return gather_kind(dfa, vec_width(dfa)) if dfa.nstates <= 32 else None
 
 
 def describe(dfa, scalar_only=False):
@@ -150,8 +156,8 @@ def _pquad_table(dfa, p, width):
     out = [f"/* {p}_run_pclass[c1 * {dfa.nclasses} + c2]: the pair class of a byte of class c1 then",
            " * one of c2 (pairs with one transition function share one). */",
            f"__attribute__((aligned(64))) static const uint8_t {p}_run_pclass[128] = {{",
-           "    " + ",".join(map(str, ids + [0] * (128 - len(ids)))) + ",", "};",
-           f"/* {p}_run_pquad[(q1 * {m} + q2) * {width} + s]: the state number s goes to on two pairs",
+           "    " + ",".join(map(str, ids + [0] * (128 - len(ids)))) + ",", "};"] if len(ids) <= 128 else []
+    out += [f"/* {p}_run_pquad[(q1 * {m} + q2) * {width} + s]: the state number s goes to on two pairs",
            " * of pair classes q1, q2: four bytes a shuffle. */",
            f"__attribute__((aligned(64))) static const uint8_t {p}_run_pquad[{m * m} * {width}] = {{"]
     lk = _likely(dfa, 4)
@@ -211,12 +217,17 @@ def emit_run(comp, prefix, scalar_only=False):
                 "#include <immintrin.h>", ""]
         out += _vector_table(dfa, p, vec_width(dfa))
         kind = table_kind(dfa, vec_width(dfa)) if VBMI in levels else None
-        if kind:
+        gkind = avx2_kind(dfa) if AVX2 in levels else None
+        for kd in dict.fromkeys(x for x in (kind, gkind) if x):
             out += {"quad": _quad_table, "pquad": _pquad_table, "triple": _triple_table,
-                    "pair": _pair_table}[kind](dfa, p, vec_width(dfa))
+                    "pair": _pair_table}[kd](dfa, p, vec_width(dfa))
+        if gkind:
+            out += _bpair_table(dfa, p, vec_width(dfa), gkind)
+            out += _gather(dfa, P, p, gkind, vec_width(dfa))
         if dfa.nstates <= 16:
             out += _shuffle(dfa, P, p, "ssse3", "ssse3")
-            out += _shuffle(dfa, P, p, "avx2", "avx2")
+            if not gkind:
+                out += _shuffle(dfa, P, p, "avx2", "avx2")
             if VBMI in levels:
                 out += _shuffle(dfa, P, p, "avx512vbmi", "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")
         else:
@@ -700,4 +711,130 @@ def _dispatch(P, p, vec, neon):
                 f"        return {p}_run_neon(state, buf, len, at);",
                 "#endif"]
     out += [f"    return {p}_run_scalar(state, buf, len, at);", "}", ""]
+    return out
+
+
+# The AVX2 engine: no vpermb to find many bytes' classes at once, so two input
+# bytes read as one 16-bit number index a table of 65536 (the byte-pair table)
+# that holds their pair's row offset; two pairs' offsets make a quad's row. Three
+# loads (input, two entries) and one shuffle step four bytes.
+GATHER_BYTES = 32768   # the most bytes of rows a gather table may have (L1)
+
+
+def gather_kind(dfa, width):
+    """The rows the AVX2 engine steps with: "pquad" (two pair classes, four bytes
+    a shuffle), "pair" (two classes, two bytes), or None."""
+    k = dfa.nclasses
+    if k * k <= 1024 and len(pair_functions(dfa)[1]) ** 2 * width <= GATHER_BYTES:
+        return "pquad"
+    if k * k * width <= GATHER_BYTES:
+        return "pair"
+    return None
+
+
+def _bpair_table(dfa, p, width, kind):
+    """run_bpair[b1 << 8 | b0]: the row offset of bytes b0 then b1 (a 16-bit
+    little-endian load): pair class * width ("pquad") or (c1 * k + c2) * width.
+    A row depends on b1's class alone, so the table is written as k rows of 256
+    (macros) and 256 uses of them: the header stays small."""
+    k, cls = dfa.nclasses, dfa.classes
+    ids = pair_functions(dfa)[0] if kind == "pquad" else list(range(k * k))
+    bad = _likely(dfa, 2)
+    wrong = None
+    if _fault("bpair"):  # the likely pair's entries point to a pair that rejects from START
+        ct = dfa.class_trans
+        wrong = next((c1 * k + c2 for c1 in range(k) for c2 in range(k)
+                      if ct[ct[dfa.start][c1]][c2] == dfa.reject), (bad[0] * k + bad[1] + 1) % (k * k))
+    out = [f"/* {p}_run_bpair[b1 << 8 | b0]: the offset of the row of bytes b0 then b1 in",
+           f" * {p}_run_{kind} (a 16-bit little-endian load of the two makes the index). */"]
+    for c2 in range(k):
+        row = []
+        for b0 in range(256):
+            c1 = cls[b0]
+            v = ids[wrong if wrong is not None and (c1, c2) == bad else c1 * k + c2]
+            row.append(str(v * width))
+        out.append(f"#define {p.upper()}_RUN_BPAIR_{c2} " + ",".join(row))
+    out.append(f"static const uint16_t {p}_run_bpair[65536] = {{")
+    for b1 in range(0, 256, 8):
+        out.append("    " + " ".join(f"{p.upper()}_RUN_BPAIR_{cls[x]}," for x in range(b1, b1 + 8)))
+    out.append("};")
+    out += [f"#undef {p.upper()}_RUN_BPAIR_{c}" for c in range(k)]
+    return out + [""]
+
+
+def _gather(dfa, P, p, kind, width):
+    """The AVX2 engine over the byte-pair table: 16 lanes as the shuffle engine
+    (f = f o T, a segment stepped from its end), or 32 lanes stepped forward
+    (f = T o f, T's halves broadcast, each looked up with pshufb and the two
+    blended on bit 4 of the state): WAYS_OF["avx2"] segments of whole words of
+    four bytes, one pquad row or two pair rows a word."""
+    ways = WAYS_OF["avx2"]
+    rows = f"{p}_run_{kind}"
+    m = len(pair_functions(dfa)[1])
+    wide = width == 32
+    vt = "__m256i" if wide else "__m128i"
+    if wide:
+        ident = "_mm256_setr_epi8(" + ", ".join(str(i) for i in range(32)) + ")"
+        store = "_mm256_store_si256((__m256i *)(void *){dst}, {f})"
+    else:
+        ident = "_mm_setr_epi8(" + ", ".join(str(i) for i in range(16)) + ")"
+        store = "_mm_store_si128((__m128i *)(void *){dst}, {f})"
+
+    def step(f, off):
+        if wide:
+            return f"{f} = {p}_run_fwd32({f}, {rows} + {off});"
+        return f"{f} = _mm_shuffle_epi8({f}, _mm_load_si128((const __m128i *)(const void *)({rows} + {off})));"
+
+    def offs(w):
+        lo, hi = f"{p}_run_bpair[{w} & 0xFFFFu]", f"{p}_run_bpair[{w} >> 16]"
+        if kind == "pquad":
+            return [f"(size_t){lo} * {m} + {hi}"]
+        return [f"{lo}", f"{hi}"] if wide else [f"{hi}", f"{lo}"]  # the order of application
+    out = []
+    if wide:
+        out += ['__attribute__((target("avx2")))',
+                f"static inline __m256i {p}_run_fwd32(__m256i f, const uint8_t *row)",
+                "{ /* T o f for 32 lanes: T[f[s]] from T's half that bit 4 of f[s] picks */",
+                "    __m256i lo = _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)row));",
+                "    __m256i hi = _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)(row + 16)));",
+                "    return _mm256_blendv_epi8(_mm256_shuffle_epi8(lo, f), _mm256_shuffle_epi8(hi, f), "
+                "_mm256_slli_epi16(f, 3));",
+                "}", ""]
+    out += [f"static inline uint32_t {p}_run_load32(const uint8_t *b)",
+            "{",
+            "    uint32_t w;",
+            "    __builtin_memcpy(&w, b, 4);",
+            "    return w;",
+            "}", "",
+            '__attribute__((target("avx2")))',
+            f"static inline uint32_t {p}_run_avx2(uint32_t state, const uint8_t *buf, size_t len, size_t *at)",
+            "{",
+            f"    const {vt} id = {ident};",
+            "    size_t i = 0, q;",
+            "    uint32_t s = state;",
+            f"    while (len - i >= {ways} * 4) {{",
+            f"        size_t seg = (len - i) / ({ways} * 4) * 4, r;",
+            "        const uint8_t *b = buf + i;",
+            f"        __attribute__((aligned(64))) uint8_t fn[{ways}][{width}];",
+            f"        {vt} " + ", ".join(f"f{x} = id" for x in range(ways)) + ";",
+            f"        if (seg > {VSEG})",
+            f"            seg = {VSEG};",
+            ("        for (r = 0; r < seg; r += 4) {" if wide else "        for (r = seg; r > 0;) {"),
+            *([] if wide else ["            r -= 4;"]),
+            "            uint32_t " + ", ".join(f"w{x} = {p}_run_load32(b + {x} * seg + r)" for x in range(ways)) + ";"]
+    for x in range(ways):
+        out += ["            " + step(f"f{x}", o) for o in offs(f"w{x}")]
+    out += ["        }"]
+    out += [f"        {store.format(dst=f'fn[{x}]', f=f'f{x}')};" for x in range(ways)]
+    join = _join(P, p, ways, width)
+    if _fault("join"):  # the last segment's reject goes unseen
+        join = [ln.replace(f"if (nx == {P}_REJECT)", f"if (nx == {P}_REJECT && q + 1 < {ways})")
+                for ln in join]
+    out += join
+    out += [f"        i += {ways} * seg;",
+            "    }",
+            f"    s = {p}_run_plain(s, buf + i, len - i, at);",
+            "    *at += i;",
+            "    return s;",
+            "}", ""]
     return out
