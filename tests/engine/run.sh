@@ -132,6 +132,11 @@ while read -r spec; do
         table= # the triple fault where the triple table is the test's choice (check, above)
         [ "$fault" = triple ] && table=triple
         UTFDFA_ENGINE_TABLE=$table UTFDFA_ENGINE_FAULT=$fault build "$name" "$dir" "$opts" "$@"
+        if [ "$fault" = table ] && grep -q "states fit \(32\|64\) lanes" "$dir/engine.gen.h" &&
+           { ! grep -qw avx512vbmi /proc/cpuinfo 2>/dev/null || [ -n "$RUN" ]; }; then
+            echo "fault table, $name: not checked here: above 16 states only the AVX-512 VBMI engine reads that table"
+            continue
+        fi
         if $RUN "$dir/test_run" "$name" > "$dir/out" 2> "$dir/err"; then
             echo "run.sh: fault $fault in $name's engine went unseen" >&2
             missed=$((missed + 1))
