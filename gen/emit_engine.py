@@ -22,9 +22,9 @@ The engines, chosen here from the DFA and at run time from the CPU:
             really ends in costs that segment a plain re-run only up to the
             first mark where the re-run meets the guessed chain (from there
             the two are one: the DFA is deterministic).
-  shuffle   x86 SSSE3 and AVX2 (the same code compiled twice), <= 16 states:
-            a segment's transition *function* is a vector (lane s: where s
-            goes), composed with one pshufb per byte with the byte's
+  shuffle   x86 SSSE3 (and AVX2 when the byte-pair table below does not fit),
+            <= 16 states: a segment's transition *function* is a vector (lane
+            s: where s goes), composed with one pshufb per byte with the byte's
             transition vector: several segments at once (WAYS_OF) from the
             identity, joined in order at the end (enumerative,
             "data-parallel") stepping. With AVX-512 VBMI, one pshufb per four
@@ -33,6 +33,17 @@ The engines, chosen here from the DFA and at run time from the CPU:
             table fits (pairs of classes with one transition function share a
             pair class; a vpermi2b maps a pair to it, k <= 11), else per
             three (k <= 12), else per two.
+  gather    x86 AVX2, <= 32 states (AVX2 has no vpermb to find many bytes'
+            classes at once): two input bytes read as one 16-bit number index
+            run_bpair, 65536 bytes, their pair class (pairs with one function
+            share one); two pair classes index the rows of four bytes
+            (run_pquad, when the rows of every two fit 32 KiB), else one the
+            rows of two (run_prow). A segment loads 8
+            bytes at once: per four bytes, three loads and one shuffle (pshufb
+            on 16 lanes from the segment's end; 32 lanes are a ymm stepped
+            from its start, T o f: both halves of T looked up by pshufb and
+            blended on bit 4 of the state). Five segments at once (16 lanes),
+            four (32): loads and registers bound it, not the latency.
   vpermb    x86 AVX-512 VBMI, <= 64 states: the same with vpermb over 32 or
             64 lanes (the transition vector read from memory by the
             instruction), four bytes (pair classes) or three a vpermb when
@@ -57,7 +68,10 @@ VSEG = 256                        # vector: bytes a segment steps at most
 # Segments at once per level: enough independent shuffles to cover a shuffle's
 # latency, few enough for the vector registers (16 below AVX-512, 32 with it);
 # measured on an AVX-512 VBMI Xeon (six vpermb chains of 32 lanes, twelve pshufb).
-WAYS_OF = {"ssse3": 6, "avx2": 6, "avx512vbmi": 12, "vpermb": 6, "neon": 4}
+WAYS_OF = {"ssse3": 6, "avx2": 6, "avx512vbmi": 12, "vpermb": 6, "neon": 4,
+           # the AVX2 engine over the byte-pair table, 16 and 32 lanes: bound by loads and
+           # registers, not by the shuffle's latency (measured on an AMD EPYC, Zen 3)
+           "gather16": 5, "gather32": 4}
 
 # Deliberate faults for the engine test's proof that it catches broken engines
 # (`tests/engine/run.sh faults`); never set in a build.
@@ -75,8 +89,14 @@ def levels_for(dfa, scalar_only=False):
     if dfa.nstates <= 16:
         out += [SSSE3, AVX2] + ([VBMI] if pair_width_ok(dfa, 16) else []) + [NEON]
     elif dfa.nstates <= 64:
-        out += [VBMI]
+        out += ([AVX2] if avx2_kind(dfa) else []) + [VBMI]
     return out
+
+
+def avx2_kind(dfa):
+    """The rows the AVX2 engine steps with (gather_kind) at 16 or 32 lanes, or None
+    (above 32 states; or too many classes: at 16 lanes, one shuffle a byte)."""
+    return gather_kind(dfa, vec_width(dfa)) if dfa.nstates <= 32 else None
 
 
 def describe(dfa, scalar_only=False):
@@ -84,20 +104,23 @@ def describe(dfa, scalar_only=False):
     n = dfa.nstates
     if scalar_only:
         return "scalar only (asked for)"
+    g = avx2_kind(dfa)
+    avx2 = f"AVX2 {_PER[g]} a shuffle from the byte-pair table" if g else "AVX2 a byte a shuffle"
     if n <= 16:
         per = _PER[table_kind(dfa, 16)] if pair_width_ok(dfa, 16) else "a byte"
-        return (f"shuffle (pshufb, AVX2/SSSE3, {per} a shuffle with AVX-512 VBMI; tbl, NEON): "
-                f"{n} states fit 16 lanes; scalar {WAYS}-way elsewhere")
+        return (f"shuffle (pshufb: SSSE3 a byte a shuffle, {avx2}, {per} a shuffle with AVX-512 VBMI; "
+                f"tbl, NEON): {n} states fit 16 lanes; scalar {WAYS}-way elsewhere")
     if n <= 64:
         w = vec_width(dfa)
         per = _PER[table_kind(dfa, w)]
-        return (f"vpermb (AVX-512 VBMI, {per} a shuffle): {n} states fit {w} lanes; "
+        avx2 = f"; AVX2: two pshufb over 32 lanes, {_PER[g]} a step from the byte-pair table" if g else ""
+        return (f"vpermb (AVX-512 VBMI, {per} a shuffle): {n} states fit {w} lanes{avx2}; "
                 f"scalar {WAYS}-way elsewhere, NEON too")
     return f"scalar {WAYS}-way with convergence: {n} states exceed 64 lanes"
 
 
 _PER = {"quad": "four bytes", "pquad": "four bytes (two pair classes)", "triple": "three bytes",
-        "pair": "two bytes", None: "a byte"}
+        "pair": "two bytes", "prow": "two bytes (a pair class)", None: "a byte"}
 _GROUP = {"quad": 4, "pquad": 4, "triple": 3, "pair": 2}
 
 
@@ -150,8 +173,8 @@ def _pquad_table(dfa, p, width):
     out = [f"/* {p}_run_pclass[c1 * {dfa.nclasses} + c2]: the pair class of a byte of class c1 then",
            " * one of c2 (pairs with one transition function share one). */",
            f"__attribute__((aligned(64))) static const uint8_t {p}_run_pclass[128] = {{",
-           "    " + ",".join(map(str, ids + [0] * (128 - len(ids)))) + ",", "};",
-           f"/* {p}_run_pquad[(q1 * {m} + q2) * {width} + s]: the state number s goes to on two pairs",
+           "    " + ",".join(map(str, ids + [0] * (128 - len(ids)))) + ",", "};"] if len(ids) <= 128 else []
+    out += [f"/* {p}_run_pquad[(q1 * {m} + q2) * {width} + s]: the state number s goes to on two pairs",
            " * of pair classes q1, q2: four bytes a shuffle. */",
            f"__attribute__((aligned(64))) static const uint8_t {p}_run_pquad[{m * m} * {width}] = {{"]
     lk = _likely(dfa, 4)
@@ -211,12 +234,17 @@ def emit_run(comp, prefix, scalar_only=False):
                 "#include <immintrin.h>", ""]
         out += _vector_table(dfa, p, vec_width(dfa))
         kind = table_kind(dfa, vec_width(dfa)) if VBMI in levels else None
-        if kind:
+        gkind = avx2_kind(dfa) if AVX2 in levels else None
+        for kd in dict.fromkeys(x for x in (kind, gkind) if x):
             out += {"quad": _quad_table, "pquad": _pquad_table, "triple": _triple_table,
-                    "pair": _pair_table}[kind](dfa, p, vec_width(dfa))
+                    "pair": _pair_table, "prow": _prow_table}[kd](dfa, p, vec_width(dfa))
+        if gkind:
+            out += _bpair_table(dfa, p, vec_width(dfa), gkind)
+            out += _gather(dfa, P, p, gkind, vec_width(dfa))
         if dfa.nstates <= 16:
             out += _shuffle(dfa, P, p, "ssse3", "ssse3")
-            out += _shuffle(dfa, P, p, "avx2", "avx2")
+            if not gkind:
+                out += _shuffle(dfa, P, p, "avx2", "avx2")
             if VBMI in levels:
                 out += _shuffle(dfa, P, p, "avx512vbmi", "avx2,avx512f,avx512bw,avx512vl,avx512vbmi")
         else:
@@ -700,4 +728,162 @@ def _dispatch(P, p, vec, neon):
                 f"        return {p}_run_neon(state, buf, len, at);",
                 "#endif"]
     out += [f"    return {p}_run_scalar(state, buf, len, at);", "}", ""]
+    return out
+
+
+# The AVX2 engine: no vpermb to find many bytes' classes at once, so two input
+# bytes read as one 16-bit number index a table of 65536 (the byte-pair table)
+# that holds their pair's row offset; two pairs' offsets make a quad's row. Three
+# loads (input, two entries) and one shuffle step four bytes.
+GATHER_BYTES = 32768   # the most bytes of rows a gather table may have (L1)
+GATHER_WORD = 8        # bytes a segment loads at once (measured: 8 beats 4)
+
+
+def gather_kind(dfa, width):
+    """The rows the AVX2 engine steps with: "pquad" (two pair classes, four bytes a
+    shuffle), "prow" (one pair class, two bytes), or None (more than 64 classes, or
+    more than 256 pair classes: the byte-pair table holds a pair class in a byte)."""
+    if dfa.nclasses > 64:
+        return None
+    m = len(pair_functions(dfa)[1])
+    if m * m * width <= GATHER_BYTES:
+        return "pquad"
+    return "prow" if m <= 256 else None
+
+
+def _prow_table(dfa, p, width):
+    """run_prow[q * width + s]: where state s goes on a pair of bytes of pair class q."""
+    funcs = pair_functions(dfa)[1]
+    out = [f"/* {p}_run_prow[q * {width} + s]: the state number s goes to on two bytes of pair class q. */",
+           f"__attribute__((aligned(64))) static const uint8_t {p}_run_prow[{len(funcs)} * {width}] = {{"]
+    wrong = pair_functions(dfa)[0][_likely(dfa, 2)[0] * dfa.nclasses + _likely(dfa, 2)[1]]
+    for q, fn in enumerate(funcs):
+        row = list(fn) + [0] * (width - dfa.nstates)
+        if _fault("prow") and q == wrong:  # the likely pair's row wrong from START
+            row[dfa.start] = dfa.reject
+        out.append("    " + ",".join(map(str, row)) + ",")
+    return out + ["};", ""]
+
+
+def bpair_scale(dfa, width, kind):
+    """What run_bpair's entries are multiplied by: width (the entry is a row's offset)
+    when that fits a byte, else 1 (an index, made an offset by the engine)."""
+    return width if (len(pair_functions(dfa)[1]) - 1) * width < 256 else 1
+
+
+def _bpair_table(dfa, p, width, kind):
+    """run_bpair[b1 << 8 | b0]: the row of bytes b0 then b1 (a 16-bit little-endian
+    load of the two makes the index): their pair class, times bpair_scale. Bytes, not wider: the rows of one b1 lie 256 bytes apart, which
+    spreads them over 16 sets of the L1 cache (at 512, 8: measured slower). A row
+    depends on b1's class alone, so the table is written as k rows of 256 (macros)
+    and 256 uses of them: the header stays small."""
+    k, cls = dfa.nclasses, dfa.classes
+    ids = pair_functions(dfa)[0]
+    scale = bpair_scale(dfa, width, kind)
+    bad = _likely(dfa, 2)
+    wrong = None
+    if _fault("bpair"):  # the likely pair's entries point to a pair that rejects from START
+        ct = dfa.class_trans
+        wrong = next((c1 * k + c2 for c1 in range(k) for c2 in range(k)
+                      if ct[ct[dfa.start][c1]][c2] == dfa.reject), (bad[0] * k + bad[1] + 1) % (k * k))
+    out = [f"/* {p}_run_bpair[b1 << 8 | b0]: the row of bytes b0 then b1 in {p}_run_{kind}"
+           + (f", times {scale}" if scale > 1 else "") + "", " * (a 16-bit little-endian load of the two makes the index). */"]
+    for c2 in range(k):
+        row = []
+        for b0 in range(256):
+            c1 = cls[b0]
+            row.append(str(ids[wrong if wrong is not None and (c1, c2) == bad else c1 * k + c2] * scale))
+        out.append(f"#define {p.upper()}_RUN_BPAIR_{c2} " + ",".join(row))
+    out.append(f"static const uint8_t {p}_run_bpair[65536] = {{")
+    for b1 in range(0, 256, 8):
+        out.append("    " + " ".join(f"{p.upper()}_RUN_BPAIR_{cls[x]}," for x in range(b1, b1 + 8)))
+    out.append("};")
+    out += [f"#undef {p.upper()}_RUN_BPAIR_{c}" for c in range(k)]
+    return out + [""]
+
+
+def _gather(dfa, P, p, kind, width):
+    """The AVX2 engine over the byte-pair table: 16 lanes as the shuffle engine
+    (f = f o T, a segment stepped from its end), or 32 lanes stepped forward
+    (f = T o f, T's halves broadcast, each looked up with pshufb and the two
+    blended on bit 4 of the state): WAYS_OF["gather16" / "gather32"] segments of whole words of
+    GATHER_WORD bytes (one load), one pquad row or two prow rows every four bytes."""
+    wide = width == 32
+    ways = WAYS_OF["gather32" if wide else "gather16"]
+    word = GATHER_WORD
+    wt = f"uint{8 * word}_t"
+    rows = f"{p}_run_{kind}"
+    m = len(pair_functions(dfa)[1])
+    vt = "__m256i" if wide else "__m128i"
+    if wide:
+        ident = "_mm256_setr_epi8(" + ", ".join(str(i) for i in range(32)) + ")"
+        store = "_mm256_store_si256((__m256i *)(void *){dst}, {f})"
+    else:
+        ident = "_mm_setr_epi8(" + ", ".join(str(i) for i in range(16)) + ")"
+        store = "_mm_store_si128((__m128i *)(void *){dst}, {f})"
+
+    def step(f, off):
+        if wide:
+            return f"{f} = {p}_run_fwd32({f}, {rows} + {off});"
+        return f"{f} = _mm_shuffle_epi8({f}, _mm_load_si128((const __m128i *)(const void *)({rows} + {off})));"
+
+    def offs(w):
+        """The row offsets of word w, in the order they are applied."""
+        times = "" if bpair_scale(dfa, width, kind) > 1 else f" * {width}"
+        pairs = [f"{p}_run_bpair[" + (f"({w} >> {16 * h}) & 0xFFFFu]" if h else f"{w} & 0xFFFFu]")
+                 for h in range(word // 2)]
+        pairs[-1] = f"{p}_run_bpair[{w} >> {8 * word - 16}]"
+        if kind == "pquad":
+            got = [f"((size_t){pairs[h]} * {m} + {pairs[h + 1]}){times}" for h in range(0, len(pairs), 2)]
+        else:
+            got = [f"(size_t){x}{times}" for x in pairs]
+        return got if wide else got[::-1]
+    out = []
+    if wide:
+        out += ['__attribute__((target("avx2")))',
+                f"static inline __m256i {p}_run_fwd32(__m256i f, const uint8_t *row)",
+                "{ /* T o f for 32 lanes: T[f[s]] from T's half that bit 4 of f[s] picks */",
+                "    __m256i lo = _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)row));",
+                "    __m256i hi = _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)(row + 16)));",
+                "    return _mm256_blendv_epi8(_mm256_shuffle_epi8(lo, f), _mm256_shuffle_epi8(hi, f), "
+                "_mm256_slli_epi16(f, 3));",
+                "}", ""]
+    out += [f"static inline {wt} {p}_run_load{8 * word}(const uint8_t *b)",
+            "{",
+            f"    {wt} w;",
+            f"    __builtin_memcpy(&w, b, {word});",
+            "    return w;",
+            "}", "",
+            '__attribute__((target("avx2")))',
+            f"static inline uint32_t {p}_run_avx2(uint32_t state, const uint8_t *buf, size_t len, size_t *at)",
+            "{",
+            f"    const {vt} id = {ident};",
+            "    size_t i = 0, q;",
+            "    uint32_t s = state;",
+            f"    while (len - i >= {ways} * {word}) {{",
+            f"        size_t seg = (len - i) / ({ways} * {word}) * {word}, r;",
+            "        const uint8_t *b = buf + i;",
+            f"        __attribute__((aligned(64))) uint8_t fn[{ways}][{width}];",
+            f"        {vt} " + ", ".join(f"f{x} = id" for x in range(ways)) + ";",
+            f"        if (seg > {VSEG})",
+            f"            seg = {VSEG};",
+            (f"        for (r = 0; r < seg; r += {word}) {{" if wide else "        for (r = seg; r > 0;) {"),
+            *([] if wide else [f"            r -= {word};"]),
+            f"            {wt} " + ", ".join(f"w{x} = {p}_run_load{8 * word}(b + {x} * seg + r)"
+                                            for x in range(ways)) + ";"]
+    for x in range(ways):
+        out += ["            " + step(f"f{x}", o) for o in offs(f"w{x}")]
+    out += ["        }"]
+    out += [f"        {store.format(dst=f'fn[{x}]', f=f'f{x}')};" for x in range(ways)]
+    join = _join(P, p, ways, width)
+    if _fault("join"):  # the last segment's reject goes unseen
+        join = [ln.replace(f"if (nx == {P}_REJECT)", f"if (nx == {P}_REJECT && q + 1 < {ways})")
+                for ln in join]
+    out += join
+    out += [f"        i += {ways} * seg;",
+            "    }",
+            f"    s = {p}_run_plain(s, buf + i, len - i, at);",
+            "    *at += i;",
+            "    return s;",
+            "}", ""]
     return out

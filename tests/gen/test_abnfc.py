@@ -1397,8 +1397,9 @@ class TestCommandLine(Case):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout, "grammar/utf8.abnf: start UTF8-octets: language DFA 9 states, "
                          "12 classes; unit UTF8-char: decoder DFA 9 states, 12 classes, "
-                         "7 error classes, 6 error kinds; run engine: shuffle (pshufb, AVX2/SSSE3, "
-                         "three bytes a shuffle with AVX-512 VBMI; tbl, NEON): 9 states fit 16 "
+                         "7 error classes, 6 error kinds; run engine: shuffle (pshufb: SSSE3 a byte "
+                         "a shuffle, AVX2 four bytes (two pair classes) a shuffle from the byte-pair "
+                         "table, three bytes a shuffle with AVX-512 VBMI; tbl, NEON): 9 states fit 16 "
                          "lanes; scalar 8-way elsewhere\n")
 
     def test_simd_note_only_when_verbose(self):
@@ -1419,9 +1420,10 @@ class TestCommandLine(Case):
         rel = os.path.relpath(os.path.join(GRAMMAR_DIR, "rfc3986-ipv4.abnf"), ROOT)
         r = run_cli(rel, "--start", "DEC-OCTET")
         self.assertEqual(r.stdout, f"{rel}: start dec-octet: language DFA 7 states, 7 classes; "
-                         "run engine: shuffle (pshufb, AVX2/SSSE3, four bytes (two pair classes) a "
-                         "shuffle with AVX-512 VBMI; tbl, NEON): 7 states fit 16 lanes; scalar 8-way "
-                         "elsewhere\n")
+                         "run engine: shuffle (pshufb: SSSE3 a byte a shuffle, AVX2 four bytes (two "
+                         "pair classes) a shuffle from the byte-pair table, four bytes (two pair "
+                         "classes) a shuffle with AVX-512 VBMI; tbl, NEON): 7 states fit 16 lanes; "
+                         "scalar 8-way elsewhere\n")
         r = run_cli("grammar/utf8.abnf", "--start", "UTF8-3")
         self.assertEqual(r.returncode, 1)  # the start rule is not *( UTF8-char )
         self.assertIn("must be *( UTF8-char ) for a decoder", r.stderr)
