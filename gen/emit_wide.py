@@ -76,6 +76,66 @@ def _utf8_two():
             for m in range(16)]
 
 
+@table("wide_utf8_two8",
+       "eight 16-bit lanes (NEON's 16-unit steps): byte 0 of each, byte 1 where the\n"
+       " * 8-bit mask says (a 2-byte form), packed")
+def _utf8_two8():
+    return [padded([2 * k + b for k in range(8) for b in range(2 if m >> k & 1 else 1)], 16)
+            for m in range(256)]
+
+
+@table("wide_utf8_two8_len", "the bytes wide_utf8_two8's row packs")
+def _utf8_two8_len():
+    return [[8 + bin(m).count("1")] for m in range(256)]
+
+
+# The NEON planes: a step's units as their lead bytes (an ASCII unit's own),
+# the middle bytes of their 3-byte forms and the last bytes of their 2- or
+# 3-byte forms, regrouped so that one tbl (and a tbx) reads a row's units.
+
+
+@table("wide_utf8_thirds",
+       "eight units of 1 or 3 bytes (the 8-bit mask: the 3-byte ones), 24 bytes at most:\n"
+       " * a row's bytes 0-15 and 32-39 pick from a register of the units' lead\n"
+       " * bytes (0-7) and middle ones (8-15), bytes 16-31 and 40-47 put in their last\n"
+       " * bytes (0-7; 0x80: kept) where tbx leaves the rest")
+def _utf8_thirds():
+    rows = []
+    for m in range(256):
+        picks, lasts = [], []
+        for k in range(8):
+            three = m >> k & 1
+            picks += [k, 8 + k, ZERO] if three else [k]
+            lasts += [ZERO, ZERO, k] if three else [ZERO]
+        picks, lasts = padded(picks, 24), padded(lasts, 24)
+        rows.append(picks[:16] + lasts[:16] + picks[16:] + lasts[16:] + [ZERO] * 16)
+    return rows
+
+
+@table("wide_utf8_thirds_len", "the bytes wide_utf8_thirds's row packs")
+def _utf8_thirds_len():
+    return [[8 + 2 * bin(m).count("1")] for m in range(256)]
+
+
+def _quad_bytes(k, length):
+    """Unit k's bytes in a register of four units' lead bytes (0-3), middle
+    bytes (4-7) and last bytes (8-11)."""
+    return {1: [k], 2: [k, 8 + k], 3: [k, 4 + k, 8 + k]}[length]
+
+
+@table("wide_utf8_quads",
+       "four units of 1-3 bytes, packed from a register of their lead bytes (0-3),\n"
+       " * middle bytes (4-7) and last bytes (8-11); the row for sum (len_k - 1) * 3^k")
+def _utf8_quads():
+    return [padded([b for k, n in enumerate(_utf16_lengths(idx)) for b in _quad_bytes(k, n)], 16)
+            for idx in range(81)]
+
+
+@table("wide_utf8_quads_len", "the bytes wide_utf8_quads's row packs")
+def _utf8_quads_len():
+    return [[sum(_utf16_lengths(idx))] for idx in range(81)]
+
+
 @table("wide_pair_shuffle",
        "two 32-bit lanes whose last len bytes are a code point's UTF-8 (len 1-4), packed;\n"
        " * row (len_0 - 1) + 4 * (len_1 - 1)")
