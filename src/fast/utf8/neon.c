@@ -67,11 +67,21 @@ FAST_NOINLINE static void fast_rep_neon_run(const uint8_t *src, size_t n, size_t
     fast_rep_run(fast_utf8(), src, n, pi, ps, pcp, out, perr);
 }
 
-static size_t fast_rep_neon(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
-                            uint32_t *dst, size_t cap, size_t *written, size_t *errors)
+/* The windows around errors: the portable replacing engine. */
+static size_t fast_rep_neon_win(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
+                                uint32_t *dst, size_t cap, size_t *written, size_t *errors)
 {
     return fast_rep_engine((struct fast_rep_ops){fast_utf8(), FAST_ASCII_NEON, fast_rep_neon_run},
                            (struct fast_call){src, n, state, partial, dst, cap, written, errors});
+}
+
+/* Replacing: valid runs by the slabs (the NEON transcoder), errors by the
+ * windows (slab.h's fast_slab_rep, as at SSE4 and AVX2). */
+static size_t fast_rep_neon(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
+                            uint32_t *dst, size_t cap, size_t *written, size_t *errors)
+{
+    return fast_slab_rep((struct fast_call){src, n, state, partial, dst, cap, written, errors},
+                         fast_dec_neon_32, fast_rep_neon_win);
 }
 
 const struct utfdfa__utf8_fast_impl utfdfa__utf8_fast_neon = {
