@@ -91,7 +91,7 @@ KERNEL_HEADERS = src/fast/kernels.h src/fast/levels.h src/fast/isa.h src/fast/x8
 UTF8_FAST_SRCS = src/fast/utf8/portable.c src/fast/utf8/avx2.c src/fast/utf8/masked.c \
                  src/fast/utf8/avx512.c src/fast/utf8/lookup.c \
                  src/fast/utf8/select.c src/fast/utf8/part.c src/fast/utf8/neon.c
-UTF8_FAST_HDRS = $(wildcard src/fast/utf8/*.h)
+UTF8_FAST_HDRS = $(wildcard src/fast/utf8/*.h) $(wildcard src/fast/arm64/*.h)
 # Every technique as its own entry point, for the tests and the benchmark
 # (built with them, never into the library).
 UTF8_VARIANTS = tests/fast/utf8_variants.c tests/fast/utf8_variants.h tests/fast/branchy_block.h
