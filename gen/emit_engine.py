@@ -39,7 +39,8 @@ The engines, chosen here from the DFA and at run time from the CPU:
             share one); two pair classes index the rows of four bytes
             (run_pquad, when the rows of every two fit 32 KiB), else one the
             rows of two (run_prow). A segment loads 8
-            bytes at once: per four bytes, three loads and one shuffle (pshufb
+            bytes at once: per four bytes, three loads and one shuffle (run_pquad;
+            run_prow: two) (pshufb
             on 16 lanes from the segment's end; 32 lanes are a ymm stepped
             from its start, T o f: both halves of T looked up by pshufb and
             blended on bit 4 of the state). Five segments at once (16 lanes),
@@ -733,8 +734,9 @@ def _dispatch(P, p, vec, neon):
 
 # The AVX2 engine: no vpermb to find many bytes' classes at once, so two input
 # bytes read as one 16-bit number index a table of 65536 (the byte-pair table)
-# that holds their pair's row offset; two pairs' offsets make a quad's row. Three
-# loads (input, two entries) and one shuffle step four bytes.
+# that holds their pair's row offset (or its index, where an offset does not fit
+# a byte); two pairs' entries make a quad's row. Three loads (input, two entries)
+# and one shuffle step four bytes (two shuffles with the rows of two).
 GATHER_BYTES = 32768   # the most bytes of rows a gather table may have (L1)
 GATHER_WORD = 8        # bytes a segment loads at once (measured: 8 beats 4)
 

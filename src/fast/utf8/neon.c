@@ -4,7 +4,8 @@
  * portable set has it in words; validation is the lookup validator's
  * (lookup_neon.h, lookup.c), and decoding strict is by slabs (slab.h):
  * the lookup validator, then the NEON transcoder of valid text
- * (src/fast/arm64/utf8_transcode.h: end-of-character masks and tbl). */
+ * (src/fast/arm64/utf8_transcode.h: end-of-character masks and tbl);
+ * replacing decodes valid text by the same slabs, errors by windows. */
 #include "utf8_fast.h"
 
 #include "decode.h"
