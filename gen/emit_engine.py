@@ -406,6 +406,22 @@ def _vector_table(dfa, p, width):
     return out
 
 
+def _finish(P, p, ways, width, store):
+    """A segmented engine's tail: store each way's function, join them in
+    order, advance past the segments, and step what is left plainly."""
+    out = [f"        {store.format(dst=f'fn[{k}]', f=f'f{k}')};" for k in range(ways)]
+    join = _join(P, p, ways, width)
+    if _fault("join"):  # the last segment's reject goes unseen
+        join = [ln.replace(f"if (nx == {P}_REJECT)", f"if (nx == {P}_REJECT && q + 1 < {ways})")
+                for ln in join]
+    return out + join + [f"        i += {ways} * seg;",
+                         "    }",
+                         f"    s = {p}_run_plain(s, buf + i, len - i, at);",
+                         "    *at += i;",
+                         "    return s;",
+                         "}", ""]
+
+
 def _join(P, p, ways, width):
     """The segments' functions applied in order; the dying segment stepped again."""
     return [f"        for (q = 0; q < {ways}; q++) {{",
@@ -599,19 +615,7 @@ def _vec_body(P, p, ways, load, step, store, width, idtype, ident, backward, pai
         idx = ("r" if backward else "j") + ("" if k == 0 else f" + {k} * seg")
         out.append(f"            f{k} = {step.format(f=f'f{k}', t=load.format(b=f'(size_t)b[{idx}]'))};")
     out += ["        }"]
-    out += [f"        {store.format(dst=f'fn[{k}]', f=f'f{k}')};" for k in range(ways)]
-    join = _join(P, p, ways, width)
-    if _fault("join"):  # the last segment's reject goes unseen
-        join = [ln.replace(f"if (nx == {P}_REJECT)", f"if (nx == {P}_REJECT && q + 1 < {ways})")
-                for ln in join]
-    out += join
-    out += [f"        i += {ways} * seg;",
-            "    }",
-            f"    s = {p}_run_plain(s, buf + i, len - i, at);",
-            "    *at += i;",
-            "    return s;",
-            "}", ""]
-    return out
+    return out + _finish(P, p, ways, width, store)
 
 
 def _shuffle(dfa, P, p, level, target):
@@ -876,16 +880,4 @@ def _gather(dfa, P, p, kind, width):
     for x in range(ways):
         out += ["            " + step(f"f{x}", o) for o in offs(f"w{x}")]
     out += ["        }"]
-    out += [f"        {store.format(dst=f'fn[{x}]', f=f'f{x}')};" for x in range(ways)]
-    join = _join(P, p, ways, width)
-    if _fault("join"):  # the last segment's reject goes unseen
-        join = [ln.replace(f"if (nx == {P}_REJECT)", f"if (nx == {P}_REJECT && q + 1 < {ways})")
-                for ln in join]
-    out += join
-    out += [f"        i += {ways} * seg;",
-            "    }",
-            f"    s = {p}_run_plain(s, buf + i, len - i, at);",
-            "    *at += i;",
-            "    return s;",
-            "}", ""]
-    return out
+    return out + _finish(P, p, ways, width, store)
