@@ -24,6 +24,7 @@
 #include "../utf8/common.h"
 
 #include "utf8.shuffle.gen.h"
+#include "../utf8/valid_scalar.h"
 
 #if FAST_ARM64
 #include <arm_neon.h>
@@ -185,40 +186,6 @@ FAST_INLINE size_t nt_window(const struct nt_tabs *tb, const uint8_t *p, uint64_
     return took;
 }
 
-/* Valid UTF-8 at p (whole characters, n bytes) one character at a time:
- * the bytes the windows leave. Units out. */
-FAST_INLINE size_t nt_scalar(const uint8_t *p, size_t n, uint8_t *dst, bool u16)
-{
-    size_t i = 0, o = 0;
-    while (i < n) {
-        uint32_t b = p[i], c;
-        if (b < 0x80) {
-            c = b;
-            i += 1;
-        } else if (b < 0xE0) {
-            c = (b & 0x1F) << 6 | (p[i + 1] & 0x3Fu);
-            i += 2;
-        } else if (b < 0xF0) {
-            c = (b & 0x0F) << 12 | (p[i + 1] & 0x3Fu) << 6 | (p[i + 2] & 0x3Fu);
-            i += 3;
-        } else {
-            c = (b & 0x07) << 18 | (p[i + 1] & 0x3Fu) << 12 | (p[i + 2] & 0x3Fu) << 6 |
-                (p[i + 3] & 0x3Fu);
-            i += 4;
-        }
-        if (!u16) {
-            memcpy(dst + 4 * o++, &c, 4);
-            continue;
-        }
-        uint16_t u[2] = {(uint16_t)c, 0};
-        if (c >= 0x10000)
-            u[0] = (uint16_t)((c >> 10) + 0xD7C0), u[1] = (uint16_t)(0xDC00 | (c & 0x3FF));
-        memcpy(dst + 2 * o, u, c >= 0x10000 ? 4 : 2);
-        o += 1 + (c >= 0x10000);
-    }
-    return o;
-}
-
 /* The ends of the block at src + at (bit k: byte at + k ends a character,
  * as byte at + k + 1 is no continuation) and the last window start in it
  * (*last; a window reads 16 bytes): bytes at + 1 to at + 64 when more than
@@ -287,7 +254,7 @@ FAST_INLINE size_t nt_valid(const uint8_t *src, size_t n, void *dst, bool u16)
             break;
     }
     size_t o = (size_t)(d - (uint8_t *)dst) / us;
-    return o + nt_scalar(src + at, n - at, d, u16);
+    return o + fast_valid_scalar(src + at, n - at, d, u16);
 }
 
 #endif /* FAST_ARM64 */

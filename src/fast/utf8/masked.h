@@ -25,6 +25,7 @@
 #include "lookup_sse4.h"
 
 #include "utf8.shuffle.gen.h"
+#include "valid_scalar.h"
 
 #if FAST_X86
 _Static_assert(UTF8_SHUF_DERIVED && UTF8_SIMD_MAX_LEN == 4 && UTF8_SHUF_WINDOW == 12,
@@ -285,39 +286,6 @@ FAST_INLINE FAST_TARGET_AVX2 void mk_block(const uint8_t *buf, uint64_t ends, si
     *po = o - (pos - whole); /* the bytes past the block: one unit each */
 }
 
-/* Valid UTF-8 at p (whole characters, n bytes) one character at a time:
- * the tail the windows leave. */
-MK_INLINE size_t mk_scalar(const uint8_t *p, size_t n, void *dst, bool u16)
-{
-    size_t i = 0, o = 0;
-    while (i < n) {
-        uint32_t b = p[i], c;
-        if (b < MK_LONGER(1)) {
-            c = b;
-            i += 1;
-        } else if (b < MK_LONGER(2)) {
-            c = (b & 0x1F) << 6 | (p[i + 1] & 0x3Fu);
-            i += 2;
-        } else if (b < MK_LONGER(3)) {
-            c = (b & 0x0F) << 12 | (p[i + 1] & 0x3Fu) << 6 | (p[i + 2] & 0x3Fu);
-            i += 3;
-        } else {
-            c = (b & 0x07) << 18 | (p[i + 1] & 0x3Fu) << 12 | (p[i + 2] & 0x3Fu) << 6 |
-                (p[i + 3] & 0x3Fu);
-            i += 4;
-        }
-        if (!u16) {
-            ((uint32_t *)dst)[o++] = c;
-        } else if (c < 0x10000) {
-            ((uint16_t *)dst)[o++] = (uint16_t)c;
-        } else {
-            ((uint16_t *)dst)[o++] = (uint16_t)((c >> 10) + 0xD7C0);
-            ((uint16_t *)dst)[o++] = (uint16_t)(0xDC00 | (c & 0x3FF));
-        }
-    }
-    return o;
-}
-
 /* The units of valid text src[0..n): its first bytes (not 10xxxxxx), and
  * to UTF-16 its 4-byte ones again (a pair). */
 MK_INLINE size_t mk_units(const uint8_t *src, size_t n, bool u16)
@@ -355,13 +323,13 @@ FAST_UNUSED FAST_NOINLINE FAST_TARGET_SSE4 static size_t mk_units16(const uint8_
 FAST_UNUSED FAST_NOINLINE FAST_TARGET_SSE4 static size_t mk_scalar32(const uint8_t *p, size_t n,
                                                                     void *dst)
 {
-    return mk_scalar(p, n, dst, false);
+    return fast_valid_scalar(p, n, dst, false);
 }
 
 FAST_UNUSED FAST_NOINLINE FAST_TARGET_SSE4 static size_t mk_scalar16(const uint8_t *p, size_t n,
                                                                     void *dst)
 {
-    return mk_scalar(p, n, dst, true);
+    return fast_valid_scalar(p, n, dst, true);
 }
 #endif /* FAST_X86 */
 

@@ -211,8 +211,8 @@ FAST_INLINE MK_TARGET void MK_(walk)(const uint8_t *src, const uint8_t *map, cha
  * first half's end and 15 before the second's) by windows over a copy
  * padded with zeros (characters of one byte), their units through a
  * buffer: a window writes 8 units, past the half's own. Short chunks make
- * many halves; one character at a time (mk_scalar) mispredicts on mixed
- * lengths. Units out. */
+ * many halves; one character at a time (fast_valid_scalar) mispredicts on
+ * mixed lengths. Units out. */
 FAST_NOINLINE MK_TARGET static size_t MK_(tail)(const uint8_t *p, size_t t, void *dst, bool u16)
 {
     if (t >= 32) /* (the walk's limits say it never is) */
