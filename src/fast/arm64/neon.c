@@ -46,26 +46,60 @@ KERN_INLINE int neon_load_ascii16(enum fast_form f, const uint8_t *p, uint8x16_t
     return f == FORM_UTF8 ? vmaxvq_u8(bad) < 0x80 : vmaxvq_u8(bad) == 0;
 }
 
-/* Writes the 16 ASCII bytes b as units of form f at p. */
+/* Writes the 16 ASCII bytes b as units of form f at p: zips with zero, or
+ * tbl (an index out of range gives zero), into fresh registers that the
+ * stores take as they are (st2/st4 of b and zeros: GCC copies the zeros
+ * beside b at every store, 3-4 more instructions). */
 KERN_INLINE void neon_store_ascii16(enum fast_form f, uint8_t *p, uint8x16_t b)
 {
+#define NEON_LE4(k) k, 255, 255, 255
+#define NEON_BE4(k) 255, 255, 255, k
+#define NEON_16(X, k) X(k), X(k + 1), X(k + 2), X(k + 3)
+#define NEON_64(X) NEON_16(X, 0), NEON_16(X, 4), NEON_16(X, 8), NEON_16(X, 12)
+    static const uint8_t spread[2][64] = {{NEON_64(NEON_LE4)}, {NEON_64(NEON_BE4)}};
+#undef NEON_64
+#undef NEON_16
+#undef NEON_BE4
+#undef NEON_LE4
     const uint8x16_t z = vdupq_n_u8(0);
+    const uint8_t *s = spread[f == FORM_UTF32BE];
     switch (f) {
     case FORM_UTF8: vst1q_u8(p, b); break;
-    case FORM_UTF16LE: vst2q_u8(p, (uint8x16x2_t){{b, z}}); break;
-    case FORM_UTF16BE: vst2q_u8(p, (uint8x16x2_t){{z, b}}); break;
-    case FORM_UTF32LE: vst4q_u8(p, (uint8x16x4_t){{b, z, z, z}}); break;
-    case FORM_UTF32BE: vst4q_u8(p, (uint8x16x4_t){{z, z, z, b}}); break;
+    case FORM_UTF16LE:
+        vst1q_u8(p, vzip1q_u8(b, z));
+        vst1q_u8(p + 16, vzip2q_u8(b, z));
+        break;
+    case FORM_UTF16BE:
+        vst1q_u8(p, vzip1q_u8(z, b));
+        vst1q_u8(p + 16, vzip2q_u8(z, b));
+        break;
+    case FORM_UTF32LE:
+    case FORM_UTF32BE:
+        vst1q_u8_x4(p, (uint8x16x4_t){{vqtbl1q_u8(b, vld1q_u8(s)), vqtbl1q_u8(b, vld1q_u8(s + 16)),
+                                        vqtbl1q_u8(b, vld1q_u8(s + 32)),
+                                        vqtbl1q_u8(b, vld1q_u8(s + 48))}});
+        break;
     }
 }
 
-/* 32 units a step (two vectors: one test of the pair per step for UTF-8,
- * whose steps are the cheapest), then the scalar kernel for the rest. */
+/* From UTF-8, 64 units a step (one test of the four vectors' OR: its
+ * steps are the cheapest), then 32 units a step (two vectors), then the
+ * scalar kernel for the rest. */
 KERN_INLINE size_t neon_ascii_body(enum fast_form from, enum fast_form to, const uint8_t *src,
                                    size_t src_len, uint8_t *dst, size_t dst_len)
 {
     size_t uf = kern_unit(from), ut = kern_unit(to);
     size_t n = kern_min(src_len / uf, dst_len / ut), i = 0;
+    for (; from == FORM_UTF8 && n - i >= 64; i += 64) {
+        uint8x16_t v0 = vld1q_u8(src + i), v1 = vld1q_u8(src + i + 16);
+        uint8x16_t v2 = vld1q_u8(src + i + 32), v3 = vld1q_u8(src + i + 48);
+        if (vmaxvq_u8(vorrq_u8(vorrq_u8(v0, v1), vorrq_u8(v2, v3))) >= 0x80)
+            break;
+        neon_store_ascii16(to, dst + i * ut, v0);
+        neon_store_ascii16(to, dst + (i + 16) * ut, v1);
+        neon_store_ascii16(to, dst + (i + 32) * ut, v2);
+        neon_store_ascii16(to, dst + (i + 48) * ut, v3);
+    }
     for (; n - i >= 32; i += 32) {
         uint8x16_t a, b;
         if (from == FORM_UTF8) {
