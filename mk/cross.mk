@@ -116,7 +116,7 @@ bench-arm64: $(B)/.cross-tools-ok-aarch64 | $(B)/.tools-ok
 	@OUT="$(XA)/bench" LIB="$(XA)/libutfdfa.a" SIMDUTF="$(SIMDUTF)" sh tests/bench/arm64_peers.sh
 	@peers=; for d in simdjson simdutf; do [ ! -x $(XA)/bench/ipb_$$d ] || peers="$$peers $(XA)/bench/ipb_$$d"; done; \
 	  B="$(B)" SHARED="$(SHARED)" IPB="$(XA)/bench/ipb" IPB_PEERS="$$peers" sh tests/bench/arm64_ipb.sh
-	aarch64-linux-gnu-gcc $(WARN) -O2 -S -I src/fast/utf8 -I $(XA)/gen tests/bench/mca_neon.c \
+	aarch64-linux-gnu-gcc $(WARN) -O2 -S -I src/fast/utf8 -I src/fast -I $(XA)/gen tests/bench/mca_neon.c \
 	  -o $(XA)/bench/mca_neon.s
 	@echo; echo "### llvm-mca ($(MCA) -mcpu=$(MCA_CPU)): cycles per iteration of each NEON loop body"; echo
 	@echo "| loop | bytes an iteration | instructions | cycles (block reciprocal throughput) | cycles per byte |"

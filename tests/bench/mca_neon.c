@@ -3,7 +3,7 @@
  * iteration, for llvm-mca (make bench-arm64 compiles this to assembly and
  * gives each body to llvm-mca-14 for a Neoverse core). Each calls the
  * library's own inline steps, so the code is the loops'. */
-#include "lookup_neon.h"
+#include "arm64/lookup_neon.h"
 #include "variants.h"
 
 #if FAST_ARM64
