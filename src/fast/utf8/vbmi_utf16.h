@@ -21,8 +21,21 @@
  * a last byte counts only when that last byte is not ASCII, a first byte
  * only when it is of 3 bytes (three: those in v). Without any (three == 0)
  * a lane for each byte instead, the lanes of last bytes compressed. */
+FAST_TARGET_VBMI FAST_INLINE void vbmi_put16(uint16_t *d, __m512i w, unsigned live, bool full)
+{
+    if (full)
+        _mm512_storeu_si512(d, w);
+    else
+        _mm512_mask_storeu_epi16(d, (__mmask32)(((uint64_t)1 << live) - 1), w);
+}
+
+/* full: the room holds 64 units from d (at most 64 bytes in, so 32 units
+ * stored whole at each of the two places are inside it; the units past
+ * those kept are scratch, overwritten next or left past *written as
+ * utf8_fast.h allows), so the stores need no mask (a masked store costs
+ * more on some CPUs, AMD's Zen 4 among them). */
 FAST_TARGET_VBMI FAST_INLINE size_t vbmi_short16(__m512i v, __mmask64 high, __mmask64 three,
-                                                 __mmask64 ends, uint16_t *d)
+                                                 __mmask64 ends, uint16_t *d, bool full)
 {
     /* Byte 2j and 2j + 1: j, the position of character j (or byte j). */
     const __m512i spread = _mm512_set_epi64(
@@ -43,7 +56,7 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_short16(__m512i v, __mmask64 high, __mm
             __mmask32 e = (__mmask32)(ends >> (32 * h));
             unsigned live = (unsigned)__builtin_popcount(e);
             __m512i w = _mm512_maskz_compress_epi16(e, _mm512_maddubs_epi16(p, join));
-            _mm512_mask_storeu_epi16(d + o, (__mmask32)(((uint64_t)1 << live) - 1), w);
+            vbmi_put16(d + o, w, live, full);
             o += live;
         }
         return o;
@@ -60,7 +73,7 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_short16(__m512i v, __mmask64 high, __mm
         __m512i t = _mm512_maskz_permutexvar_epi8(0xAAAAAAAAAAAAAAAAu, sp, f2);
         __m512i w = _mm512_or_si512(_mm512_maddubs_epi16(p, join), _mm512_slli_epi16(t, 4));
         unsigned live = g ? cnt - 32 : cnt > 32 ? 32 : cnt;
-        _mm512_mask_storeu_epi16(d + o, (__mmask32)(((uint64_t)1 << live) - 1), w);
+        vbmi_put16(d + o, w, live, full);
         o += live;
     }
     return o;
@@ -119,7 +132,8 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_valid16(const uint8_t *src, si
             i += vbmi_run4(src + i, n - i, d, &o);
             continue;
         }
-        if (rem > 64) {
+        bool full = rem > 64; /* o <= i: the room from d + o holds 64 units */
+        if (full) {
             /* (Bytes 62-64 all continuing one would be a 4-byte one begun here.) */
             size_t c64 = vbmi_is_cont(src[i + 64]);
             k = 64 - c64 - (c64 & vbmi_is_cont(src[i + 63]));
@@ -131,7 +145,7 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_valid16(const uint8_t *src, si
          * character that begins here (the bytes before are the last
          * block's). */
         __mmask64 ends = ~lead & ~(cont >> 1) & lm & (0 - (first & (0 - first)));
-        o += vbmi_short16(v, high, _mm512_cmpge_epu8_mask(v, l2) & lm, ends, d + o);
+        o += vbmi_short16(v, high, _mm512_cmpge_epu8_mask(v, l2) & lm, ends, d + o, full);
         i += k;
     }
     return o;
