@@ -116,12 +116,14 @@ bench-arm64: $(B)/.cross-tools-ok-aarch64 | $(B)/.tools-ok
 	@OUT="$(XA)/bench" LIB="$(XA)/libutfdfa.a" SIMDUTF="$(SIMDUTF)" sh tests/bench/arm64_peers.sh
 	@peers=; for d in simdjson simdutf; do [ ! -x $(XA)/bench/ipb_$$d ] || peers="$$peers $(XA)/bench/ipb_$$d"; done; \
 	  B="$(B)" SHARED="$(SHARED)" IPB="$(XA)/bench/ipb" IPB_PEERS="$$peers" sh tests/bench/arm64_ipb.sh
-	aarch64-linux-gnu-gcc $(WARN) -O2 -S -I src/fast/utf8 -I $(XA)/gen tests/bench/mca_neon.c \
+	aarch64-linux-gnu-gcc $(WARN) -O2 -S -I src/fast/utf8 -I src/fast -I $(XA)/gen tests/bench/mca_neon.c \
 	  -o $(XA)/bench/mca_neon.s
 	@echo; echo "### llvm-mca ($(MCA) -mcpu=$(MCA_CPU)): cycles per iteration of each NEON loop body"; echo
 	@echo "| loop | bytes an iteration | instructions | cycles (block reciprocal throughput) | cycles per byte |"
 	@echo "|---|---|---|---|---|"
-	@for f in mca_lookup_group:64 mca_lookup_ascii2:128 mca_widen32:16; do fn=$${f%%:*}; bytes=$${f#*:}; \
+	@for f in mca_lookup_group:64 mca_lookup_ascii2:128 mca_widen32:64 mca_widen16:64 \
+	  mca_utf8_three16:48 mca_utf16_utf8_twos:32 mca_utf16_utf8_threes:32 mca_utf16_utf8_any:32 \
+	  mca_utf32_utf8_four:64 mca_utf16_utf32:32 mca_utf32_utf16:64; do fn=$${f%%:*}; bytes=$${f#*:}; \
 	  awk -v f="$$fn" '$$0 == f ":" {on = 1; next} on && /\.cfi_endproc/ {exit} \
 	    on && $$1 !~ /^\./ && $$1 != "ret" && $$0 !~ /:$$/ {print}' $(XA)/bench/mca_neon.s > $(XA)/bench/$$fn.s; \
 	  out=$$($(MCA) -mtriple=aarch64-linux-gnu -mcpu=$(MCA_CPU) $(XA)/bench/$$fn.s 2>&1); \

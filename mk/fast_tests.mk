@@ -49,8 +49,8 @@ check-kernels: $(T)/test_kernels $(T)/test_wide
 
 CHECKS += check-kernels
 
-# The lookup validators (src/fast/utf8/lookup*.h): each level this CPU
-# runs, the library's UTF-8 kernels and the same kernels over every grammar
+# The lookup validators (src/fast/utf8/lookup*.h, src/fast/arm64/lookup_neon.h):
+# each level this CPU runs, the library's UTF-8 kernels and the same kernels over every grammar
 # whose tables gen/derive_simd.py derives, against the plain DFA
 # (tests/decode/test_lookup.c).
 # Three grammars of the test's own (tests/decode/lookup/) reach the kernels'

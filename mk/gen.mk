@@ -22,7 +22,7 @@ $(G)/%.simd.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit c-simd -o $@
 
 # The fused kernels' pshufb and tbl controls (wide.gen.h, included by
-# src/fast/x86/wide_sse4.h and src/fast/arm64/neon.c).
+# src/fast/x86/wide_sse4.h and src/fast/arm64/wide_neon.h).
 generated: $(G)/wide.gen.h
 $(G)/wide.gen.h: gen/emit_wide.py $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(PYTHON) gen/emit_wide.py -o $@

@@ -143,6 +143,13 @@ uint64_t utfdfa__avx512_count(enum fast_form from, enum fast_count what, const u
 #if KERN_ARM64
 uint64_t utfdfa__neon_count(enum fast_form from, enum fast_count what, const uint8_t *src,
                             size_t len);
+/* The NEON fused kernels (arm64/wide_neon.c): UTF-16 or UTF-32 into UTF-8,
+ * and UTF-16 into UTF-32 or back (any byte orders); utfdfa__wide_transcode's
+ * contract. */
+size_t utfdfa__neon_utf8_transcode(enum fast_form from, const uint8_t *src, size_t src_len,
+                                   uint8_t *dst, size_t dst_len, size_t *written);
+size_t utfdfa__neon_units_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
+                                    size_t src_len, uint8_t *dst, size_t dst_len, size_t *written);
 #endif
 
 /* Every (from, to) pair, for the switches that give each pair its own loop. */

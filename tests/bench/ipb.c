@@ -7,9 +7,10 @@
  * differ by the operation alone.
  *
  * Usage: ipb OP LEVEL FILE BYTES REPS
- *   OP: validate, utf8-utf16le, utf8-utf32, utf16le-utf8 (the UTF-16LE
- *   input made from the file first), ascii-utf8 (a validated copy); the
- *   input made by tests/bench/ipb_input.c, as for the peers' driver
+ *   OP: validate, utf8-utf16le, utf8-utf32, utf16le-utf8, utf32le-utf8,
+ *   utf16le-utf32le, utf32le-utf16le (the UTF-16LE or UTF-32LE input made
+ *   from the file first), ascii-utf8 (a validated copy); the input made by
+ *   tests/bench/ipb_input.c, as for the peers' driver
  *   (tests/bench/ipb_peers.cpp) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,13 +34,15 @@ int main(int argc, char **argv)
         return 1;
     }
     size_t cap = 4 * n + 64;
-    uint8_t *out = malloc(cap), *in16 = malloc(2 * n + 64);
+    uint8_t *out = malloc(cap), *in16 = malloc(cap);
     uint32_t *cps = malloc(4 * n + 64);
     if (!out || !in16 || !cps)
         return 1;
-    size_t n16 = strcmp(op, "utf16le-utf8") == 0
-                     ? ipb_transcode(UTFDFA_UTF8, UTFDFA_UTF16LE, src, n, in16, 2 * n + 64)
-                     : 0;
+    /* the unit forms' input: the operation's source form, made from the file */
+    int from16 = strncmp(op, "utf16le-", 8) == 0, from32 = strncmp(op, "utf32le-", 8) == 0;
+    size_t n16 = from16 || from32 ? ipb_transcode(UTFDFA_UTF8, from16 ? UTFDFA_UTF16LE : UTFDFA_UTF32LE,
+                                                  src, n, in16, cap)
+                                  : 0;
     size_t sink = 0;
     for (size_t r = 0; r < reps; r++) {
         if (strcmp(op, "validate") == 0) {
@@ -50,6 +53,12 @@ int main(int argc, char **argv)
             sink += ipb_transcode(UTFDFA_UTF8, UTFDFA_UTF8, src, n, out, cap);
         } else if (strcmp(op, "utf16le-utf8") == 0) {
             sink += ipb_transcode(UTFDFA_UTF16LE, UTFDFA_UTF8, in16, n16, out, cap);
+        } else if (strcmp(op, "utf32le-utf8") == 0) {
+            sink += ipb_transcode(UTFDFA_UTF32LE, UTFDFA_UTF8, in16, n16, out, cap);
+        } else if (strcmp(op, "utf16le-utf32le") == 0) {
+            sink += ipb_transcode(UTFDFA_UTF16LE, UTFDFA_UTF32LE, in16, n16, out, cap);
+        } else if (strcmp(op, "utf32le-utf16le") == 0) {
+            sink += ipb_transcode(UTFDFA_UTF32LE, UTFDFA_UTF16LE, in16, n16, out, cap);
         } else if (strcmp(op, "utf8-utf32") == 0) {
             utfdfa_decoder d;
             utfdfa_decoder_init(&d, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
@@ -63,7 +72,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    /* the bytes of one operation's input (UTF-16LE's for utf16le-utf8) */
+    /* the bytes of one operation's input (the unit form's for those from one) */
     printf("%zu %zu\n", n16 ? n16 : n, sink);
     return 0;
 }

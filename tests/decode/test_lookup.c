@@ -34,7 +34,7 @@
 
 #include "lookup_avx2.h"
 #include "lookup_avx512.h"
-#include "lookup_neon.h"
+#include "arm64/lookup_neon.h"
 #include "lookup_sse4.h"
 #include "utf8.gen.h"
 

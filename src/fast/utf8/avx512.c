@@ -95,42 +95,8 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_store16(uint16_t *d, __m512i c, __mmask
     return units;
 }
 
-/* ASCII bytes v (cnt of them) widened at dst. */
-FAST_TARGET_VBMI FAST_INLINE void vbmi_widen(__m512i v, size_t cnt, void *dst, bool u16)
-{
-    __mmask64 m = cnt >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << cnt) - 1;
-    if (u16) {
-        uint16_t *d = dst;
-        _mm512_mask_storeu_epi16(d, (__mmask32)m, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
-        _mm512_mask_storeu_epi16(d + 32, (__mmask32)(m >> 32),
-                                 _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
-    } else {
-        uint32_t *d = dst;
-        _mm512_mask_storeu_epi32(d, (__mmask16)m, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(v)));
-        _mm512_mask_storeu_epi32(d + 16, (__mmask16)(m >> 16),
-                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
-        _mm512_mask_storeu_epi32(d + 32, (__mmask16)(m >> 32),
-                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
-        _mm512_mask_storeu_epi32(d + 48, (__mmask16)(m >> 48),
-                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
-    }
-}
-
-/* 64 ASCII bytes v widened at dst (unmasked stores). */
-FAST_TARGET_VBMI FAST_INLINE void vbmi_widen64(__m512i v, void *dst, bool u16)
-{
-    if (u16) {
-        __m512i *d = dst;
-        _mm512_storeu_si512(d, _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v)));
-        _mm512_storeu_si512(d + 1, _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1)));
-    } else {
-        __m512i *d = dst;
-        _mm512_storeu_si512(d, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(v)));
-        _mm512_storeu_si512(d + 1, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
-        _mm512_storeu_si512(d + 2, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
-        _mm512_storeu_si512(d + 3, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
-    }
-}
+/* ASCII widened: in a block, and over a run at a slab's start. */
+#include "vbmi_ascii.h"
 
 /* 16 characters (group gi of the compressed first-byte positions pos: the
  * first `live` of them count) of the 128 bytes v0:v1 to dst; units out.
@@ -218,11 +184,6 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_two(__m512i v0, __mmask64 keep, __mmask
         o += cnt;
     }
     return o;
-}
-
-FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_load(const uint8_t *p, size_t rem)
-{
-    return _mm512_maskz_loadu_epi8(rem >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << rem) - 1, p);
 }
 
 /* One block of the transcoder: the characters that begin in v0's first k
@@ -369,7 +330,7 @@ FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_32(const uint8_t *src, size_t n, u
     uint32_t *partial, uint32_t *dst, size_t cap, size_t *written)
 {
     return fast_slab_engine(
-        (struct fast_slab_ops){fast_utf8(), false, vbmi_valid32, vbmi_scan, NULL},
+        (struct fast_slab_ops){fast_utf8(), false, vbmi_valid32, vbmi_scan, vbmi_ascii32},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 
@@ -377,7 +338,7 @@ FAST_TARGET_VBMI size_t utfdfa__utf8_dec_vbmi_16(const uint8_t *src, size_t n, u
     uint32_t *partial, uint16_t *dst, size_t cap, size_t *written)
 {
     return fast_slab_engine(
-        (struct fast_slab_ops){fast_utf8(), true, vbmi_valid16, vbmi_scan, NULL},
+        (struct fast_slab_ops){fast_utf8(), true, vbmi_valid16, vbmi_scan, vbmi_ascii16},
         (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
 }
 

@@ -5,7 +5,7 @@
  * plain DFA's steps; each kernel's code is in its ISA's header. */
 #include "lookup_avx2.h"
 #include "lookup_avx512.h"
-#include "lookup_neon.h"
+#include "../arm64/lookup_neon.h"
 #include "lookup_sse4.h"
 
 #include "variants.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Validation: the engine of utfdfa__utf8_scan and its variants. A
  * variant is this engine with its ASCII mode and lane count fixed, in a
- * function of an ISA file (portable.c, neon.c; the tests' variants:
+ * function of an ISA file (portable.c, src/fast/arm64/utf8_neon.c; the tests' variants:
  * tests/fast/utf8_variants.c). */
 #ifndef UTFDFA_FAST_UTF8_SCAN_H
 #define UTFDFA_FAST_UTF8_SCAN_H

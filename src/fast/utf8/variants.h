@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The variants of the UTF-8 fast paths the library calls: each an engine
  * with its techniques fixed, defined in the file of the ISA it needs
- * (portable.c, avx2.c, masked.c, avx512.c, neon.c). Each ISA file gives
+ * (portable.c, avx2.c, masked.c, avx512.c; src/fast/arm64/utf8_neon.c). Each ISA file gives
  * the set the library calls on such a CPU (struct utfdfa__utf8_fast_impl);
  * select.c chooses one set at run time. (Variants with other techniques,
  * for the tests and the benchmark: tests/fast/utf8_variants.c.) Names:

@@ -10,6 +10,43 @@
 #ifndef UTFDFA_FAST_UTF8_VBMI_UTF16_H
 #define UTFDFA_FAST_UTF8_VBMI_UTF16_H
 
+/* 32 units to d: all (full) or the first live. */
+FAST_TARGET_VBMI FAST_INLINE void vbmi_put16(uint16_t *d, __m512i w, unsigned live, bool full)
+{
+    if (full)
+        _mm512_storeu_si512(d, w);
+    else
+        _mm512_mask_storeu_epi16(d, (__mmask32)(((uint64_t)1 << live) - 1), w);
+}
+
+/* Byte 2j and 2j + 1: j, the position of character j (or byte j). */
+FAST_TARGET_VBMI FAST_INLINE __m512i vbmi_spread(void)
+{
+    return _mm512_set_epi64(0x1F1F1E1E1D1D1C1C, 0x1B1B1A1A19191818, 0x1717161615151414,
+                            0x1313121211111010, 0x0F0F0E0E0D0D0C0C, 0x0B0B0A0A09090808,
+                            0x0707060605050404, 0x0303020201010000);
+}
+
+/* The 1- and 2-byte characters whose last bytes are at ends, to d: a lane
+ * for each byte (the cleared byte c, and b1, the cleared byte before it
+ * where c is not ASCII, joined by one multiply-add: b1 << 6 | c), the
+ * lanes of last bytes compressed. full: as vbmi_short16's. */
+FAST_TARGET_VBMI FAST_INLINE size_t vbmi_lanes16(__m512i b1, __m512i c, __mmask64 ends, uint16_t *d,
+                                                 bool full)
+{
+    const __m512i hi64 = _mm512_set1_epi16(0x4000), join = _mm512_set1_epi16(0x0140);
+    size_t o = 0;
+    for (unsigned h = 0; h < 2; h++) {
+        __m512i ix = _mm512_add_epi8(vbmi_spread(), _mm512_set1_epi8((char)(32 * h)));
+        __m512i p = _mm512_permutex2var_epi8(b1, _mm512_add_epi8(ix, hi64), c);
+        __mmask32 e = (__mmask32)(ends >> (32 * h));
+        unsigned live = (unsigned)__builtin_popcount(e);
+        vbmi_put16(d + o, _mm512_maskz_compress_epi16(e, _mm512_maddubs_epi16(p, join)), live, full);
+        o += live;
+    }
+    return o;
+}
+
 /* The characters of at most three bytes that make up the first bytes of v
  * to UTF-16, 32 a vector of 16-bit lanes (after Clausecker and Lemire's
  * UTF-16 path): the positions of their last bytes (ends) compressed; per
@@ -20,14 +57,16 @@
  * their low 6 bits; a 2-byte first byte's sixth bit is 0); the byte before
  * a last byte counts only when that last byte is not ASCII, a first byte
  * only when it is of 3 bytes (three: those in v). Without any (three == 0)
- * a lane for each byte instead, the lanes of last bytes compressed. */
+ * a lane for each byte instead, the lanes of last bytes compressed.
+ * full: the room holds 64 units from d (at most 64 bytes in, so 32 units
+ * stored whole at each of the two places are inside it; the units past
+ * those kept are scratch, overwritten next or left past *written as
+ * utf8_fast.h allows), so the stores need no mask (a masked store costs
+ * more on some CPUs, AMD's Zen 4 among them). */
 FAST_TARGET_VBMI FAST_INLINE size_t vbmi_short16(__m512i v, __mmask64 high, __mmask64 three,
-                                                 __mmask64 ends, uint16_t *d)
+                                                 __mmask64 ends, uint16_t *d, bool full)
 {
-    /* Byte 2j and 2j + 1: j, the position of character j (or byte j). */
-    const __m512i spread = _mm512_set_epi64(
-        0x1F1F1E1E1D1D1C1C, 0x1B1B1A1A19191818, 0x1717161615151414, 0x1313121211111010,
-        0x0F0F0E0E0D0D0C0C, 0x0B0B0A0A09090808, 0x0707060605050404, 0x0303020201010000);
+    const __m512i spread = vbmi_spread();
     const __m512i hi64 = _mm512_set1_epi16(0x4000), join = _mm512_set1_epi16(0x0140);
     __m512i iota = vbmi_iota();
     __m512i c = _mm512_and_si512(v, _mm512_mask_blend_epi8(high, _mm512_set1_epi8(-1),
@@ -36,18 +75,8 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_short16(__m512i v, __mmask64 high, __mm
     __m512i b1 = _mm512_maskz_permutexvar_epi8(high & ~(__mmask64)1,
                                                _mm512_sub_epi8(iota, _mm512_set1_epi8(1)), c);
     size_t o = 0;
-    if (three == 0) {
-        for (unsigned h = 0; h < 2; h++) {
-            __m512i ix = _mm512_add_epi8(spread, _mm512_set1_epi8((char)(32 * h)));
-            __m512i p = _mm512_permutex2var_epi8(b1, _mm512_add_epi8(ix, hi64), c);
-            __mmask32 e = (__mmask32)(ends >> (32 * h));
-            unsigned live = (unsigned)__builtin_popcount(e);
-            __m512i w = _mm512_maskz_compress_epi16(e, _mm512_maddubs_epi16(p, join));
-            _mm512_mask_storeu_epi16(d + o, (__mmask32)(((uint64_t)1 << live) - 1), w);
-            o += live;
-        }
-        return o;
-    }
+    if (three == 0)
+        return vbmi_lanes16(b1, c, ends, d, full);
     /* Per byte: the cleared 3-byte first byte two before it. */
     __m512i f2 = _mm512_maskz_permutexvar_epi8(three << 2, _mm512_sub_epi8(iota, _mm512_set1_epi8(2)), c);
     unsigned cnt = (unsigned)__builtin_popcountll(ends);
@@ -60,7 +89,7 @@ FAST_TARGET_VBMI FAST_INLINE size_t vbmi_short16(__m512i v, __mmask64 high, __mm
         __m512i t = _mm512_maskz_permutexvar_epi8(0xAAAAAAAAAAAAAAAAu, sp, f2);
         __m512i w = _mm512_or_si512(_mm512_maddubs_epi16(p, join), _mm512_slli_epi16(t, 4));
         unsigned live = g ? cnt - 32 : cnt > 32 ? 32 : cnt;
-        _mm512_mask_storeu_epi16(d + o, (__mmask32)(((uint64_t)1 << live) - 1), w);
+        vbmi_put16(d + o, w, live, full);
         o += live;
     }
     return o;
@@ -92,6 +121,42 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_run4(const uint8_t *src, size_
     return i;
 }
 
+/* Blocks of 1- and 2-byte characters in a row from src (a character
+ * boundary; the first is such a block), at fixed steps of 64 bytes, so
+ * that no block's load waits on the one before (vbmi_short16's blocks end
+ * at a boundary found by scalar loads, a chain from block to block): each
+ * byte that is not a first byte of two ends a character, its value joined
+ * with the byte before it (for byte 0, the last block's last, kept in a
+ * register), so a character begun in a block's last byte is written with
+ * the next block. Stops before a block with a longer character or of
+ * fewer than 64 bytes, one byte back when the last block ended with a
+ * first byte. Units to d + *o (*o moved on; *o <= bytes done, so the room
+ * holds 64 units from d + *o); bytes done. */
+FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_run2(const uint8_t *src, size_t n, uint16_t *d,
+                                                       size_t *o)
+{
+    const __m512i l1 = _mm512_set1_epi8((char)VB_LONGER(1)), l2 = _mm512_set1_epi8((char)VB_LONGER(2));
+    /* Byte j: byte j - 1 of the second source, byte 0 the first's last. */
+    const __m512i back = _mm512_add_epi8(vbmi_iota(), _mm512_set1_epi8(63));
+    __m512i prev = _mm512_setzero_si512();
+    __mmask64 lead = 0;
+    size_t i = 0, u = *o;
+    for (; n - i >= 64; i += 64) {
+        __m512i v = _mm512_loadu_si512(src + i);
+        if (_mm512_cmpge_epu8_mask(v, l2))
+            break;
+        __mmask64 high = _mm512_movepi8_mask(v);
+        lead = _mm512_cmpge_epu8_mask(v, l1);
+        __m512i c = _mm512_and_si512(v, _mm512_mask_blend_epi8(high, _mm512_set1_epi8(-1),
+                                                               _mm512_set1_epi8(0x3F)));
+        __m512i b1 = _mm512_maskz_permutex2var_epi8(high, prev, back, c);
+        u += vbmi_lanes16(b1, c, ~lead, d + u, true);
+        prev = c;
+    }
+    *o = u;
+    return i - (size_t)(lead >> 63);
+}
+
 /* To UTF-16: a block that no 4-byte character begins in goes by
  * vbmi_short16 and ends at a character boundary (the last one at most 64
  * bytes in: found from the bytes at 63-64 by scalar loads, so that the next
@@ -107,7 +172,8 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_valid16(const uint8_t *src, si
     while (i < n) {
         size_t rem = n - i, k = rem < 64 ? rem : 64;
         __mmask64 lm = k == 64 ? ~(__mmask64)0 : ((__mmask64)1 << k) - 1;
-        __m512i v = _mm512_maskz_loadu_epi8(lm, src + i);
+        /* (An unmasked load where it can be: a masked one costs more on Zen 4.) */
+        __m512i v = k == 64 ? _mm512_loadu_si512(src + i) : _mm512_maskz_loadu_epi8(lm, src + i);
         __mmask64 high = _mm512_movepi8_mask(v);
         if (high == 0) {
             vbmi_widen(v, k, d + o, true);
@@ -119,7 +185,12 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_valid16(const uint8_t *src, si
             i += vbmi_run4(src + i, n - i, d, &o);
             continue;
         }
-        if (rem > 64) {
+        if (k == 64 && !_mm512_cmpge_epu8_mask(v, l2) && !vbmi_is_cont(src[i])) {
+            i += vbmi_run2(src + i, n - i, d, &o);
+            continue;
+        }
+        bool full = rem > 64; /* o <= i: the room from d + o holds 64 units */
+        if (full) {
             /* (Bytes 62-64 all continuing one would be a 4-byte one begun here.) */
             size_t c64 = vbmi_is_cont(src[i + 64]);
             k = 64 - c64 - (c64 & vbmi_is_cont(src[i + 63]));
@@ -131,7 +202,7 @@ FAST_TARGET_VBMI FAST_NOINLINE static size_t vbmi_valid16(const uint8_t *src, si
          * character that begins here (the bytes before are the last
          * block's). */
         __mmask64 ends = ~lead & ~(cont >> 1) & lm & (0 - (first & (0 - first)));
-        o += vbmi_short16(v, high, _mm512_cmpge_epu8_mask(v, l2) & lm, ends, d + o);
+        o += vbmi_short16(v, high, _mm512_cmpge_epu8_mask(v, l2) & lm, ends, d + o, full);
         i += k;
     }
     return o;

@@ -3,10 +3,10 @@
  * there): 16 bytes a vector, tbl (vqtbl1q_u8) for the nibble tables, ext
  * for the previous bytes, a maximum across the vector (umaxv) for the
  * tests. */
-#ifndef UTFDFA_FAST_UTF8_LOOKUP_NEON_H
-#define UTFDFA_FAST_UTF8_LOOKUP_NEON_H
+#ifndef UTFDFA_FAST_ARM64_LOOKUP_NEON_H
+#define UTFDFA_FAST_ARM64_LOOKUP_NEON_H
 
-#include "lookup.h"
+#include "../utf8/lookup.h"
 
 #if FAST_ARM64
 #define LK_NEON_INLINE FAST_INLINE
@@ -119,7 +119,7 @@ LK_NEON_INLINE uint8x16_t lk_neon_check(const struct lk_neon_ctx *c, const lk_ta
 #define LK_INLINE LK_NEON_INLINE
 #define LK_V uint8x16_t
 #define LK_NB 4
-#include "lookup_engine.h"
+#include "../utf8/lookup_engine.h"
 #undef LK_SUF
 #undef LK_INLINE
 #undef LK_V

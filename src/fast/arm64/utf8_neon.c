@@ -1,22 +1,24 @@
 /* SPDX-License-Identifier: MIT */
-/* The variants of AArch64's NEON level: the portable engines (scan.h,
+/* The UTF-8 fast paths of AArch64's NEON level (a set of
+ * src/fast/utf8/variants.h): the portable engines (src/fast/utf8/scan.h,
  * decode.h, replace.h) with the ASCII path in NEON (ascii.h), as the
  * portable set has it in words; validation is the lookup validator's
- * (lookup_neon.h, lookup.c), and decoding strict is by slabs (slab.h):
- * the lookup validator, then the NEON transcoder of valid text
- * (src/fast/arm64/utf8_transcode.h: end-of-character masks and tbl);
- * replacing decodes valid text by the same slabs, errors by windows. */
-#include "utf8_fast.h"
+ * (lookup_neon.h here, instantiated in src/fast/utf8/lookup.c), and
+ * decoding strict is by slabs (slab.h): the lookup validator, then the
+ * NEON transcoder of valid text (utf8_transcode.h: end-of-character masks
+ * and tbl); replacing decodes valid text by the same slabs, errors by
+ * windows. */
+#include "../utf8/utf8_fast.h"
 
-#include "decode.h"
-#include "lanes.h"
-#include "replace.h"
-#include "lookup.h"
-#include "scan.h"
-#include "slab.h"
-#include "variants.h"
+#include "../utf8/decode.h"
+#include "../utf8/lanes.h"
+#include "../utf8/replace.h"
+#include "../utf8/lookup.h"
+#include "../utf8/scan.h"
+#include "../utf8/slab.h"
+#include "../utf8/variants.h"
 
-#include "../arm64/utf8_transcode.h"
+#include "utf8_transcode.h"
 
 #if FAST_ARM64
 static size_t fast_scan_neon(const uint8_t *src, size_t n, uint32_t *state)
