@@ -101,26 +101,18 @@ NOINLINE static size_t encode_scalars(enum fast_form form, const uint32_t *src, 
     return done;
 }
 
-enum { ENCODE_FAST_MIN = 16, ENCODE_FAST_WAIT_MOST = 1024 };
-
 /* The kernels' turn in utfdfa_encode's loop, at src[0..n): what they
  * wrote, and in *wait how far the loop goes before their next turn: to the
- * next code point after a run of ENCODE_FAST_MIN or more, else that many,
- * twice as far after each short run in a row, up to ENCODE_FAST_WAIT_MOST
- * (with errors close together a kernel call each would cost more than it
- * saves). Out of line: inline, it slowed the loop's own path by 18%. */
+ * next code point after a run of KERNEL_WAIT or more, else longer each
+ * short run in a row (fast/kernels.h: the decoders' rule too). Out of
+ * line: inline, it slowed the loop's own path by 18%. */
 NOINLINE static size_t kernel_turn(enum fast_form form, const uint32_t *src, size_t n,
                                    struct out *o, size_t *wait)
 {
     size_t k = encode_scalars(form, src, n, o);
     if (k)
         o->after_high = false; /* WTF-8: what it wrote last is no surrogate */
-    if (k >= ENCODE_FAST_MIN)
-        *wait = 1;
-    else if (*wait < ENCODE_FAST_MIN)
-        *wait = ENCODE_FAST_MIN;
-    else if (*wait < ENCODE_FAST_WAIT_MOST)
-        *wait *= 2;
+    *wait = k >= KERNEL_WAIT ? 1 : kernel_wait_after_short(*wait);
     return k;
 }
 

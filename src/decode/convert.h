@@ -98,7 +98,7 @@ ALWAYS_INLINE utfdfa_result convert_fast(const struct call *c, const uint8_t *sr
 {
     struct decoder *d = c->d;
     unsigned from = c->from;
-    size_t done = 0, n = *src_len, plain = FAST_WINDOW / 2; /* the first window: FAST_WINDOW */
+    size_t done = 0, n = *src_len, plain = KERNEL_WAIT / 2; /* the first window: KERNEL_WAIT */
     size_t slab = UTF8_PART_MOST; /* a UTF-8 part's first slab (utf8_fast.h) */
     utfdfa_error e;
     struct call window_call = *c; /* a window's: the core reports into e */

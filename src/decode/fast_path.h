@@ -13,9 +13,8 @@
  * takes a short window past where they stopped, and the fast path goes on.
  * For a UTF-8 part (CESU-8, modified UTF-8, RFC 2279, WTF-8), while the
  * fast path reads less than the window before it (the source's own
- * characters close together: CESU-8's pairs), each window is twice as
- * long, up to FAST_WINDOW_MOST, so that its calls do not cost more than
- * they read. The fast paths are not used while a BOM mode still acts on the
+ * characters close together: CESU-8's pairs), each window is longer
+ * (kernel_wait_after_short in fast/kernels.h, the encoder's rule too). The fast paths are not used while a BOM mode still acts on the
  * stream's first character, nor for a target that cannot hold every scalar
  * value (Corrected UTF-8: C1 controls, U+0000; ISO-8859-1: U+0100 on). */
 #ifndef UTFDFA_DECODE_FAST_PATH_H
@@ -24,8 +23,6 @@
 #include "decode/deliver.h"
 #include "fast/kernels.h"
 #include "fast/utf8/utf8_fast.h"
-
-enum { FAST_WINDOW = 16, FAST_WINDOW_MOST = 1024 };
 
 /* ------------------------------------------------------- when */
 
@@ -99,8 +96,8 @@ ALWAYS_INLINE bool fast_ok(const struct call *c)
 ALWAYS_INLINE size_t plain_window(const struct call *c, size_t k, size_t *plain)
 {
     unsigned from = c->from, pending = PENDING(c->d->flags);
-    bool grow = has_utf8_part(from) && k < *plain && *plain < FAST_WINDOW_MOST;
-    *plain = grow ? 2 * *plain : FAST_WINDOW;
+    bool short_read = has_utf8_part(from) && k < *plain;
+    *plain = short_read ? kernel_wait_after_short(*plain) : KERNEL_WAIT;
     if (pending && has_utf8_part(from))
         return 1;
     if (pending && unit_form(from) >= 0)

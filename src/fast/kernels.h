@@ -27,6 +27,19 @@ enum fast_form { FORM_UTF8, FORM_UTF16LE, FORM_UTF16BE, FORM_UTF32LE, FORM_UTF32
 #define FORM_HOST_UTF32 FORM_UTF32LE
 #endif
 
+/* How long the caller's plain loop runs before it calls a kernel again.
+ * After a call that read a stretch's worth, KERNEL_WAIT; where calls keep
+ * stopping early (errors, or characters the kernels leave to the caller,
+ * close together), each stretch twice the last, up to KERNEL_WAIT_MOST, so
+ * that the calls do not cost more than they read. The decoders count bytes
+ * (decode/fast_path.h), the encoder code points (api/encoder.c). */
+enum { KERNEL_WAIT = 16, KERNEL_WAIT_MOST = 1024 };
+
+static inline size_t kernel_wait_after_short(size_t last)
+{
+    return last < KERNEL_WAIT ? KERNEL_WAIT : last < KERNEL_WAIT_MOST ? 2 * last : KERNEL_WAIT_MOST;
+}
+
 /* ASCII: copy the longest prefix of src[0..src_len) made of whole `from` units whose values are
  * 0x00-0x7F, converted to `to` units, as many as fit dst[0..dst_len). Returns the number of
  * characters copied: n * unit(from) bytes read, n * unit(to) bytes written. A partial unit at
