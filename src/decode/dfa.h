@@ -96,8 +96,10 @@ ALWAYS_INLINE enum delivery complete(const struct dfa_call *c, unsigned tag, uin
     if (t->self == UTFDFA_CORRECTED_UTF8 && (options_of(k->d) & UTFDFA_CORRECTED_PUA) &&
         pua_image(value))
         value -= PUA_SHIFT;
+    /* A character of the magic number: held (magic_step; release() writes it
+     * once the stream proves otherwise). */
     if (t->magic && !(k->d->flags & F_NOMAGIC))
-        return DELIVERED; /* a character of the magic number: held (see magic_byte) */
+        return DELIVERED;
     return deliver(k, c->limit, value, at, length);
 }
 
