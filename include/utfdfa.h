@@ -34,7 +34,8 @@ extern "C" {
 #endif
 
 /* The version, X.Y.Z: a minor version (Y) only adds to the API and the ABI;
- * see the README's compatibility promise. The soname is libutfdfa.so.X. */
+ * see doc/install.md, "Version and compatibility". The soname is
+ * libutfdfa.so.X. */
 #define UTFDFA_VERSION_MAJOR 0
 #define UTFDFA_VERSION_MINOR 1
 #define UTFDFA_VERSION_PATCH 0
