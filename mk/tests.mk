@@ -45,7 +45,8 @@ check-simd-derive: $(SIMD_GEN_HEADERS) | $(B)/.tools-ok
 CHECKS += check-simd-derive
 
 # The docs: README is the entry point (at most 200 lines); every path a doc or
-# a source file names exists (tests/layout/check_paths.py); doc/grammars.md
+# a source file names exists, from the top or from src/ (decode/dfa.h), and
+# so does every make check-/bench- target (tests/layout/check_paths.py); doc/grammars.md
 # draws the UTF-8 DFA as a Mermaid diagram, which must be what the generator
 # emits now.
 README_MAX_LINES = 200

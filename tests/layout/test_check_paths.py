@@ -44,6 +44,23 @@ class CheckPaths(unittest.TestCase):
                                           "# http://example.org/src/nothing\n"})
         self.assertEqual(rc, 0, out)
 
+    def test_paths_relative_to_src(self):
+        rc, out = self.run_on({"src/fast/k.h": "", "src/decode/a.c": "/* fast/k.h, not fast/gone.h;\n"
+                                                                    " * encode/decode is words */\n"})
+        self.assertEqual(rc, 1)
+        self.assertIn("src/decode/a.c:1: fast/gone.h: no such file or folder", out)
+        self.assertNotIn("fast/k.h:", out)
+        self.assertNotIn("encode/decode", out)
+
+    def test_make_targets(self):
+        rc, out = self.run_on({"Makefile": ".PHONY: check-a \\\n  check-b\ncheck-x-%: ; true\nbench-c: check-a\n",
+                               "doc/x.md": "`make check-a check-b`, make -j2 check-x-y, `bench-c`\n"
+                                           "`make check-gone`, `bench-gone`\n"})
+        self.assertEqual(rc, 1)
+        self.assertIn("doc/x.md:2: make check-gone: no such target", out)
+        self.assertIn("doc/x.md:2: make bench-gone: no such target", out)
+        self.assertNotIn("doc/x.md:1:", out)
+
 
 if __name__ == "__main__":
     unittest.main()
