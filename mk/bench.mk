@@ -20,7 +20,7 @@ SIMDUTF ?=
 
 .PHONY: bench
 
-bench: $(B)/libutfdfa.a $(HEADERS) $(G)/utf8.fast.gen.h
+bench: $(TEST_LIB) $(HEADERS) $(G)/utf8.fast.gen.h
 	@B="$(B)" CC="$(CC)" BENCH_CFLAGS="$(BENCH_CFLAGS)" LIB_CFLAGS="$(CFLAGS)" \
 	  SHARED="$(SHARED)" SIMDUTF="$(SIMDUTF)" sh tests/bench/run.sh
 

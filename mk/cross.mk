@@ -109,10 +109,10 @@ MCA_CPU ?= neoverse-n1
 XA = $(B)/cross/aarch64
 .PHONY: bench-arm64
 bench-arm64: $(B)/.cross-tools-ok-aarch64 | $(B)/.tools-ok
-	$(MAKE) --no-print-directory B=$(XA) CC=aarch64-linux-gnu-gcc $(XA)/libutfdfa.a
+	$(MAKE) --no-print-directory B=$(XA) CC=aarch64-linux-gnu-gcc $(XA)/libutfdfa.a $(XA)/libutfdfa-hooks.a
 	@mkdir -p $(XA)/bench
 	aarch64-linux-gnu-gcc $(WARN) -O2 -static -I include tests/bench/ipb.c tests/bench/ipb_input.c \
-	  $(XA)/libutfdfa.a -o $(XA)/bench/ipb
+	  $(XA)/libutfdfa-hooks.a -o $(XA)/bench/ipb
 	@OUT="$(XA)/bench" LIB="$(XA)/libutfdfa.a" SIMDUTF="$(SIMDUTF)" sh tests/bench/arm64_peers.sh
 	@peers=; for d in simdjson simdutf; do [ ! -x $(XA)/bench/ipb_$$d ] || peers="$$peers $(XA)/bench/ipb_$$d"; done; \
 	  B="$(B)" SHARED="$(SHARED)" IPB="$(XA)/bench/ipb" IPB_PEERS="$$peers" sh tests/bench/arm64_ipb.sh

@@ -31,6 +31,9 @@ $(AMALG)/utfdfa.c $(AMALG)/utfdfa.h: $(AMALG)/.stamp ;
 $(AT)/utfdfa.o: $(AMALG)/.stamp
 	@rm -rf $(AT)/alone && mkdir -p $(AT)/alone && cp $(AMALG)/utfdfa.c $(AT)/alone/
 	cd $(AT)/alone && $(CC) $(AMALG_CFLAGS) -c utfdfa.c -o ../utfdfa.o
+# The suites force kernel levels: their copy has the test hooks (mk/lib.mk).
+$(AT)/utfdfa-hooks.o: $(AT)/utfdfa.o
+	cd $(AT)/alone && $(CC) $(AMALG_CFLAGS) -DUTFDFA_TEST_HOOKS -c utfdfa.c -o ../utfdfa-hooks.o
 
 AMALG_RUN = consumer test_hostile test_decode test_variants test_forms test_utf7 test_utf7_ref \
             test_vectors
@@ -40,8 +43,8 @@ $(AT)/consumer: tests/install/consumer.c $(AT)/utfdfa.o
 # The suites: the common library is built against include/utfdfa.h, which
 # check-amalgamation proves equal to the amalgamated header.
 $(foreach t,$(filter-out consumer,$(AMALG_RUN)),$(eval $(AT)/$(t): $(filter %/$(t).c,$(LIB_TESTS:%=tests/%.c))))
-$(addprefix $(AT)/,$(filter-out consumer,$(AMALG_RUN))): $(TEST_COMMON) $(TEST_HDRS) $(AT)/utfdfa.o
-	$(AMALG_CC) -I tests/common -I tests/ref $(filter %.c,$^) $(TEST_COMMON) $(AT)/utfdfa.o -o $@
+$(addprefix $(AT)/,$(filter-out consumer,$(AMALG_RUN))): $(TEST_COMMON) $(TEST_HDRS) $(AT)/utfdfa-hooks.o
+	$(AMALG_CC) -I tests/common -I tests/ref $(filter %.c,$^) $(TEST_COMMON) $(AT)/utfdfa-hooks.o -o $@
 
 # test_decode's exhaustive part runs against the library in check-unit: the
 # code is the same, so here it is skipped (UTFDFA_QUICK).

@@ -7,10 +7,10 @@
 # UTF-8 without shift rows and for the other grammars (tests/decode/test_fast.c).
 $(T)/test_fast: tests/decode/test_fast.c tests/decode/fast_generic.c tests/decode/fast_generic.h \
                 $(TEST_HDRS) $(TEST_COMMON) $(UTF8_VARIANTS) $(UTF8_FAST_HDRS) $(HEADERS) \
-                $(FAST_GEN_HEADERS) $(B)/libutfdfa.a | $(T)
+                $(FAST_GEN_HEADERS) $(TEST_LIB) | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I $(G) -I tests/common -I src/fast/utf8 -I src/fast -I tests/fast \
 	  -I tests/decode $< tests/decode/fast_generic.c tests/fast/utf8_variants.c $(TEST_COMMON) \
-	  $(B)/libutfdfa.a -o $@
+	  $(TEST_LIB) -o $@
 
 .PHONY: check-fast
 check-fast: $(T)/test_fast
@@ -22,8 +22,8 @@ CHECKS += check-fast
 # plain loop (tests/decode/test_fast_levels.c).
 .PHONY: check-fast-levels
 $(T)/test_fast_levels: tests/decode/test_fast_levels.c $(TEST_HDRS) $(TEST_COMMON) \
-                       $(B)/libutfdfa.a $(G)/utf8.gen.h | $(T)
-	$(CC) $(TEST_CFLAGS) -I include -I $(G) -I src/fast/utf8 -I src/fast $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+                       $(TEST_LIB) $(G)/utf8.gen.h | $(T)
+	$(CC) $(TEST_CFLAGS) -I include -I $(G) -I src/fast/utf8 -I src/fast $< $(TEST_COMMON) $(TEST_LIB) -o $@
 
 check-fast-levels: $(T)/test_fast_levels
 	$(T)/test_fast_levels $(SHARED)
@@ -35,13 +35,13 @@ CHECKS += check-fast-levels
 # `build/tests/test_kernels --speed` prints a rough ASCII throughput per level.
 .PHONY: check-kernels
 $(T)/test_kernels: tests/fast/test_kernels.c $(TEST_HDRS) $(TEST_COMMON) $(KERNEL_HEADERS) \
-                   $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I tests/common -I src $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+                   $(TEST_LIB) | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I tests/common -I src $< $(TEST_COMMON) $(TEST_LIB) -o $@
 
 # The fused kernel (utfdfa__wide_transcode) likewise (tests/fast/test_wide.c).
 $(T)/test_wide: tests/fast/test_wide.c $(TEST_HDRS) $(TEST_COMMON) $(KERNEL_HEADERS) \
-                $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I include -I tests/common -I src $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+                $(TEST_LIB) | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I include -I tests/common -I src $< $(TEST_COMMON) $(TEST_LIB) -o $@
 
 check-kernels: $(T)/test_kernels $(T)/test_wide
 	$(T)/test_kernels
@@ -68,9 +68,9 @@ $(T)/lookup/%.simd.gen.h: tests/decode/lookup/%.abnf $(GEN_DEPS) | $(B)/.tools-o
 	$(ABNFC) $< --emit c-simd -o $@
 
 $(T)/test_lookup: tests/decode/test_lookup.c $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_HDRS) \
-                  $(HEADERS) $(LOOKUP_TEST_HDRS) $(B)/libutfdfa.a | $(T)
+                  $(HEADERS) $(LOOKUP_TEST_HDRS) $(TEST_LIB) | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I $(G) -I $(T)/lookup -I tests/common -I src/fast/utf8 -I src/fast $< \
-	  $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+	  $(TEST_COMMON) $(TEST_LIB) -o $@
 
 check-lookup: $(T)/test_lookup
 	$(T)/test_lookup $(SHARED)
@@ -96,8 +96,8 @@ CHECKS += check-masked
 # every level.
 .PHONY: check-utf7-kernels
 $(T)/test_utf7_kernels: tests/fast/test_utf7_kernels.c $(TEST_HDRS) $(TEST_COMMON) \
-                        $(KERNEL_HEADERS) $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -I src -I tests/common $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+                        $(KERNEL_HEADERS) $(TEST_LIB) | $(T)
+	$(CC) $(WARN) $(CFLAGS) -I src -I tests/common $< $(TEST_COMMON) $(TEST_LIB) -o $@
 
 check-utf7-kernels: $(T)/test_utf7_kernels $(T)/test_utf7 $(T)/test_utf7_ref $(T)/test_imap_iconv
 	$(T)/test_utf7_kernels
@@ -111,8 +111,8 @@ CHECKS += check-utf7-kernels
 # against the replacing loop (tests/decode/test_rep_tokens.c).
 .PHONY: check-rep-tokens
 $(T)/test_rep_tokens: tests/decode/test_rep_tokens.c $(TEST_HDRS) $(TEST_COMMON) \
-                      $(B)/libutfdfa.a $(G)/utf8.gen.h src/fast/isa.h | $(T)
-	$(CC) $(TEST_CFLAGS) -I include -I $(G) -I src/fast/utf8 -I src/fast $< $(TEST_COMMON) $(B)/libutfdfa.a -o $@
+                      $(TEST_LIB) $(G)/utf8.gen.h src/fast/isa.h | $(T)
+	$(CC) $(TEST_CFLAGS) -I include -I $(G) -I src/fast/utf8 -I src/fast $< $(TEST_COMMON) $(TEST_LIB) -o $@
 
 check-rep-tokens: $(T)/test_rep_tokens
 	$(T)/test_rep_tokens

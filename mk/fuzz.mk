@@ -13,7 +13,7 @@ FUZZ_LIB_FLAGS = $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -DUTFDFA_INLINE_HINTS
 
 $(FB)/libutfdfa.a: always-remake | $(B)/.fuzz-tools-ok
 	@$(MAKE) --no-print-directory B=$(FB) CC=$(FUZZ_CC) CFLAGS='$(FUZZ_LIB_FLAGS)' \
-	  $@ $(FB)/gen/utf8.lexer.c $(FB)/gen/utf8-rfc2279.lexer.c $(FB)/gen/corrected-utf-8.lexer.c
+	  $@ $(FB)/libutfdfa-hooks.a $(FB)/gen/utf8.lexer.c $(FB)/gen/utf8-rfc2279.lexer.c $(FB)/gen/corrected-utf-8.lexer.c
 
 $(FB)/fuzz_%: tests/fuzz/fuzz_decode.c tests/fuzz/fuzz_common.h $(REF_SRCS) $(REF_HDRS) $(FB)/libutfdfa.a
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$* -I include -I $(FB)/gen -I tests/ref \
@@ -24,9 +24,10 @@ $(FUZZ_VARIANTS:%=$(FB)/fuzz_%): $(FB)/fuzz_%: $(VARIANT_DEPS:$(G)/%=$(FB)/gen/%
 	  -I tests/ref tests/fuzz/fuzz_variants.c tests/ref/ref_utf7.c tests/ref/ref_forms.c \
 	  $(FB)/libutfdfa.a -o $@
 
+# The variants ask which levels the CPU has: the library with its test hooks (mk/lib.mk).
 $(FB)/fuzz_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h $(UTF8_VARIANTS) $(UTF8_FAST_HDRS) $(FB)/libutfdfa.a
 	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -I include -I $(FB)/gen \
-	  -I src/fast/utf8 -I src/fast -I tests/fast $< tests/fast/utf8_variants.c $(FB)/libutfdfa.a -o $@
+	  -I src/fast/utf8 -I src/fast -I tests/fast $< tests/fast/utf8_variants.c $(FB)/libutfdfa-hooks.a -o $@
 
 # The fuzz build's generated files come from the sub-make above.
 $(filter $(FB)/gen/%,$(VARIANT_DEPS:$(G)/%=$(FB)/gen/%)): $(FB)/libutfdfa.a ;

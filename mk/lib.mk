@@ -39,6 +39,20 @@ $(B)/libutfdfa.a: $(LIB_OBJS)
 	$(check_version)
 	rm -f $@ && ar rcs $@ $^
 
+# The tests' library (TEST_LIB): libutfdfa.a with the dispatcher compiled
+# with its test hooks (UTFDFA_TEST_HOOKS: utfdfa__fast_force, utfdfa__fast_has,
+# which force a kernel level), so that the suites, benchmarks and fuzz
+# targets can pick levels while the shipped library, the .so and the
+# amalgamation carry no test code.
+TEST_LIB = $(B)/libutfdfa-hooks.a
+$(B)/obj/fast/dispatch_hooks.o: src/fast/dispatch.c $(LIB_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -DUTFDFA_BUILD -DUTFDFA_TEST_HOOKS -I include -I src \
+	  -I $(G) -c $< -o $@
+
+$(TEST_LIB): $(filter-out $(B)/obj/fast/dispatch.o,$(LIB_OBJS)) $(B)/obj/fast/dispatch_hooks.o
+	rm -f $@ && ar rcs $@ $^
+
 # The command-line tool: src/cli/, one file each concern.
 CLI_SRCS = src/cli/main.c src/cli/stream.c src/cli/position.c src/cli/output.c
 CLI_HDRS = src/cli/cli.h src/cli/stream.h src/cli/position.h src/cli/output.h

@@ -73,9 +73,9 @@ $(FUZZ_VARIANTS:%=$(T)/replay_%): $(T)/replay_%: $(VARIANT_DEPS) tests/fuzz/repl
 
 $(T)/replay_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h tests/fuzz/replay_main.c $(UTF8_VARIANTS) \
                  $(UTF8_FAST_HDRS) $(G)/utf8.gen.h $(G)/utf8.fast.gen.h $(G)/utf8.simd.gen.h \
-                 $(B)/libutfdfa.a | $(T)
+                 $(TEST_LIB) | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I include -I $(G) -I src/fast/utf8 -I src/fast -I tests/fast $< \
-	  tests/fuzz/replay_main.c tests/fast/utf8_variants.c $(B)/libutfdfa.a -o $@
+	  tests/fuzz/replay_main.c tests/fast/utf8_variants.c $(TEST_LIB) -o $@
 
 # The fast-path target reads the UTF-8 seeds (its 2 header bytes are theirs).
 check-fuzz-replay: $(FUZZ_TARGETS:%=$(T)/replay_%) $(FB)/seeds/.stamp

@@ -100,7 +100,8 @@ $(T)/common/levels.o: $(KERNEL_HEADERS)
 $(TEST_COMMON): $(TEST_COMMON_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-# A suite is tests/FEATURE/NAME.c, linked with the common library and libutfdfa.a.
+# A suite is tests/FEATURE/NAME.c, linked with the common library and the
+# library with its test hooks (TEST_LIB, mk/lib.mk).
 LIB_TESTS = decode/test_decode decode/test_variants decode/test_forms decode/test_utf7 \
             decode/test_utf7_ref decode/test_imap_iconv encode/test_encode encode/test_encode_levels \
             stream/test_vectors \
@@ -110,9 +111,9 @@ LIB_TESTS = decode/test_decode decode/test_variants decode/test_forms decode/tes
             contract/test_lengths
 $(foreach t,$(LIB_TESTS),$(eval $(T)/$(notdir $(t)): tests/$(t).c))
 $(addprefix $(T)/,$(notdir $(LIB_TESTS))): $(TEST_COMMON) $(TEST_HDRS) include/utfdfa.h \
-                                            $(B)/libutfdfa.a | $(T)
+                                            $(TEST_LIB) | $(T)
 	$(CC) $(TEST_CFLAGS) -I include -I $(T) -I $(G) $(filter %.c,$^) $(TEST_COMMON) \
-	  $(B)/libutfdfa.a -o $@
+	  $(TEST_LIB) -o $@
 # The generated fact it checks (utf8_sublanguages).
 $(T)/test_utf8_part: $(REGISTRY_HEADER)
 

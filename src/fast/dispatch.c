@@ -132,6 +132,14 @@ static const struct fast_kernels *kern_level(void)
     return kern_tables[utfdfa__fast_level()];
 }
 
+const char *utfdfa__fast_level_name(void)
+{
+    return kern_names[utfdfa__fast_level()];
+}
+
+/* The tests' and benchmarks' hooks: built only into their copy of this file
+ * (UTFDFA_TEST_HOOKS, tests' libutfdfa-hooks.a), never into the library. */
+#ifdef UTFDFA_TEST_HOOKS
 /* The level named `level` when this build and CPU have it, else -1. */
 static int kern_named(const char *level)
 {
@@ -140,11 +148,6 @@ static int kern_named(const char *level)
             kern_supported((enum fast_level)l))
             return l;
     return -1;
-}
-
-const char *utfdfa__fast_level_name(void)
-{
-    return kern_names[utfdfa__fast_level()];
 }
 
 int utfdfa__fast_has(const char *level)
@@ -160,6 +163,7 @@ int utfdfa__fast_force(const char *level)
     kern_store(1 + l);
     return 1;
 }
+#endif
 
 size_t utfdfa__ascii_copy(enum fast_form from, enum fast_form to, const uint8_t *src,
                           size_t src_len, uint8_t *dst, size_t dst_len)

@@ -120,7 +120,9 @@ enum fast_count {
  * unless it is a low surrogate; a UTF-32 unit takes 1-4 bytes and 1 or 2 units. */
 uint64_t utfdfa__count(enum fast_form from, enum fast_count what, const uint8_t *src, size_t len);
 
-/* For tests and benchmarks: use the kernels of `level` (a name of the rows of
+/* The two below exist only with UTFDFA_TEST_HOOKS (the tests' build of
+ * dispatch.c), never in the shipped library.
+ * For tests and benchmarks: use the kernels of `level` (a name of the rows of
  * src/fast/levels.h: "scalar", "sse2", ..., "neon"; or "auto" for the run-time
  * choice) from now on. Returns 0, changing nothing, when this build or this
  * CPU has no such level. Not meant to race with calls to the kernels. */

@@ -8,7 +8,8 @@
 # Environment (the Makefile passes them): B (build dir), CC, CXX,
 # BENCH_CFLAGS (the benchmark's and the fast paths' flags), LIB_CFLAGS (the
 # flags build/libutfdfa.a was built with), SHARED (../shared),
-# BENCH_LIB (a library to measure instead of build/libutfdfa.a),
+# BENCH_LIB (a library to measure instead of build/libutfdfa-hooks.a,
+# libutfdfa.a with the level-forcing hooks; it needs utfdfa__fast_force),
 # BENCH_BASE_SO (a libutfdfa.so measured beside it, utf7dec: base_lib.c) and
 # BENCH_NO_INSTALL=1 to leave the system alone; SIMDUTF (a directory holding
 # simdutf's amalgamation, simdutf.h and simdutf.cpp, fetched and made
@@ -21,7 +22,8 @@ CXX=${CXX:-g++}
 BENCH_CFLAGS=${BENCH_CFLAGS:--O2}
 LIB_CFLAGS=${LIB_CFLAGS:--O2 -g}
 SHARED=${SHARED:-../shared}
-LIB=${BENCH_LIB:-$B/libutfdfa.a} # another build of the library to measure, if wanted
+# The library with its test hooks (mk/lib.mk): BENCH_LEVEL forces a level.
+LIB=${BENCH_LIB:-$B/libutfdfa-hooks.a} # another build of the library to measure, if wanted
 OUT=$B/bench
 WARN="-std=c11 -Wall -Wextra -Wpedantic -Werror"
 mkdir -p "$OUT"
@@ -121,8 +123,8 @@ fi
 
 # ---------------------------------------------------------------- build
 # The fast paths are compiled here from src/, with every variant
-# (tests/fast/utf8_variants.c); the public API is build/libutfdfa.a as
-# `make` built it.
+# (tests/fast/utf8_variants.c); the public API is build/libutfdfa-hooks.a (the
+# library `make` built, with its level-forcing hooks).
 ARCH_NOTE="no -march: x86-64 baseline (SSE2); the fast paths' BMI2/AVX2 variants are compiled with target attributes and chosen at run time"
 FLAGS_NOTE="benchmark and fast paths: $BENCH_CFLAGS ($ARCH_NOTE); $LIB: $LIB_CFLAGS; peers: Debian's builds"
 FAST_OBJS=
