@@ -54,7 +54,7 @@ GRAMMARS = $(ENCODING_GRAMMARS) $(UNIT_GRAMMARS)
 
 HEADERS  = $(GRAMMARS:%=$(G)/%.gen.h)
 # The UTF-8 fast paths' derived tables (gen/emit_fast.py): UTF-8's for the
-# library, the others' for tests/decode/test_fast.c (the same code over them).
+# library, the others' for tests/fast/test_fast.c (the same code over them).
 FAST_GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8
 FAST_GEN_HEADERS = $(FAST_GRAMMARS:%=$(G)/%.fast.gen.h)
 # The registry's tables: internal (included by the library, never installed).

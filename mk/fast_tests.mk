@@ -4,12 +4,12 @@
 # Included by the top-level Makefile, which defines B, G, T, CC and the flags.
 
 # The fast paths equal the plain per-byte loop: every variant, for UTF-8, for
-# UTF-8 without shift rows and for the other grammars (tests/decode/test_fast.c).
-$(T)/test_fast: tests/decode/test_fast.c tests/decode/fast_generic.c tests/decode/fast_generic.h \
+# UTF-8 without shift rows and for the other grammars (tests/fast/test_fast.c).
+$(T)/test_fast: tests/fast/test_fast.c tests/fast/fast_generic.c tests/fast/fast_generic.h \
                 $(TEST_HDRS) $(TEST_COMMON) $(UTF8_VARIANTS) $(UTF8_FAST_HDRS) $(HEADERS) \
                 $(FAST_GEN_HEADERS) $(TEST_LIB) | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I $(G) -I tests/common -I src/fast/utf8 -I src/fast -I tests/fast \
-	  -I tests/decode $< tests/decode/fast_generic.c tests/fast/utf8_variants.c $(TEST_COMMON) \
+	  $< tests/fast/fast_generic.c tests/fast/utf8_variants.c $(TEST_COMMON) \
 	  $(TEST_LIB) -o $@
 
 .PHONY: check-fast
@@ -19,9 +19,9 @@ check-fast: $(T)/test_fast
 CHECKS += check-fast
 
 # The decoders the library calls, forced to each kernel level, against the
-# plain loop (tests/decode/test_fast_levels.c).
+# plain loop (tests/fast/test_fast_levels.c).
 .PHONY: check-fast-levels
-$(T)/test_fast_levels: tests/decode/test_fast_levels.c $(TEST_HDRS) $(TEST_COMMON) \
+$(T)/test_fast_levels: tests/fast/test_fast_levels.c $(TEST_HDRS) $(TEST_COMMON) \
                        $(TEST_LIB) $(G)/utf8.gen.h | $(T)
 	$(CC) $(TEST_CFLAGS) -I include -I $(G) -I src/fast/utf8 -I src/fast $< $(TEST_COMMON) $(TEST_LIB) -o $@
 
@@ -52,22 +52,22 @@ CHECKS += check-kernels
 # The lookup validators (src/fast/utf8/lookup*.h, src/fast/arm64/lookup_neon.h):
 # each level this CPU runs, the library's UTF-8 kernels and the same kernels over every grammar
 # whose tables gen/derive_simd.py derives, against the plain DFA
-# (tests/decode/test_lookup.c).
-# Three grammars of the test's own (tests/decode/lookup/) reach the kernels'
+# (tests/fast/test_lookup.c).
+# Three grammars of the test's own (tests/fast/lookup/) reach the kernels'
 # other shapes: max_len 6, 5 with the cur_low table, 2.
 .PHONY: check-lookup
 LOOKUP_TEST_GRAMMARS = six five two
 LOOKUP_TEST_HDRS = $(SIMD_GEN_HEADERS) $(LOOKUP_TEST_GRAMMARS:%=$(T)/lookup/%.gen.h) \
                    $(LOOKUP_TEST_GRAMMARS:%=$(T)/lookup/%.simd.gen.h)
-$(T)/lookup/%.gen.h: tests/decode/lookup/%.abnf $(GEN_DEPS) | $(B)/.tools-ok
+$(T)/lookup/%.gen.h: tests/fast/lookup/%.abnf $(GEN_DEPS) | $(B)/.tools-ok
 	@mkdir -p $(@D)
 	$(ABNFC) $< --emit c -o $@
 
-$(T)/lookup/%.simd.gen.h: tests/decode/lookup/%.abnf $(GEN_DEPS) | $(B)/.tools-ok
+$(T)/lookup/%.simd.gen.h: tests/fast/lookup/%.abnf $(GEN_DEPS) | $(B)/.tools-ok
 	@mkdir -p $(@D)
 	$(ABNFC) $< --emit c-simd -o $@
 
-$(T)/test_lookup: tests/decode/test_lookup.c $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_HDRS) \
+$(T)/test_lookup: tests/fast/test_lookup.c $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_HDRS) \
                   $(HEADERS) $(LOOKUP_TEST_HDRS) $(TEST_LIB) | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I $(G) -I $(T)/lookup -I tests/common -I src/fast/utf8 -I src/fast $< \
 	  $(TEST_COMMON) $(TEST_LIB) -o $@
@@ -81,7 +81,7 @@ CHECKS += check-lookup
 # shuffle tables against an enumeration in the test, its window step on
 # every sequence of character lengths that covers a window.
 .PHONY: check-masked
-$(T)/test_masked: tests/decode/test_masked.c $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_HDRS) \
+$(T)/test_masked: tests/fast/test_masked.c $(TEST_HDRS) $(TEST_COMMON) $(UTF8_FAST_HDRS) \
                   $(HEADERS) $(G)/utf8.shuffle.gen.h $(G)/utf8.simd.gen.h | $(T)
 	$(CC) $(WARN) $(CFLAGS) -I $(G) -I tests/common -I src/fast/utf8 -I src/fast $< \
 	  $(TEST_COMMON) -o $@
@@ -108,9 +108,9 @@ CHECKS += check-utf7-kernels
 
 # The AVX2 level's replacing windows by blocks of tokens
 # (src/fast/utf8/rep_tokens.h) and the slab decoder over them, brute-forced
-# against the replacing loop (tests/decode/test_rep_tokens.c).
+# against the replacing loop (tests/fast/test_rep_tokens.c).
 .PHONY: check-rep-tokens
-$(T)/test_rep_tokens: tests/decode/test_rep_tokens.c $(TEST_HDRS) $(TEST_COMMON) \
+$(T)/test_rep_tokens: tests/fast/test_rep_tokens.c $(TEST_HDRS) $(TEST_COMMON) \
                       $(TEST_LIB) $(G)/utf8.gen.h src/fast/isa.h | $(T)
 	$(CC) $(TEST_CFLAGS) -I include -I $(G) -I src/fast/utf8 -I src/fast $< $(TEST_COMMON) $(TEST_LIB) -o $@
 

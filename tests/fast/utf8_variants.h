@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Every technique of the UTF-8 fast paths (src/fast/utf8/) as its own
- * entry point, for tests/decode/test_fast.c, tests/fuzz/fuzz_fast.c and
+ * entry point, for tests/fast/test_fast.c, tests/fuzz/fuzz_fast.c and
  * tests/bench: the library's own decoders (its sets, variants.h) and, in
  * tests/fast/utf8_variants.c, the engines with the techniques no level of
  * the library uses (no ASCII path, branchy decoding, other lane counts,

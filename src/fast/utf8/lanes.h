@@ -2,7 +2,7 @@
 /* Decoding valid text by lanes (to UTF-32). Where the text is valid, a
  * byte starts a character exactly when it does not reject from ACCEPT (a
  * character's later bytes never start one: the property utfdfa__utf8_pending
- * relies on, which tests/decode/test_fast.c checks on every grammar). So per
+ * relies on, which tests/fast/test_fast.c checks on every grammar). So per
  * byte the decoding needs no state, only two tables gen/emit_fast.py
  * derives: the shift of the value (decode_shift: 32 at a start, so the
  * value starts afresh in its low 32 bits; 6 else; shift >> 5 is "starts")

@@ -5,7 +5,7 @@
  * Every function takes the tables as `g`. The library passes the address of
  * a static const struct (utf8_fast_tables), so once inlined every field that
  * is not an array folds to a constant; the tests also run the same code over
- * other grammars' tables given at run time (tests/decode/fast_generic.c).
+ * other grammars' tables given at run time (tests/fast/fast_generic.c).
  *
  * A state `s` is a uint64_t either way. Shift DFA (FAST_SHIFT: at most 10
  * states): s holds the state's bit offset in its low 6 bits (higher bits
@@ -24,7 +24,7 @@ typedef struct utfdfa_fast_tables fast_tables;
 /* How a state is stepped is fixed when the engines are compiled, not read
  * from the tables: shift rows (FAST_SHIFT 1, what the library compiles,
  * for UTF-8), or trans and byte_class (FAST_STEP_TRANS defined before the
- * first include: what tests/decode/fast_generic.c compiles for grammars of
+ * first include: what tests/fast/fast_generic.c compiles for grammars of
  * more than 10 states). The step is a macro and its mode a constant of the
  * preprocessor because GCC (12) lays out the unrolled blocks worse (all of
  * a block's loads first, the state spilled: validation 20-30% slower) when

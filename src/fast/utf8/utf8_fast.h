@@ -35,14 +35,14 @@
  * before src: the count is the caller's previous one plus k). It relies on
  * a character's later bytes never starting one: true of RFC 3629 and RFC
  * 2279, not of Corrected UTF-8 (its reserved units go on over FE and FF).
- * The runtime calls it for UTF-8 only; tests/decode/test_fast.c checks the
+ * The runtime calls it for UTF-8 only; tests/fast/test_fast.c checks the
  * property on each grammar and compares the count where it holds.
  *
  * The functions are written only in terms of tables gen/emit_fast.py
  * derives from the grammar (struct utfdfa_fast_tables, model.h), so the
  * same code serves any grammar gen/abnfc.py compiles with payload masks
  * (with shift rows when it has at most 10 states, else the plain table);
- * the library instantiates it for UTF-8 only, tests/decode/fast_generic.c
+ * the library instantiates it for UTF-8 only, tests/fast/fast_generic.c
  * for other grammars.
  */
 #ifndef UTFDFA_UTF8_FAST_H

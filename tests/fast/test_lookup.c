@@ -11,7 +11,7 @@
  *   - compiled here over tables given at run time (the plain table's step,
  *     FAST_STEP_TRANS) for every grammar whose PREFIX.simd.gen.h the
  *     generator derives (UTF-8 included), and three made for the kernels'
- *     edges (tests/decode/lookup/: max_len 6, 5 with cur_low, 2); a
+ *     edges (tests/fast/lookup/: max_len 6, 5 with cur_low, 2); a
  *     grammar the generator cannot derive is named with its reason.
  * A level this CPU lacks is skipped with a note. Inputs: every string of
  * length 1 and 2 and every 4-byte string of bytes at the edges of the
@@ -69,7 +69,7 @@
 #include "corrected-utf-8.simd.gen.h"
 #define HAVE_CORRECTED 1
 #endif
-/* Grammars for the kernels' edges alone (tests/decode/lookup/: max_len 6,
+/* Grammars for the kernels' edges alone (tests/fast/lookup/: max_len 6,
  * 5 with the cur_low table, 2), generated into the build by the Makefile. */
 #if __has_include("six.simd.gen.h") && __has_include("five.simd.gen.h") && \
     __has_include("two.simd.gen.h")

@@ -26,7 +26,7 @@
  * exact-size heap buffers and outputs are exact-size, so AddressSanitizer
  * and valgrind see any access past either.
  *
- * The same engines also run here (tests/decode/fast_generic.c), compiled for
+ * The same engines also run here (tests/fast/fast_generic.c), compiled for
  * the plain table's step (the two-loads-per-byte fallback that grammars of
  * more than 10 states get), over tables given at run time: UTF-8's and
  * every other grammar's whose fast tables are generated (RFC 2279, Corrected

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The fast paths' engines (src/fast/utf8/) over tables given at run time,
- * for tests/decode/test_fast.c: the same code the library runs for UTF-8,
+ * for tests/fast/test_fast.c: the same code the library runs for UTF-8,
  * compiled for the plain table's step (trans[state + class[byte]], what
  * grammars of more than 10 states need: model.h), over other grammars'
  * generated tables (gen/emit_fast.py) and over UTF-8's. Portable

@@ -9,7 +9,7 @@
 #include "replace.h"
 #include "scan.h"
 
-#include "../fast/branchy_block.h"
+#include "branchy_block.h"
 
 static const fast_tables *generic;
 
