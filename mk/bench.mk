@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Benchmarks: make bench, bench-cli, bench-gen (none of them part of make check).
+# make bench also runs bench-engine (mk/engine.mk) and bench-python
+# (mk/python.mk): they add themselves as its prerequisites, so they run
+# before its own tables. bench-arm64 is in mk/cross.mk.
 # Included by the top-level Makefile, which defines B, G, T, CC and the flags.
 
 # =============================================================== benchmark
@@ -10,8 +13,9 @@
 #              apt-get when root (else skips them with a note); never part of
 #              make check. BENCH_CFLAGS sets the benchmark's flags; the
 #              environment variables BENCH_REPS, BENCH_SAMPLE_MS, BENCH_OPS,
-#              BENCH_ENGINES, BENCH_STAT and BENCH_LIB tune a run
-#              (tests/bench/bench.c, transcode.c, run.sh). SIMDUTF=DIR (a
+#              BENCH_ENGINES, BENCH_STAT, BENCH_LEVEL (one kernel level, not
+#              the best: the library with its test hooks, mk/lib.mk) and
+#              BENCH_LIB tune a run (tests/bench/bench.c, transcode.c, run.sh). SIMDUTF=DIR (a
 #              directory holding simdutf's amalgamation, simdutf.h and
 #              simdutf.cpp, made outside the repository) adds utfdfa level
 #              by level against simdutf's kernels (simdutf_cmp.c).
