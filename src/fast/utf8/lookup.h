@@ -20,11 +20,11 @@
  * a state inside a character, the plain DFA finishes that character; then
  * 64-byte groups of vectors from that boundary (on a long input, after the
  * first group or two, from a 64-byte boundary on: lk_aligned_start), an
- * all-ASCII group skipped when nothing before it is left open; the error vector is tested after
- * each group, or after each pair of groups (LK_PAIRS in lookup_engine.h,
- * the first group tested alone again when the pair has an error); the last
- * bytes (fewer than 64) are one more group padded
- * with pad, which checks position n too. On an error, or when the input
+ * all-ASCII group skipped when nothing before it is left open; the error
+ * vector is tested after each batch of groups (LK_BATCH in
+ * lookup_engine.h, each group tested alone again when the batch has an
+ * error); the last bytes (fewer than 64) are one more group padded with
+ * pad, which checks position n too. On an error, or when the input
  * ends inside a character, the plain DFA goes on from the last boundary
  * the clean groups commit, and finds the exact stop and state. */
 #ifndef UTFDFA_FAST_UTF8_LOOKUP_H
