@@ -15,7 +15,8 @@
  *     grammar the generator cannot derive is named with its reason.
  * A level this CPU lacks is skipped with a note. Inputs: every string of
  * length 1 and 2 and every 4-byte string of bytes at the edges of the
- * grammar's classes, across a 64-byte group boundary; random valid text
+ * grammar's classes, across a 64-byte group boundary; edge bytes where a
+ * long input's groups move onto a 64-byte boundary; random valid text
  * (a walk on the DFA) at every alignment 0..63 cut at every end; that text
  * with one byte corrupted at each position; every starting state; the
  * corpora of SHARED/corpus (each file at every alignment, in chunks, with
@@ -409,6 +410,23 @@ static void test_ascii_runs(void)
         }
 }
 
+/* Past LK_ALIGN_MIN bytes the groups move onto a 64-byte boundary, the
+ * carry rebuilt from the bytes before it: at every alignment, an edge byte
+ * and 0-3 continuations then ASCII at each position the move can fall on. */
+static void test_aligned_start(void)
+{
+    uint8_t s[LK_ALIGN_MIN + 8];
+    for (size_t align = 0; align < 64; align++)
+        for (size_t p = 0; p < 2 * LK_GROUP + 8; p++)
+            for (size_t e = 0; e < nedges; e++)
+                for (size_t k = 0; k < 4; k++) {
+                    memset(s, 'a', sizeof s);
+                    s[p] = edges[e];
+                    memset(s + p + 1, 0x80 | (int)((p + k) & 0x3F), k);
+                    check_at(s, sizeof s, G->accept, align, "a byte, continuations, ASCII");
+                }
+}
+
 /* Random text at every alignment 0..63 cut at every end; from every split
  * point in the DFA's state there; each byte corrupted in turn. */
 static void test_text(int texts)
@@ -565,6 +583,7 @@ int main(int argc, char **argv)
         test_short();
         test_edges();
         test_ascii_runs();
+        test_aligned_start();
         test_text(gi == 0 ? 6 : 3);
         test_corpus(shared, gi == 0 ? 1 : 7);
         test_kuhn(shared);

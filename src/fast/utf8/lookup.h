@@ -18,12 +18,13 @@
  * A kernel (lookup_sse4.h, lookup_avx2.h, lookup_avx512.h, each through
  * lookup_engine.h) keeps utfdfa__utf8_scan's contract (utf8_fast.h): from
  * a state inside a character, the plain DFA finishes that character; then
- * 64-byte groups of vectors from that boundary, an all-ASCII group skipped
- * when nothing before it is left open; the error vector is tested after
- * each group, or after each pair of groups (LK_PAIRS in lookup_engine.h,
- * the first group tested alone again when the pair has an error); the last
- * bytes (fewer than 64) are one more group padded
- * with pad, which checks position n too. On an error, or when the input
+ * 64-byte groups of vectors from that boundary (on a long input, after the
+ * first group or two, from a 64-byte boundary on: lk_aligned_start), an
+ * all-ASCII group skipped when nothing before it is left open; the error
+ * vector is tested after each batch of groups (LK_BATCH in
+ * lookup_engine.h, each group tested alone again when the batch has an
+ * error); the last bytes (fewer than 64) are one more group padded with
+ * pad, which checks position n too. On an error, or when the input
  * ends inside a character, the plain DFA goes on from the last boundary
  * the clean groups commit, and finds the exact stop and state. */
 #ifndef UTFDFA_FAST_UTF8_LOOKUP_H
@@ -48,8 +49,10 @@ struct lk_scan {
     size_t n, start;
 };
 
-/* Bytes per group: every kernel tests its error vector once a group. */
-enum { LK_GROUP = 64 };
+/* Bytes per group: every kernel tests its error vector once a group.
+ * From LK_ALIGN_MIN bytes on, the groups are moved onto 64-byte boundaries
+ * (the group or two before cost about 1/16 of that much text). */
+enum { LK_GROUP = 64, LK_ALIGN_MIN = 1024 };
 
 /* The plain DFA's parts are out of line: one copy for every kernel of a
  * unit, off the vector loop's path. */
@@ -100,6 +103,20 @@ LK_SCALAR size_t lk_rescan(const fast_tables *g, const lk_tables *t, const uint8
 {
     *ps = fast_to_state(g, 0);
     return fast_scan_exact(g, src, e - lk_tail_len(t, src, start, e), n, ps);
+}
+
+/* Where the groups start on 64-byte boundaries, past the first group or
+ * two at i: far enough that the carry's bytes (max_len-1 before it) are
+ * checked text and its load, 64 bytes back, stays in src. i itself when
+ * src + i is aligned. */
+FAST_INLINE size_t lk_aligned_start(const lk_tables *t, const uint8_t *src, size_t i)
+{
+    size_t j = i + ((size_t)-(uintptr_t)(src + i) & (LK_GROUP - 1));
+    if (j != i && j - i < (size_t)t->max_len - 1)
+        j += LK_GROUP;
+    if (j != i && j < LK_GROUP)
+        j += LK_GROUP;
+    return j;
 }
 
 /* The vector kernels' constants from the tables: the bytes of the

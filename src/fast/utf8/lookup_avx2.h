@@ -119,7 +119,7 @@ LK_AVX2_INLINE __m256i lk_avx2_check(const struct lk_avx2_ctx *c, const lk_table
 #define LK_INLINE LK_AVX2_INLINE
 #define LK_V __m256i
 #define LK_NB 2
-#define LK_PAIRS 1
+#define LK_BATCH 2
 #include "lookup_engine.h"
 #undef LK_SUF
 #undef LK_INLINE

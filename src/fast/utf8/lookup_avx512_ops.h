@@ -173,10 +173,10 @@ LK_INLINE __m512i LK_O(step)(const struct LK_O(ctx) *c, const lk_tables *t, cons
 }
 
 #define LK_CARRY struct LK_O(carry)
-#define LK_PAIRS 1
-#else
-#define LK_PAIRS 1
 #endif
+/* Four groups a test: the test and its branch cost as much as a sixth of
+ * a group's step; eight spill the BW kernel's registers. */
+#define LK_BATCH 4
 
 #define LK_V __m512i
 #define LK_NB 1

@@ -21,8 +21,8 @@
  *   lk_<SUF>_carry_vec(k)           the vector k holds
  *   lk_<SUF>_step(c, t, cur_low, prev, cur, next)  the error vector of cur
  *                                   after *prev; *next: cur's carry
- * LK_PAIRS 1: two groups a step of the loop, their errors tested at once
- * (and again one group at a time only when they have one).
+ * LK_BATCH (default 1): groups a step of the loop, their errors tested at
+ * once (and again one group at a time only when they have one).
  * The engine may be included once per ISA header in one unit (the
  * amalgamation): nothing here outlives the include but the functions. */
 #define LK_CAT2(a, b) a##b
@@ -62,8 +62,8 @@ LK_INLINE LK_V LK_(step)(const struct LK_(ctx) *c, const lk_tables *t, const int
     return LK_(check)(c, t, cur_low, *prev, cur);
 }
 #endif
-#if !defined(LK_PAIRS) /* (not #ifndef: an amalgamation takes that for a guard) */
-#define LK_PAIRS 0
+#if !defined(LK_BATCH) /* (not #ifndef: an amalgamation takes that for a guard) */
+#define LK_BATCH 1
 #endif
 
 /* Whether p[0..128) is all below 0x80 (the ASCII run's step). */
@@ -107,6 +107,16 @@ LK_INLINE size_t LK_(stop)(const struct lk_scan *s, const struct LK_(ctx) *c, si
     return lk_rescan(s->g, s->t, s->src, s->n, s->start, e < s->n ? e : s->n, ps);
 }
 
+/* The carry after the group v, whose last max_len-1 bytes are checked text
+ * (past the run's start): what the next step reads of a carry is in them. */
+LK_INLINE LK_(carry) LK_(carry_of)(const struct LK_(ctx) *c, const lk_tables *t,
+                                   const int cur_low, const LK_V *v)
+{
+    LK_(carry) pad = LK_(carry_pad)(c), k;
+    (void)LK_(step)(c, t, cur_low, &pad, v[LK_NB - 1], &k);
+    return k;
+}
+
 /* From a character boundary at i: groups, then the padded last one. */
 LK_INLINE size_t LK_(run)(const fast_tables *g, const lk_tables *t, const int cur_low,
                           const uint8_t *src, size_t n, size_t i, uint64_t *ps)
@@ -115,10 +125,29 @@ LK_INLINE size_t LK_(run)(const fast_tables *g, const lk_tables *t, const int cu
     struct LK_(ctx) c;
     LK_(init)(&c, t, cur_low);
     LK_(carry) prev = LK_(carry_pad)(&c), mid;
-    LK_V inc = c.zero, v[LK_NB];
+    LK_V v[LK_NB];
+    if (n - i >= LK_ALIGN_MIN) {
+        /* A load across two cache lines costs two: on ASCII, where the
+         * loop is little but loads, unaligned groups ran at 0.6 the speed. */
+        size_t j = lk_aligned_start(t, src, i);
+        for (; i < j; i += LK_GROUP) {
+            LK_(load)(src + i, v);
+            if (FAST_UNLIKELY(LK_(any)(LK_(group)(&c, t, cur_low, &prev, v, &mid))))
+                return LK_(stop)(&run, &c, i, &prev, v, ps);
+            prev = mid;
+        }
+        if (i != j) {
+            i = j;
+            LK_(load)(src + i - LK_GROUP, v);
+            prev = LK_(carry_of)(&c, t, cur_low, v);
+        }
+    }
     while (n - i >= LK_GROUP) {
         LK_(load)(src + i, v);
-        if (g->ascii_identity && LK_(ascii)(v) && !LK_(any)(inc)) {
+        /* Whether the bytes before are left open, asked only of an ASCII
+         * group: not a step of every batch. */
+        if (g->ascii_identity && LK_(ascii)(v) &&
+            !LK_(any)(LK_(incomplete)(&c, LK_(carry_vec)(prev)))) {
             i += LK_GROUP;
             while (n - i >= 2 * LK_GROUP && LK_(ascii2)(src + i))
                 i += 2 * LK_GROUP;
@@ -126,28 +155,36 @@ LK_INLINE size_t LK_(run)(const fast_tables *g, const lk_tables *t, const int cu
             prev = LK_(carry_ascii)(&c, v[LK_NB - 1]);
             continue;
         }
-        if (LK_PAIRS && n - i >= 2 * LK_GROUP) {
-            /* Two groups, one test: the first group's errors are looked
-             * for again only when the pair has one. */
-            LK_V w[LK_NB];
-            LK_(carry) end;
-            LK_(load)(src + i + LK_GROUP, w);
-            LK_V err = LK_(group)(&c, t, cur_low, &prev, v, &mid);
-            err = LK_(or)(err, LK_(group)(&c, t, cur_low, &mid, w, &end));
+        if (LK_BATCH > 1 && n - i >= LK_BATCH * LK_GROUP) {
+            /* LK_BATCH groups, one test: each group's errors are looked
+             * for again only when the batch has one. */
+            LK_V w[LK_BATCH][LK_NB];
+            LK_(carry) k[LK_BATCH + 1];
+            k[0] = prev;
+            LK_UNROLL
+            for (int j = 0; j < LK_NB; j++)
+                w[0][j] = v[j];
+            LK_UNROLL
+            for (int b = 1; b < LK_BATCH; b++)
+                LK_(load)(src + i + (size_t)b * LK_GROUP, w[b]);
+            LK_V err = LK_(group)(&c, t, cur_low, &k[0], w[0], &k[1]);
+            LK_UNROLL
+            for (int b = 1; b < LK_BATCH; b++)
+                err = LK_(or)(err, LK_(group)(&c, t, cur_low, &k[b], w[b], &k[b + 1]));
             if (FAST_UNLIKELY(LK_(any)(err))) {
-                if (LK_(any)(LK_(group)(&c, t, cur_low, &prev, v, &mid)))
-                    return LK_(stop)(&run, &c, i, &prev, v, ps);
-                return LK_(stop)(&run, &c, i + LK_GROUP, &mid, w, ps);
+                int b = 0; /* the last group has it if no other does */
+                while (b < LK_BATCH - 1 &&
+                       !LK_(any)(LK_(group)(&c, t, cur_low, &k[b], w[b], &mid)))
+                    b++;
+                return LK_(stop)(&run, &c, i + (size_t)b * LK_GROUP, &k[b], w[b], ps);
             }
-            prev = end;
-            inc = LK_(incomplete)(&c, LK_(carry_vec)(prev));
-            i += 2 * LK_GROUP;
+            prev = k[LK_BATCH];
+            i += LK_BATCH * LK_GROUP;
             continue;
         }
         if (FAST_UNLIKELY(LK_(any)(LK_(group)(&c, t, cur_low, &prev, v, &mid))))
             return LK_(stop)(&run, &c, i, &prev, v, ps);
         prev = mid;
-        inc = LK_(incomplete)(&c, LK_(carry_vec)(prev));
         i += LK_GROUP;
     }
     LK_(load_tail)(&c, t, src + i, n - i, v);
@@ -172,7 +209,7 @@ LK_INLINE size_t LK_(scan)(const fast_tables *g, const lk_tables *t, const int c
 }
 
 #undef LK_
-#undef LK_PAIRS
+#undef LK_BATCH
 #undef LK_UNROLL
 #undef LK_CAT
 #undef LK_CAT2

@@ -173,7 +173,7 @@ LK_SSE4_INLINE __m128i lk_sse4_step(const struct lk_sse4_ctx *c, const lk_tables
 #define LK_V __m128i
 #define LK_NB 4
 #define LK_CARRY struct lk_sse4_carry
-#define LK_PAIRS 1
+#define LK_BATCH 2
 #include "lookup_engine.h"
 #undef LK_CARRY
 #undef LK_SUF
