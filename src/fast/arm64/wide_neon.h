@@ -376,15 +376,7 @@ KERN_INLINE size_t nu_step_32_16(enum fast_form from, enum fast_form to, const u
                                  uint8_t *dst, size_t *w)
 {
     uint16x8_t lo[2], hi[2];
-    for (int k = 0; k < 2; k++) {
-        uint16x8x2_t u = vld2q_u16((const uint16_t *)(const void *)(src + 32 * k));
-        if (from == FORM_UTF32BE) {
-            lo[k] = vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(u.val[1])));
-            hi[k] = vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(u.val[0])));
-        } else {
-            lo[k] = u.val[0], hi[k] = u.val[1];
-        }
-    }
+    neon_load_utf32(from, src, lo, hi);
     uint16x8_t hmax = vmaxq_u16(hi[0], hi[1]);
     if (vmaxvq_u16(hmax) == 0) {
         if (nu_any_surrogate(lo[0], lo[1]))
