@@ -125,7 +125,9 @@ bench-arm64: $(B)/.cross-tools-ok-aarch64 | $(B)/.tools-ok
 	  mca_utf8_three16:48 mca_utf16_utf8_twos:32 mca_utf16_utf8_threes:32 mca_utf16_utf8_any:32 \
 	  mca_utf32_utf8_four:64 mca_utf16_utf32:32 mca_utf32_utf16:64; do fn=$${f%%:*}; bytes=$${f#*:}; \
 	  awk -v f="$$fn" '$$0 == f ":" {on = 1; next} on && /\.cfi_endproc/ {exit} \
-	    on && $$1 !~ /^\./ && $$1 != "ret" && $$0 !~ /:$$/ {print}' $(XA)/bench/mca_neon.s > $(XA)/bench/$$fn.s; \
+	    on && $$1 !~ /^(\.|#|\/\/)/ && $$1 != "ret" && $$0 !~ /:$$/ { \
+	      if ($$1 == "movi" && $$2 ~ /16b,$$/) sub(/0xffffffffffffff/, "0x"); print}' \
+	    $(XA)/bench/mca_neon.s > $(XA)/bench/$$fn.s; \
 	  out=$$($(MCA) -mtriple=aarch64-linux-gnu -mcpu=$(MCA_CPU) $(XA)/bench/$$fn.s 2>&1); \
 	  ins=$$(wc -l < $(XA)/bench/$$fn.s); \
 	  rt=$$(printf '%s\n' "$$out" | awk '/Block RThroughput/ {print $$3}'); \

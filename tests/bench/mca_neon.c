@@ -30,16 +30,26 @@ bool mca_lookup_ascii2(const uint8_t *p)
 }
 
 /* The decoders' ASCII run (ascii.h): 64 bytes tested and widened to
- * UTF-32, and to UTF-16. */
-FAST_INLINE bool mca_widen64(const uint8_t *p, uint8_t *dst, bool u16)
+ * UTF-32, and to UTF-16 (st4/st2 of bound registers). The zeros are set
+ * once before a run: the empty asm says they are in their registers
+ * without an instruction, so that the block is one step's. */
+FAST_INLINE bool mca_widen64(const uint8_t *p, uint8_t *d, bool u16)
 {
-    uint8x16_t v0 = vld1q_u8(p), v1 = vld1q_u8(p + 16), v2 = vld1q_u8(p + 32), v3 = vld1q_u8(p + 48);
-    size_t us = u16 ? 2 : 4;
-    fast_widen16_neon(dst, v0, u16);
-    fast_widen16_neon(dst + 16 * us, v1, u16);
-    fast_widen16_neon(dst + 32 * us, v2, u16);
-    fast_widen16_neon(dst + 48 * us, v3, u16);
-    return vmaxvq_u8(vorrq_u8(vorrq_u8(v0, v1), vorrq_u8(v2, v3))) >= 0x80;
+    register uint8x16_t fast_z17 __asm__("v17"), fast_z18 __asm__("v18"), fast_z19 __asm__("v19"),
+        fast_z21 __asm__("v21"), fast_z22 __asm__("v22"), fast_z23 __asm__("v23"),
+        fast_z25 __asm__("v25"), fast_z26 __asm__("v26"), fast_z27 __asm__("v27"),
+        fast_z29 __asm__("v29"), fast_z30 __asm__("v30"), fast_z31 __asm__("v31");
+    __asm__("" : "=w"(fast_z17), "=w"(fast_z18), "=w"(fast_z19), "=w"(fast_z21), "=w"(fast_z22),
+                 "=w"(fast_z23), "=w"(fast_z25), "=w"(fast_z26), "=w"(fast_z27), "=w"(fast_z29),
+                 "=w"(fast_z30), "=w"(fast_z31));
+    register uint8x16_t fast_v16 __asm__("v16") = vld1q_u8(p);
+    register uint8x16_t fast_v20 __asm__("v20") = vld1q_u8(p + 16);
+    register uint8x16_t fast_v24 __asm__("v24") = vld1q_u8(p + 32);
+    register uint8x16_t fast_v28 __asm__("v28") = vld1q_u8(p + 48);
+    if (vmaxvq_u8(vorrq_u8(vorrq_u8(fast_v16, fast_v20), vorrq_u8(fast_v24, fast_v28))) >= 0x80)
+        return false;
+    FAST_NEON_STORE64(d, u16);
+    return true;
 }
 
 bool mca_widen32(const uint8_t *p, uint8_t *dst);

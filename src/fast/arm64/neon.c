@@ -11,6 +11,8 @@
 #if KERN_ARM64
 #include <arm_neon.h>
 
+#include "../utf8/ascii.h"
+
 /* Loads 16 units of form f at p; if all are ASCII, puts their values in
  * *bytes and returns 1. */
 KERN_INLINE int neon_load_ascii16(enum fast_form f, const uint8_t *p, uint8x16_t *bytes)
@@ -87,6 +89,8 @@ KERN_INLINE size_t neon_ascii_body(enum fast_form from, enum fast_form to, const
 {
     size_t uf = kern_unit(from), ut = kern_unit(to);
     size_t n = kern_min(src_len / uf, dst_len / ut), i = 0;
+    if (from == FORM_UTF8 && (to == FORM_UTF16LE || to == FORM_UTF32LE))
+        i = fast_ascii_widen64_neon(src, n, dst, to == FORM_UTF16LE); /* st2/st4 */
     for (; from == FORM_UTF8 && n - i >= 64; i += 64) {
         uint8x16_t v0 = vld1q_u8(src + i), v1 = vld1q_u8(src + i + 16);
         uint8x16_t v2 = vld1q_u8(src + i + 32), v3 = vld1q_u8(src + i + 48);

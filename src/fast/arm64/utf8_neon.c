@@ -46,22 +46,27 @@ static size_t fast_ascii16_neon_widen(const uint8_t *src, size_t n, void *dst)
     return fast_ascii_widen_neon(src, n, dst, n, true);
 }
 
+/* Strict decoding by slabs into UTF-32 or UTF-16 (u16): one body, the
+ * two differing by the validating transcoder and the ASCII step alone. */
+FAST_INLINE size_t fast_dec_neon(struct fast_call c, bool u16)
+{
+    return fast_slab_engine((struct fast_slab_ops){fast_utf8(), u16,
+                                                   u16 ? fast_valid_neon_16 : fast_valid_neon_32,
+                                                   utfdfa__utf8_scan_lookup_neon,
+                                                   u16 ? fast_ascii16_neon_widen : fast_ascii32_neon},
+                            c);
+}
+
 static size_t fast_dec_neon_32(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                                uint32_t *dst, size_t cap, size_t *written)
 {
-    return fast_slab_engine((struct fast_slab_ops){fast_utf8(), false, fast_valid_neon_32,
-                                                   utfdfa__utf8_scan_lookup_neon,
-                                                   fast_ascii32_neon},
-                            (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
+    return fast_dec_neon((struct fast_call){src, n, state, partial, dst, cap, written, NULL}, false);
 }
 
 static size_t fast_dec_neon_16(const uint8_t *src, size_t n, uint32_t *state, uint32_t *partial,
                                uint16_t *dst, size_t cap, size_t *written)
 {
-    return fast_slab_engine((struct fast_slab_ops){fast_utf8(), true, fast_valid_neon_16,
-                                                   utfdfa__utf8_scan_lookup_neon,
-                                                   fast_ascii16_neon_widen},
-                            (struct fast_call){src, n, state, partial, dst, cap, written, NULL});
+    return fast_dec_neon((struct fast_call){src, n, state, partial, dst, cap, written, NULL}, true);
 }
 
 FAST_NOINLINE static void fast_rep_neon_run(const uint8_t *src, size_t n, size_t *pi, uint64_t *ps,

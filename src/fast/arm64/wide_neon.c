@@ -16,26 +16,35 @@
 KERN_INLINE int neon_utf8_steps(enum fast_form from, const uint8_t *src, size_t lim, uint8_t *dst,
                                 size_t *i, size_t *w)
 {
-    size_t r = *i, o = *w;
-    uint8x16_t saved = vld1q_u8(dst + o);
+    /* pointers, not offsets: GCC kept both an offset and its pointer and
+     * copied them every step */
+    const uint8_t *s = src + *i, *end = src + lim;
+    uint8_t *d = dst + *w;
+    uint8x16_t saved = vld1q_u8(d);
     int more = 1;
-    while (r < lim) {
-        uint16x8_t a = neon_load_utf16(from, src + r), b = neon_load_utf16(from, src + r + 16);
+    while (s < end) {
+        uint16x8_t a = neon_load_utf16(from, s), b = neon_load_utf16(from, s + 16);
         uint16_t top = vmaxvq_u16(vmaxq_u16(a, b));
         size_t n;
-        if (top < 0xD800 || !neon_any(neon_high_is(a, b, 0xF8, 0xD8))) {
-            n = neon_utf8_step(a, b, top, dst + o, &saved);
+        /* the 1- and 2-byte steps before the surrogate test, which would
+         * cost them a compare and a branch a step */
+        if (top < 0x80) {
+            n = neon_utf8_ascii(a, b, d, &saved);
+        } else if (top < 0x800) {
+            n = neon_utf8_twos(a, b, d, &saved);
+        } else if (top < 0xD800 || !neon_any(neon_high_is(a, b, 0xF8, 0xD8))) {
+            n = neon_utf8_bmp(a, b, d, &saved);
         } else {
-            n = neon_utf8_pairs16(a, b, dst + o, &saved);
+            n = neon_utf8_pairs16(a, b, d, &saved);
             if (n < 32) { /* pairs units = bytes of UTF-8 */
-                r += n, o += n, more = n != 0;
+                s += n, d += n, more = n != 0;
                 break;
             }
         }
-        r += 32, o += n;
+        s += 32, d += n;
     }
-    vst1q_u8(dst + o, saved);
-    *i = r, *w = o;
+    vst1q_u8(d, saved);
+    *i = (size_t)(s - src), *w = (size_t)(d - dst);
     return more;
 }
 

@@ -281,56 +281,100 @@ FAST_AVX2_HELPER static size_t fast_ascii_widen_avx2(const uint8_t *p, size_t n,
 #endif /* FAST_X86 */
 
 #if FAST_ARM64
-/* 16 ASCII bytes v as units at d: zips with zero (UTF-16) or lookups
- * whose indexes out of range give zero (UTF-32), results the stores take
- * as they are (st2/st4 of v and zeros: GCC copies the zeros next to v
- * every time, 3-4 more instructions a store). */
-FAST_INLINE void fast_widen16_neon(uint8_t *d, uint8x16_t v, bool u16)
+/* The widening's stores: st4 (UTF-32) or st2 (UTF-16) of the ASCII bytes
+ * and zeros, one instruction for 16 bytes (tbl or zips and a store took 5
+ * or 3). In asm, with the registers bound: GCC's st2/st4 intrinsics copy
+ * the zeros beside each vector at every store (3-4 instructions), while
+ * bound registers keep them for the whole run. The bytes are in v16, v20,
+ * v24 and v28, each followed by three zeros (caller-saved registers, so
+ * nothing is saved for them); FAST_NEON_ZEROS declares the zeros
+ * (FAST_NEON_ZEROS16: those of v16 alone). */
+#define FAST_NEON_ZEROS16(init)                                                                 \
+    register uint8x16_t fast_z17 __asm__("v17") = (init), fast_z18 __asm__("v18") = fast_z17,   \
+        fast_z19 __asm__("v19") = fast_z17
+#define FAST_NEON_ZEROS(init)                                                                   \
+    FAST_NEON_ZEROS16(init), fast_z21 __asm__("v21") = fast_z17,                                \
+        fast_z22 __asm__("v22") = fast_z17, fast_z23 __asm__("v23") = fast_z17,                 \
+        fast_z25 __asm__("v25") = fast_z17, fast_z26 __asm__("v26") = fast_z17,                 \
+        fast_z27 __asm__("v27") = fast_z17, fast_z29 __asm__("v29") = fast_z17,                 \
+        fast_z30 __asm__("v30") = fast_z17, fast_z31 __asm__("v31") = fast_z17
+
+/* The 16 bytes in v16 (fast_v16) as units at d, d advanced past them. */
+#define FAST_NEON_STORE16(d, u16)                                                                \
+    do {                                                                                         \
+        if (u16)                                                                                 \
+            __asm__("st2 {%2.16b, %3.16b}, [%0], #32"                                            \
+                    : "+r"(d), "=m"(*(uint8_t(*)[32])(void *)d)                                  \
+                    : "w"(fast_v16), "w"(fast_z17));                                             \
+        else                                                                                     \
+            __asm__("st4 {%2.16b - %5.16b}, [%0], #64"                                           \
+                    : "+r"(d), "=m"(*(uint8_t(*)[64])(void *)d)                                  \
+                    : "w"(fast_v16), "w"(fast_z17), "w"(fast_z18), "w"(fast_z19));               \
+    } while (0)
+
+/* The 64 bytes in v16, v20, v24, v28 as units at d, d advanced. */
+#define FAST_NEON_STORE64(d, u16)                                                                \
+    do {                                                                                         \
+        if (u16)                                                                                 \
+            __asm__("st2 {%2.16b, %3.16b}, [%0], #32\n\t"                                        \
+                    "st2 {%4.16b, %5.16b}, [%0], #32\n\t"                                        \
+                    "st2 {%6.16b, %7.16b}, [%0], #32\n\t"                                        \
+                    "st2 {%8.16b, %9.16b}, [%0], #32"                                            \
+                    : "+r"(d), "=m"(*(uint8_t(*)[128])(void *)d)                                 \
+                    : "w"(fast_v16), "w"(fast_z17), "w"(fast_v20), "w"(fast_z21),                \
+                      "w"(fast_v24), "w"(fast_z25), "w"(fast_v28), "w"(fast_z29));               \
+        else                                                                                     \
+            __asm__("st4 {%2.16b - %5.16b}, [%0], #64\n\t"                                       \
+                    "st4 {%6.16b - %9.16b}, [%0], #64\n\t"                                       \
+                    "st4 {%10.16b - %13.16b}, [%0], #64\n\t"                                     \
+                    "st4 {%14.16b - %17.16b}, [%0], #64"                                         \
+                    : "+r"(d), "=m"(*(uint8_t(*)[256])(void *)d)                                 \
+                    : "w"(fast_v16), "w"(fast_z17), "w"(fast_z18), "w"(fast_z19),                \
+                      "w"(fast_v20), "w"(fast_z21), "w"(fast_z22), "w"(fast_z23),                \
+                      "w"(fast_v24), "w"(fast_z25), "w"(fast_z26), "w"(fast_z27),                \
+                      "w"(fast_v28), "w"(fast_z29), "w"(fast_z30), "w"(fast_z31));               \
+    } while (0)
+
+/* The leading 64-byte blocks of ASCII of p[0..n) as units at dst (UTF-16
+ * or UTF-32, little-endian), tested at once (one umaxv of their OR: a
+ * block's test costs what a 16-byte one did); the bytes widened, a
+ * multiple of 64, and nothing stored past them. */
+FAST_INLINE size_t fast_ascii_widen64_neon(const uint8_t *p, size_t n, void *dst, bool u16)
 {
-#define FAST_W4(k) k, 255, 255, 255
-#define FAST_W16(k) FAST_W4(k), FAST_W4(k + 1), FAST_W4(k + 2), FAST_W4(k + 3)
-    static const uint8_t spread[64] = {FAST_W16(0), FAST_W16(4), FAST_W16(8), FAST_W16(12)};
-#undef FAST_W16
-#undef FAST_W4
-    if (u16) {
-        const uint8x16_t z = vdupq_n_u8(0);
-        vst1q_u8(d, vzip1q_u8(v, z));
-        vst1q_u8(d + 16, vzip2q_u8(v, z));
-    } else {
-        vst1q_u8_x4(d, (uint8x16x4_t){{vqtbl1q_u8(v, vld1q_u8(spread)),
-                                        vqtbl1q_u8(v, vld1q_u8(spread + 16)),
-                                        vqtbl1q_u8(v, vld1q_u8(spread + 32)),
-                                        vqtbl1q_u8(v, vld1q_u8(spread + 48))}});
+    const uint8_t *s = p, *end = p + (n & ~(size_t)63);
+    uint8_t *d = (uint8_t *)dst;
+    FAST_NEON_ZEROS(vdupq_n_u8(0));
+    while (s < end) {
+        register uint8x16_t fast_v16 __asm__("v16") = vld1q_u8(s);
+        register uint8x16_t fast_v20 __asm__("v20") = vld1q_u8(s + 16);
+        register uint8x16_t fast_v24 __asm__("v24") = vld1q_u8(s + 32);
+        register uint8x16_t fast_v28 __asm__("v28") = vld1q_u8(s + 48);
+        if (vmaxvq_u8(vorrq_u8(vorrq_u8(fast_v16, fast_v20), vorrq_u8(fast_v24, fast_v28))) >= 0x80)
+            break;
+        FAST_NEON_STORE64(d, u16);
+        s += 64;
     }
+    return (size_t)(s - p);
 }
 
-/* 64 bytes a step, tested at once (one umaxv of their OR: a step's test
- * costs what a 16-byte one did); the step that holds a byte >= 0x80, and
- * what is left, 16 bytes a step. */
+/* The 64-byte blocks; the block that holds a byte >= 0x80, and what is
+ * left, 16 bytes a step. */
 FAST_INLINE size_t fast_ascii_widen_neon(const uint8_t *p, size_t n, void *dst, size_t room,
                                          bool u16)
 {
-    size_t lim = n < room ? n : room, i = 0, us = u16 ? 2 : 4;
-    uint8_t *d = (uint8_t *)dst;
-    while (lim - i >= 64) {
-        uint8x16_t v0 = vld1q_u8(p + i), v1 = vld1q_u8(p + i + 16);
-        uint8x16_t v2 = vld1q_u8(p + i + 32), v3 = vld1q_u8(p + i + 48);
-        if (vmaxvq_u8(vorrq_u8(vorrq_u8(v0, v1), vorrq_u8(v2, v3))) >= 0x80)
-            break;
-        fast_widen16_neon(d + us * i, v0, u16);
-        fast_widen16_neon(d + us * (i + 16), v1, u16);
-        fast_widen16_neon(d + us * (i + 32), v2, u16);
-        fast_widen16_neon(d + us * (i + 48), v3, u16);
-        i += 64;
+    size_t lim = n < room ? n : room, i = fast_ascii_widen64_neon(p, lim, dst, u16);
+    const uint8_t *s = p + i, *end16 = p + (lim & ~(size_t)15);
+    uint8_t *d = (uint8_t *)dst + (u16 ? 2 : 4) * i;
+    FAST_NEON_ZEROS16(vdupq_n_u8(0));
+    while (s < end16) {
+        register uint8x16_t fast_v16 __asm__("v16") = vld1q_u8(s);
+        FAST_NEON_STORE16(d, u16);
+        if (vmaxvq_u8(fast_v16) >= 0x80)
+            return (size_t)(s - p) + fast_first_high_neon(fast_v16);
+        s += 16;
     }
-    while (lim - i >= 16) {
-        uint8x16_t v = vld1q_u8(p + i);
-        fast_widen16_neon(d + us * i, v, u16);
-        if (vmaxvq_u8(v) >= 0x80)
-            return i + fast_first_high_neon(v);
-        i += 16;
-    }
-    return i + fast_ascii_widen_scalar(p + i, n - i, d + us * i, room - i, u16);
+    i = (size_t)(s - p);
+    return i + fast_ascii_widen_scalar(s, n - i, d, room - i, u16);
 }
 #endif /* FAST_ARM64 */
 
