@@ -13,7 +13,7 @@ struct encoder {
     uint8_t started;  /* a code point has been written (or dropped) */
     uint8_t replaced; /* an error was replaced or dropped */
     uint8_t shift;    /* UTF-7: a base64 run is open (bit 0), bits left over (bits 1-3);
-                         WTF-8: a high surrogate was written last */
+                         a wobbly writer (WTF-8): a high surrogate was written last */
     uint8_t bits;     /* UTF-7: the bits left over */
     uint8_t options;  /* enum utfdfa_encoder_option */
 };
@@ -46,16 +46,12 @@ void utfdfa_encoder_set_options(utfdfa_encoder *enc, unsigned options)
 }
 
 /* Why cp cannot be written in `to` (UTFDFA_ERR_NONE if it can); with
- * Corrected UTF-8's private-use mapping, *cp becomes what is written. */
+ * the private-use mapping, *cp becomes what is written. */
 static enum utfdfa_error_kind unwritable(const struct encoder *e, const struct out *o,
                                          unsigned to, unsigned limit, uint32_t *cp)
 {
-    enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
-    if (to == UTFDFA_CORRECTED_UTF8 && (e->options & UTFDFA_CORRECTED_PUA))
-        kind = pua_write(cp);
-    if (to == UTFDFA_WTF8)
-        kind = wtf8_write(o->after_high, *cp);
-    return kind == UTFDFA_ERR_NONE ? unfit(limit, *cp) : kind;
+    return writer_refuses(limit, utfdfa_row_pua(to) && (e->options & UTFDFA_CORRECTED_PUA),
+                          utfdfa_row_wobbly(to), o->after_high, cp);
 }
 
 /* As in the decoder, an error is the stream's first item when nothing came
@@ -160,7 +156,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
     if (is_utf7(to)) {
         o.w = u7_writer(e->shift, e->bits, e->options & UTFDFA_UTF7_DIRECT_SET_O,
                         to == UTFDFA_UTF7_IMAP);
-    } else if (to == UTFDFA_WTF8) {
+    } else if (utfdfa_row_wobbly(to)) {
         o.after_high = e->shift & 1;
     }
     int form = kernel_form(to);
@@ -193,7 +189,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
             cp = replacement_for(limit);
         }
         enum bom_action act =
-            e->started ? BOM_PASS : bom_first(e->bom, cp, to == UTFDFA_CORRECTED_UTF8);
+            e->started ? BOM_PASS : bom_first(e->bom, cp, utfdfa_row_magic(to));
         if (act != BOM_DROP &&
             !room(&o, SINK_BYTES, units_after(&o, SINK_BYTES, to, act == BOM_PREPEND, &cp, 1))) {
             r = UTFDFA_OUTPUT_FULL;
@@ -212,7 +208,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
         else if (owe_bom)
             e->started = 1;
     }
-    e->shift = (uint8_t)(to == UTFDFA_WTF8 ? o.after_high : o.w.shift);
+    e->shift = (uint8_t)(utfdfa_row_wobbly(to) ? o.after_high : o.w.shift);
     e->bits = (uint8_t)o.w.bits;
     e->offset += i;
     memcpy(enc, e, sizeof *e);

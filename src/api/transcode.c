@@ -265,7 +265,7 @@ static utfdfa_result transcode_to(utfdfa_decoder *dec, enum utfdfa_encoding to,
                               false);
     else if (target == UTFDFA_UTF7_IMAP)
         w.bytes.w = u7_unpack((uint8_t)(writer_of(d) & ~WRITER_IMAP), false, true);
-    else if (target == UTFDFA_WTF8)
+    else if (utfdfa_row_wobbly(target))
         w.after_high = writer_of(d) == WRITER_AFTER_HIGH;
     size_t done = 0, n = *src_len;
     src = REAL_ADDRESS(src, n); /* src + done below: no arithmetic on NULL */
@@ -289,7 +289,7 @@ static utfdfa_result transcode_to(utfdfa_decoder *dec, enum utfdfa_encoding to,
         set_writer(d, w.bytes.w.shift & U7_OPEN
                           ? u7_pack(&w.bytes.w) | (target == UTFDFA_UTF7_IMAP ? WRITER_IMAP : 0)
                           : 0);
-    else if (target == UTFDFA_WTF8)
+    else if (utfdfa_row_wobbly(target))
         set_writer(d, w.after_high ? WRITER_AFTER_HIGH : 0);
     if (r == UTFDFA_MALFORMED && err)
         *err = e;
