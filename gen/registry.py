@@ -516,9 +516,13 @@ def _emit_writers(rows):
     for w in WRITERS:
         targets = [r.enum for r in rows if r.writer == w]
         if targets:
-            items.append(f"X({w}, " + " ".join(f"case {t}:" for t in targets) + ")")
+            # A value that names no encoding is written as row 0, the
+            # all-zero state's encoding (src/output/forms.h's known_target).
+            default = " default:" if rows[0].writer == w else ""
+            items.append(f"X({w}, " + " ".join(f"case {t}:" for t in targets) + default + ")")
     return ["/* The writer of each target (src/output/forms.h: len_WRITER, write_WRITER),",
-            " * by the writer column: X(writer, the case labels of the targets it writes). */",
+            " * by the writer column: X(writer, the case labels of the targets it writes;",
+            " * row 0's writer also the default). */",
             "#define UTFDFA_EACH_WRITER(X) \\"] + _x_lines(items)
 
 

@@ -149,7 +149,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
         return encode_unordered(enc, src, src_len, dst, dst_len, last, err);
     size_t i = 0, n = *src_len;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
-    unsigned to = e->to < UTFDFA_NENCODINGS ? e->to : UTFDFA_UTF8;
+    unsigned to = known_target(e->to);
     dst = REAL_ADDRESS(dst, *dst_len);
     unsigned limit = limit_of(to);
     struct out o = {dst, *dst_len, 0, {0, 0, e->options & UTFDFA_UTF7_DIRECT_SET_O, false}, false};

@@ -255,7 +255,7 @@ static utfdfa_result transcode_to(utfdfa_decoder *dec, enum utfdfa_encoding to,
                                   size_t *dst_len, bool last, utfdfa_error *err)
 {
     struct decoder state = load_decoder(dec), *d = &state;
-    unsigned target = (unsigned)to < UTFDFA_NENCODINGS ? (unsigned)to : UTFDFA_UCS4BE;
+    unsigned target = known_target((unsigned)to);
     if (is_unordered(target))
         return transcode_unordered(dec, to, src, src_len, dst, dst_len, last, err);
     struct writer w = {{REAL_ADDRESS(dst, *dst_len), *dst_len, 0, {0, 0, false, false}, false},
@@ -344,7 +344,7 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, con
     struct decoder d = load_decoder(dec);
     if (writer_of(&d) == 0)
         return transcode_to(dec, to, src, src_len, dst, dst_len, last, err);
-    unsigned target = (unsigned)to < UTFDFA_NENCODINGS ? (unsigned)to : UTFDFA_UCS4BE;
+    unsigned target = known_target((unsigned)to);
     uint8_t *out = REAL_ADDRESS(dst, *dst_len);
     size_t closed = close_other_target(&d, target, out, *dst_len);
     if (closed == SIZE_MAX) {

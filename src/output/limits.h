@@ -9,7 +9,8 @@
 
 /* ------------------------------------------------------- what fits where */
 
-/* What an output can hold: enum limit, generated from the registry's @limit lines. */
+/* What an output can hold: enum limit, generated from the registry's @limit
+ * lines. A value that names no encoding has UTF-8's (forms.h's known_target). */
 
 static inline unsigned limit_of(unsigned to)
 {
