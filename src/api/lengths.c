@@ -119,9 +119,8 @@ static uint64_t count(enum utfdfa_encoding from, enum fast_count what, const uin
 static uint64_t count_unordered(enum utfdfa_encoding from, enum fast_count what,
                                 const uint8_t *src, size_t len)
 {
-    utfdfa_decoder fresh;
-    utfdfa_decoder_init(&fresh, from, UTFDFA_REPLACE, UTFDFA_BOM_KEEP);
-    struct decoder d = load_decoder(&fresh);
+    struct decoder d = {0}; /* fresh, the BOM kept: the sniff reads only the source */
+    set_source(&d, from);
     struct out none = {NULL, 0, 0, {0, 0, false, false}, false};
     const struct call c = {&d, &none, SINK_NONE, from, UTFDFA_UTF8, true, NULL};
     size_t bom = len;
