@@ -50,8 +50,12 @@ void utfdfa_encoder_set_options(utfdfa_encoder *enc, unsigned options)
 static enum utfdfa_error_kind unwritable(const struct encoder *e, const struct out *o,
                                          unsigned to, unsigned limit, uint32_t *cp)
 {
-    return writer_refuses(limit, utfdfa_row_pua(to) && (e->options & UTFDFA_CORRECTED_PUA),
-                          utfdfa_row_wobbly(to), o->after_high, cp);
+    enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
+    if (utfdfa_row_pua(to) && (e->options & UTFDFA_CORRECTED_PUA))
+        kind = pua_write(cp);
+    if (utfdfa_row_wobbly(to))
+        kind = wtf8_write(o->after_high, *cp);
+    return kind == UTFDFA_ERR_NONE ? unfit(limit, *cp) : kind;
 }
 
 /* As in the decoder, an error is the stream's first item when nothing came

@@ -145,23 +145,15 @@ ALWAYS_INLINE utfdfa_result finish(const struct call *c, utfdfa_result r, struct
  * `at`: written, or (when the output cannot hold it) reported as an error. */
 enum delivery { DELIVERED, NO_ROOM, UNFIT };
 
-/* Whether what is written goes to a writer with rules beyond a limit (the
- * private-use mapping, the high-low rule: encoding_rows.gen.h): its bytes,
- * or code points for a caller that writes them there
- * (utfdfa_decoder_set_target, which keeps only the target's limit, which
- * tells that writer), which must get exactly what that encoder accepts. */
-ALWAYS_INLINE bool writes_pua(const struct decoder *d, enum sink sink, unsigned to)
+/* Whether what is written goes to `enc` (WTF-8 or Corrected UTF-8, whose
+ * writers have rules beyond a limit): its bytes, or code points for a
+ * caller that writes them in `enc` (utfdfa_decoder_set_target), which must
+ * get exactly what that encoder accepts. */
+ALWAYS_INLINE bool writes_to(const struct decoder *d, enum sink sink, unsigned to, unsigned enc)
 {
     return sink == SINK_BYTES || sink == SINK_CODES
-               ? utfdfa_row_pua(to)
-               : sink == SINK_U32 && utfdfa_limit_pua(limit_field(d));
-}
-
-ALWAYS_INLINE bool writes_wobbly(const struct decoder *d, enum sink sink, unsigned to)
-{
-    return sink == SINK_BYTES || sink == SINK_CODES
-               ? utfdfa_row_wobbly(to)
-               : sink == SINK_U32 && utfdfa_limit_wobbly(limit_field(d));
+               ? to == enc
+               : sink == SINK_U32 && limit_field(d) == limit_of(enc);
 }
 
 /* Under `limit` (sink_limit's, computed once a call). */
@@ -171,10 +163,14 @@ ALWAYS_INLINE enum delivery deliver(const struct call *c, unsigned limit, uint32
     struct decoder *d = c->d;
     enum sink sink = c->sink;
     unsigned to = c->to;
+    enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
     uint32_t written = cp; /* as the writer sees it: code points stay as they are */
-    enum utfdfa_error_kind kind =
-        writer_refuses(limit, (options_of(d) & UTFDFA_CORRECTED_PUA) && writes_pua(d, sink, to),
-                       writes_wobbly(d, sink, to), c->o->after_high, &written);
+    if ((options_of(d) & UTFDFA_CORRECTED_PUA) && writes_to(d, sink, to, UTFDFA_CORRECTED_UTF8))
+        kind = pua_write(&written);
+    if (writes_to(d, sink, to, UTFDFA_WTF8))
+        kind = wtf8_write(c->o->after_high, cp);
+    if (kind == UTFDFA_ERR_NONE)
+        kind = unfit(limit, written);
     if (kind == UTFDFA_ERR_NONE)
         return emit(d, c->o, sink, to, sink == SINK_BYTES || sink == SINK_CODES ? written : cp)
                    ? DELIVERED

@@ -99,21 +99,4 @@ static inline enum utfdfa_error_kind pua_write(uint32_t *cp)
         *cp += PUA_SHIFT;
     return UTFDFA_ERR_NONE;
 }
-
-/* Why a writer cannot write cp (UTFDFA_ERR_NONE if it can): its own rule
- * first, then its limit's. pua: the private-use mapping is on for a writer
- * that has it, and *cp becomes what is written; wobbly: the high-low rule of
- * a writer that has it, after_high whether it wrote a high surrogate last.
- * The decoders' delivery and the encoder both ask this. */
-ALWAYS_INLINE enum utfdfa_error_kind writer_refuses(unsigned limit, bool pua, bool wobbly,
-                                                    bool after_high, uint32_t *cp)
-{
-    enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
-    if (pua)
-        kind = pua_write(cp);
-    if (wobbly)
-        kind = wtf8_write(after_high, *cp);
-    return kind == UTFDFA_ERR_NONE ? unfit(limit, *cp) : kind;
-}
-
 #endif /* UTFDFA_OUTPUT_LIMITS_H */
