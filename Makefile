@@ -59,13 +59,16 @@ FAST_GRAMMARS = utf8 utf8-rfc2279 corrected-utf-8
 FAST_GEN_HEADERS = $(FAST_GRAMMARS:%=$(G)/%.fast.gen.h)
 # The registry's tables: internal (included by the library, never installed).
 REGISTRY_HEADER = $(G)/encodings.gen.h
+# Each row's yes-or-no facts (bit masks): included by the registry's tables
+# and by the CLI, which links only the public API.
+ROWS_HEADER = $(G)/encoding_rows.gen.h
 DEFS     = $(GRAMMARS:%=$(G)/%.defs.re)
 LEXER_RES = $(GRAMMARS:%=$(G)/%.lexer.re)
 LEXERS   = $(GRAMMARS:%=$(G)/%.lexer.c)
 JSONS    = $(GRAMMARS:%=$(G)/%.json)
 PICTURES = $(GRAMMARS:%=$(B)/%.dot) $(GRAMMARS:%=$(B)/%.mmd)
 # The lexer sources are outputs too (users include them), not intermediates make may delete.
-GENERATED = $(HEADERS) $(FAST_GEN_HEADERS) $(REGISTRY_HEADER) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
+GENERATED = $(HEADERS) $(FAST_GEN_HEADERS) $(REGISTRY_HEADER) $(ROWS_HEADER) $(DEFS) $(LEXER_RES) $(LEXERS) $(JSONS)
 
 .PHONY: all generated dfa check check-gen check-re2c check-repro check-docs \
         check-ref check-unit check-engines check-examples check-cli deps clean

@@ -34,9 +34,13 @@ $(G)/%.shuffle.gen.h: grammar/%.abnf $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(ABNFC) $< --emit c-shuffle -o $@
 
 # The registry's outputs read the grammars its rows name.
+# The tables include the rows header: whatever needs them has it too.
 $(REGISTRY_HEADER): $(REGISTRY) $(ENCODING_GRAMMARS:%=grammar/%.abnf) $(GEN_DEPS) \
-                      | $(G) $(B)/.tools-ok
+                      $(ROWS_HEADER) | $(G) $(B)/.tools-ok
 	$(PYTHON) gen/registry.py $(REGISTRY) --emit c -o $@
+
+$(ROWS_HEADER): $(REGISTRY) $(GEN_DEPS) | $(G) $(B)/.tools-ok
+	$(PYTHON) gen/registry.py $(REGISTRY) --emit rows -o $@
 
 $(G)/encodings.mk: $(REGISTRY) $(GEN_DEPS) | $(G) $(B)/.tools-ok
 	$(PYTHON) gen/registry.py $(REGISTRY) --emit make -o $@

@@ -5,7 +5,7 @@
 # ---------------------------------------------------------------- library
 LIB_HEADERS = $(wildcard src/*.h src/api/*.h src/decode/*.h src/encode/*.h src/output/*.h) $(KERNEL_HEADERS) \
               $(UTF8_FAST_HDRS) include/utfdfa.h $(HEADERS) $(G)/utf8.fast.gen.h $(G)/utf8.simd.gen.h $(G)/utf8.shuffle.gen.h \
-              $(REGISTRY_HEADER)
+              $(REGISTRY_HEADER) $(ROWS_HEADER)
 
 $(B)/obj/%.o: src/%.c $(LIB_HEADERS)
 	@mkdir -p $(@D)
@@ -57,5 +57,5 @@ $(TEST_LIB): $(filter-out $(B)/obj/fast/dispatch.o,$(LIB_OBJS)) $(B)/obj/fast/di
 CLI_SRCS = src/cli/main.c src/cli/stream.c src/cli/position.c src/cli/output.c
 CLI_HDRS = src/cli/cli.h src/cli/stream.h src/cli/position.h src/cli/output.h
 
-$(B)/utfdfa: $(CLI_SRCS) $(CLI_HDRS) include/utfdfa.h $(B)/libutfdfa.a
-	$(CC) $(WARN) $(CFLAGS) -I include -I src/cli $(CLI_SRCS) $(B)/libutfdfa.a -o $@
+$(B)/utfdfa: $(CLI_SRCS) $(CLI_HDRS) include/utfdfa.h $(ROWS_HEADER) $(B)/libutfdfa.a
+	$(CC) $(WARN) $(CFLAGS) -I include -I src/cli -I $(G) $(CLI_SRCS) $(B)/libutfdfa.a -o $@

@@ -26,7 +26,7 @@
 #define NOINLINE
 #endif
 
-enum { REPLACEMENT = 0xFFFD, BOM = 0xFEFF };
+#include "unicode.h" /* REPLACEMENT, BOM */
 
 ALWAYS_INLINE bool is_high(uint32_t u)
 {

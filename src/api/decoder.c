@@ -152,9 +152,9 @@ NOINLINE static utfdfa_result decode32_rest(utfdfa_decoder *dec, const uint8_t *
         d.partial = step->c.partial;
         d.offset += done;
     }
-    /* For a WTF-8 target, whether the last code point was a high surrogate
-     * is kept in the writer byte, as utfdfa_transcode keeps it. */
-    bool wtf8 = limit_field(&d) == LIMIT_WTF8;
+    /* For a wobbly target (WTF-8), whether the last code point was a high
+     * surrogate is kept in the writer byte, as utfdfa_transcode keeps it. */
+    bool wtf8 = utfdfa_limit_wobbly(limit_field(&d));
     struct out o = {dst, *dst_len, done ? step->wrote : 0, {0, 0, false, false},
                     wtf8 && writer_of(&d) == WRITER_AFTER_HIGH};
     const struct call c = {&d, &o, SINK_U32, UTFDFA_UTF8, UTFDFA_UTF8, last, err};

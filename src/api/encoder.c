@@ -13,7 +13,7 @@ struct encoder {
     uint8_t started;  /* a code point has been written (or dropped) */
     uint8_t replaced; /* an error was replaced or dropped */
     uint8_t shift;    /* UTF-7: a base64 run is open (bit 0), bits left over (bits 1-3);
-                         WTF-8: a high surrogate was written last */
+                         a wobbly writer (WTF-8): a high surrogate was written last */
     uint8_t bits;     /* UTF-7: the bits left over */
     uint8_t options;  /* enum utfdfa_encoder_option */
 };
@@ -46,14 +46,14 @@ void utfdfa_encoder_set_options(utfdfa_encoder *enc, unsigned options)
 }
 
 /* Why cp cannot be written in `to` (UTFDFA_ERR_NONE if it can); with
- * Corrected UTF-8's private-use mapping, *cp becomes what is written. */
+ * the private-use mapping, *cp becomes what is written. */
 static enum utfdfa_error_kind unwritable(const struct encoder *e, const struct out *o,
                                          unsigned to, unsigned limit, uint32_t *cp)
 {
     enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
-    if (to == UTFDFA_CORRECTED_UTF8 && (e->options & UTFDFA_CORRECTED_PUA))
+    if (utfdfa_row_pua(to) && (e->options & UTFDFA_CORRECTED_PUA))
         kind = pua_write(cp);
-    if (to == UTFDFA_WTF8)
+    if (utfdfa_row_wobbly(to))
         kind = wtf8_write(o->after_high, *cp);
     return kind == UTFDFA_ERR_NONE ? unfit(limit, *cp) : kind;
 }
@@ -153,14 +153,14 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
         return encode_unordered(enc, src, src_len, dst, dst_len, last, err);
     size_t i = 0, n = *src_len;
     utfdfa_result r = UTFDFA_INPUT_EMPTY;
-    unsigned to = e->to < UTFDFA_NENCODINGS ? e->to : UTFDFA_UTF8;
+    unsigned to = known_target(e->to);
     dst = REAL_ADDRESS(dst, *dst_len);
     unsigned limit = limit_of(to);
     struct out o = {dst, *dst_len, 0, {0, 0, e->options & UTFDFA_UTF7_DIRECT_SET_O, false}, false};
     if (is_utf7(to)) {
         o.w = u7_writer(e->shift, e->bits, e->options & UTFDFA_UTF7_DIRECT_SET_O,
                         to == UTFDFA_UTF7_IMAP);
-    } else if (to == UTFDFA_WTF8) {
+    } else if (utfdfa_row_wobbly(to)) {
         o.after_high = e->shift & 1;
     }
     int form = kernel_form(to);
@@ -193,7 +193,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
             cp = replacement_for(limit);
         }
         enum bom_action act =
-            e->started ? BOM_PASS : bom_first(e->bom, cp, to == UTFDFA_CORRECTED_UTF8);
+            e->started ? BOM_PASS : bom_first(e->bom, cp, utfdfa_row_magic(to));
         if (act != BOM_DROP &&
             !room(&o, SINK_BYTES, units_after(&o, SINK_BYTES, to, act == BOM_PREPEND, &cp, 1))) {
             r = UTFDFA_OUTPUT_FULL;
@@ -212,7 +212,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
         else if (owe_bom)
             e->started = 1;
     }
-    e->shift = (uint8_t)(to == UTFDFA_WTF8 ? o.after_high : o.w.shift);
+    e->shift = (uint8_t)(utfdfa_row_wobbly(to) ? o.after_high : o.w.shift);
     e->bits = (uint8_t)o.w.bits;
     e->offset += i;
     memcpy(enc, e, sizeof *e);

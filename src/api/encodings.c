@@ -62,8 +62,8 @@ size_t utfdfa_unit_size(enum utfdfa_encoding enc)
     return (unsigned)enc < UTFDFA_NENCODINGS ? utfdfa_encoding_unit_size[enc] : 1;
 }
 
-/* An unknown target is written as UTF-8 (utfdfa_encode) or UCS-4BE
- * (utfdfa_transcode): 4 bytes. */
+/* An unknown target is written as UTF-8 (output/forms.h's known_target): 4
+ * bytes. */
 size_t utfdfa__max_char_bytes(enum utfdfa_encoding enc)
 {
     return (unsigned)enc < UTFDFA_NENCODINGS ? utfdfa_encoding_max_bytes[enc] : 4;

@@ -114,21 +114,20 @@ static uint64_t count(enum utfdfa_encoding from, enum fast_count what, const uin
                       size_t len);
 
 /* UTF-16 or UTF-32 without a byte order: its first unit decides, a BOM
- * being a signature (src/decode/byte_order.h). */
+ * being a signature, as the decoder's own sniff decides it
+ * (src/decode/byte_order.h), the whole input being there. */
 static uint64_t count_unordered(enum utfdfa_encoding from, enum fast_count what,
                                 const uint8_t *src, size_t len)
 {
-    bool wide = from == UTFDFA_UTF32;
-    size_t bom = wide ? 4 : 2;
-    static const uint8_t le[4] = {0xFF, 0xFE, 0, 0}, be[4] = {0, 0, 0xFE, 0xFF};
-    bool is_be = len >= bom && memcmp(src, wide ? be : be + 2, bom) == 0;
-    bool is_le = len >= bom && memcmp(src, le, bom) == 0;
-    if (is_be || is_le) {
-        src += bom;
-        len -= bom;
-    }
-    enum utfdfa_encoding big = wide ? UTFDFA_UTF32BE : UTFDFA_UTF16BE;
-    return count(is_be ? big : little_endian_of(from), what, src, len);
+    struct decoder d = {0}; /* fresh, the BOM kept: the sniff reads only the source */
+    set_source(&d, from);
+    struct out none = {NULL, 0, 0, {0, 0, false, false}, false};
+    const struct call c = {&d, &none, SINK_NONE, from, UTFDFA_UTF8, true, NULL};
+    size_t bom = len;
+    utfdfa_result unused;
+    utfdfa__byte_order_resolve(&c, src, &bom, &unused); /* decides, `last` being set */
+    src = (const uint8_t *)((uintptr_t)src + bom); /* src may be NULL (bom is 0 then) */
+    return count((enum utfdfa_encoding)source_of(&d), what, src, len - bom);
 }
 
 static uint64_t count(enum utfdfa_encoding from, enum fast_count what, const uint8_t *src,

@@ -85,10 +85,10 @@ static size_t lf_unit(const struct count *k, uint8_t lf[4])
 {
     unsigned enc = utfdfa_decoder_encoding(&k->counter);
     size_t unit = utfdfa_unit_size((enum utfdfa_encoding)enc);
-    if (is_unordered(enc) || is_utf7(enc) || enc == UTFDFA_CORRECTED_UTF8 ||
+    if (is_unordered(enc) || is_utf7(enc) || utfdfa_row_magic(enc) ||
         enc >= UTFDFA_NENCODINGS)
         return 0;
-    bool big = enc == UTFDFA_UTF16BE || enc == UTFDFA_UTF32BE || enc == UTFDFA_UCS4BE;
+    bool big = utfdfa_row_big_endian(enc);
     memset(lf, 0, 4);
     lf[big ? unit - 1 : 0] = 0x0A;
     return unit;

@@ -255,7 +255,7 @@ static utfdfa_result transcode_to(utfdfa_decoder *dec, enum utfdfa_encoding to,
                                   size_t *dst_len, bool last, utfdfa_error *err)
 {
     struct decoder state = load_decoder(dec), *d = &state;
-    unsigned target = (unsigned)to < UTFDFA_NENCODINGS ? (unsigned)to : UTFDFA_UCS4BE;
+    unsigned target = known_target((unsigned)to);
     if (is_unordered(target))
         return transcode_unordered(dec, to, src, src_len, dst, dst_len, last, err);
     struct writer w = {{REAL_ADDRESS(dst, *dst_len), *dst_len, 0, {0, 0, false, false}, false},
@@ -265,7 +265,7 @@ static utfdfa_result transcode_to(utfdfa_decoder *dec, enum utfdfa_encoding to,
                               false);
     else if (target == UTFDFA_UTF7_IMAP)
         w.bytes.w = u7_unpack((uint8_t)(writer_of(d) & ~WRITER_IMAP), false, true);
-    else if (target == UTFDFA_WTF8)
+    else if (utfdfa_row_wobbly(target))
         w.after_high = writer_of(d) == WRITER_AFTER_HIGH;
     size_t done = 0, n = *src_len;
     src = REAL_ADDRESS(src, n); /* src + done below: no arithmetic on NULL */
@@ -289,7 +289,7 @@ static utfdfa_result transcode_to(utfdfa_decoder *dec, enum utfdfa_encoding to,
         set_writer(d, w.bytes.w.shift & U7_OPEN
                           ? u7_pack(&w.bytes.w) | (target == UTFDFA_UTF7_IMAP ? WRITER_IMAP : 0)
                           : 0);
-    else if (target == UTFDFA_WTF8)
+    else if (utfdfa_row_wobbly(target))
         set_writer(d, w.after_high ? WRITER_AFTER_HIGH : 0);
     if (r == UTFDFA_MALFORMED && err)
         *err = e;
@@ -344,7 +344,7 @@ utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, con
     struct decoder d = load_decoder(dec);
     if (writer_of(&d) == 0)
         return transcode_to(dec, to, src, src_len, dst, dst_len, last, err);
-    unsigned target = (unsigned)to < UTFDFA_NENCODINGS ? (unsigned)to : UTFDFA_UCS4BE;
+    unsigned target = known_target((unsigned)to);
     uint8_t *out = REAL_ADDRESS(dst, *dst_len);
     size_t closed = close_other_target(&d, target, out, *dst_len);
     if (closed == SIZE_MAX) {

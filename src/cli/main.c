@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "encoding_rows.gen.h"
 #include "output.h"
 #include "stream.h"
 
@@ -410,8 +411,8 @@ static void parse_arguments(int argc, char **argv, struct request *r)
             usage_error("unknown option '%s'", a);
         }
     }
-    /* Corrected UTF-8's magic number is not part of the text: strip it unless told. */
-    if (!bom_given && opt->from == UTFDFA_CORRECTED_UTF8)
+    /* A magic number (Corrected UTF-8's) is not part of the text: strip it unless told. */
+    if (!bom_given && utfdfa_row_magic(opt->from))
         opt->bom = UTFDFA_BOM_STRIP;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "encoding_rows.gen.h"
 #include "position.h"
 
 enum { CHUNK = 128 * 1024 };
@@ -52,16 +53,13 @@ static int next_chunk(struct input *in, unsigned unit)
     return 0;
 }
 
-static bool is_unordered(enum utfdfa_encoding e)
-{
-    return e == UTFDFA_UTF16 || e == UTFDFA_UTF32;
-}
-
 /* UTF-16 and UTF-32 without a byte order are written little-endian after
- * their BOM (and read so without one). */
+ * their BOM (and read so without one). Which encodings these are, and the
+ * UTF-7 ones, is the registry's rows header (encoding_rows.gen.h: inline
+ * tests only, as this tool links nothing but the public API). */
 static enum utfdfa_encoding little_endian(enum utfdfa_encoding e)
 {
-    return !is_unordered(e) ? e : e == UTFDFA_UTF16 ? UTFDFA_UTF16LE : UTFDFA_UTF32LE;
+    return utfdfa_row_unordered(e) ? utfdfa_little_endian_of(e) : e;
 }
 
 /* The encoding the library reads a stream of `from` in, for the messages
@@ -71,7 +69,7 @@ static enum utfdfa_encoding little_endian(enum utfdfa_encoding e)
 static int source_order(struct input *in, enum utfdfa_encoding from, enum utfdfa_encoding *order)
 {
     size_t unit = utfdfa_unit_size(from);
-    while (is_unordered(from) && in->have < unit && !in->eof)
+    while (utfdfa_row_unordered(from) && in->have < unit && !in->eof)
         if (read_more(in) < 0)
             return -1;
     utfdfa_decoder d;
@@ -86,7 +84,7 @@ static int source_order(struct input *in, enum utfdfa_encoding from, enum utfdfa
  * as the signature is no character. */
 static enum utfdfa_bom position_bom(enum utfdfa_encoding from, enum utfdfa_bom bom)
 {
-    return is_unordered(from) && bom == UTFDFA_BOM_KEEP ? UTFDFA_BOM_STRIP : bom;
+    return utfdfa_row_unordered(from) && bom == UTFDFA_BOM_KEEP ? UTFDFA_BOM_STRIP : bom;
 }
 
 static void report(const struct options *opt, const char *name, enum utfdfa_encoding from,
@@ -165,11 +163,6 @@ struct transcoder {
     utfdfa_encoder enc_before; /* the encoder before it */
     bool closed;               /* the batch ended with its run closed */
 };
-
-static bool is_utf7(enum utfdfa_encoding e)
-{
-    return e == UTFDFA_UTF7 || e == UTFDFA_UTF7_IMAP;
-}
 
 static utfdfa_result step(struct transcoder *t, const uint8_t *src, size_t *src_len,
                           uint8_t *dst, size_t *dst_len, bool last, utfdfa_error *err)
@@ -287,7 +280,7 @@ int transcode_file(int fd, const char *name, const struct options *opt, enum utf
      * before the output's first character; after it the output goes on
      * little-endian (one stream, one BOM). */
     t.to = sink->out->written ? little_endian(opt->to) : opt->to;
-    t.via_code_points = is_utf7(opt->to);
+    t.via_code_points = utfdfa_row_utf7_writer(opt->to);
     utfdfa_encoder_init(&t.enc, opt->to, UTFDFA_STRICT, UTFDFA_BOM_KEEP);
     utfdfa_encoder_set_options(&t.enc, opt->encoder_options);
     static struct position pos;

@@ -52,8 +52,7 @@ bool utfdfa__byte_order_resolve(const struct call *c, const uint8_t *src, size_t
     d->partial = 0;
     set_pending(d, 0);
     d->offset += take;
-    set_source(d, little ? little_endian_of(from) : from == UTFDFA_UTF16 ? UTFDFA_UTF16BE
-                                                                            : UTFDFA_UTF32BE);
+    set_source(d, little ? little_endian_of(from) : utfdfa_big_endian_of(from));
     *src_len = take;
     return true;
 }

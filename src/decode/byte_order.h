@@ -16,15 +16,17 @@
 
 #include "decode/deliver.h"
 
+/* Which rows these are, and their byte orders, are the registry's
+ * (encoding_rows.gen.h). */
 static inline bool is_unordered(unsigned enc)
 {
-    return enc == UTFDFA_UTF16 || enc == UTFDFA_UTF32;
+    return utfdfa_row_unordered(enc);
 }
 
 /* The little-endian form of UTF-16 or UTF-32 without a byte order. */
 static inline enum utfdfa_encoding little_endian_of(unsigned enc)
 {
-    return enc == UTFDFA_UTF16 ? UTFDFA_UTF16LE : UTFDFA_UTF32LE;
+    return utfdfa_little_endian_of(enc);
 }
 
 /* The call's decoder, whose source has no byte order yet, reads

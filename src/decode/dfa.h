@@ -93,7 +93,7 @@ ALWAYS_INLINE enum delivery complete(const struct dfa_call *c, unsigned tag, uin
     }
     if (t->offset)
         value += t->offset[tag];
-    if (t->self == UTFDFA_CORRECTED_UTF8 && (options_of(k->d) & UTFDFA_CORRECTED_PUA) &&
+    if (utfdfa_row_pua(t->self) && (options_of(k->d) & UTFDFA_CORRECTED_PUA) &&
         pua_image(value))
         value -= PUA_SHIFT;
     /* A character of the magic number: held (magic_step; release() writes it

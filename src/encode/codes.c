@@ -3,13 +3,14 @@
 #include "encode/codes.h"
 
 /* Write codes[0..n) in `to` at o; stop before the first that does not fit.
- * Returns how many were written. The markers come only for Corrected UTF-8. */
+ * Returns how many were written. The markers come only for the targets the
+ * registry says (Corrected UTF-8's magic number and reserved units). */
 ALWAYS_INLINE size_t write_codes(struct out *o, unsigned to, const uint32_t *codes, size_t n)
 {
     size_t i = 0;
     for (; i < n; i++) {
         uint32_t cp = codes[i];
-        if (to == UTFDFA_CORRECTED_UTF8 && cp >= CODE_RAW_BYTE) {
+        if (utfdfa_row_code_markers(to) && cp >= CODE_RAW_BYTE) {
             size_t need = cp == CODE_MAGIC ? sizeof corrected_magic : 1;
             if (o->cap - o->len < need)
                 break;

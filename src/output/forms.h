@@ -186,16 +186,24 @@ static inline void write_utf7(uint8_t *p, uint32_t cp)
     (void)p, (void)cp; /* never called: put() writes UTF-7 with its own writer */
 }
 
-/* The bytes cp takes in `to` (encodings.gen.h's writer case groups). A
- * value that names no encoding is read as the 32-bit big-endian form. */
+/* The target a value that names no encoding (a corrupted state, a bad
+ * argument) is written in: UTF-8, row 0, as an all-zero encoder writes,
+ * whose limit limit_of gives it and whose unit utfdfa_unit_size counts for
+ * it. The encoder and utfdfa_transcode both take it, never an index past
+ * the rows. */
+static inline unsigned known_target(unsigned to)
+{
+    return to < UTFDFA_NENCODINGS ? to : UTFDFA_UTF8;
+}
+
+/* The bytes cp takes in `to` (encodings.gen.h's writer case groups, whose
+ * default is known_target's: UTF-8's writer). */
 ALWAYS_INLINE size_t bytes_for(unsigned to, uint32_t cp)
 {
     switch (to) {
 #define LEN_CASE(writer, targets) targets return len_##writer(cp);
         UTFDFA_EACH_WRITER(LEN_CASE)
 #undef LEN_CASE
-    default:
-        return len_utf32be(cp);
     }
 }
 
@@ -208,9 +216,6 @@ ALWAYS_INLINE void put_bytes(uint8_t *p, unsigned to, uint32_t cp)
     break;
         UTFDFA_EACH_WRITER(WRITE_CASE)
 #undef WRITE_CASE
-    default:
-        write_utf32be(p, cp);
-        break;
     }
 }
 

@@ -9,7 +9,8 @@
 
 /* ------------------------------------------------------- what fits where */
 
-/* What an output can hold: enum limit, generated from the registry's @limit lines. */
+/* What an output can hold: enum limit, generated from the registry's @limit
+ * lines. A value that names no encoding has UTF-8's (forms.h's known_target). */
 
 static inline unsigned limit_of(unsigned to)
 {
@@ -98,5 +99,4 @@ static inline enum utfdfa_error_kind pua_write(uint32_t *cp)
         *cp += PUA_SHIFT;
     return UTFDFA_ERR_NONE;
 }
-
 #endif /* UTFDFA_OUTPUT_LIMITS_H */

@@ -69,7 +69,7 @@ ALWAYS_INLINE void put(struct out *o, enum sink sink, unsigned to, uint32_t cp)
         }
         put_bytes((uint8_t *)o->p + o->len, to, cp);
         o->len += bytes_for(to, cp);
-        if (to == UTFDFA_WTF8)
+        if (utfdfa_row_wobbly(to))
             o->after_high = is_high(cp);
         break;
     }
@@ -90,10 +90,10 @@ ALWAYS_INLINE bool room(const struct out *o, enum sink sink, size_t units)
 }
 
 /* The signature an output starts with under UTFDFA_BOM_ADD: U+FEFF, or
- * the magic number for Corrected UTF-8 bytes. */
+ * the magic number for the bytes of a row that has one (Corrected UTF-8). */
 ALWAYS_INLINE bool sig_is_magic(enum sink sink, unsigned to)
 {
-    return (sink == SINK_BYTES || sink == SINK_CODES) && to == UTFDFA_CORRECTED_UTF8;
+    return (sink == SINK_BYTES || sink == SINK_CODES) && utfdfa_row_magic(to);
 }
 
 /* An output whose encoding cannot hold U+FEFF (ISO-8859-1) has no

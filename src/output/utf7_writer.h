@@ -102,10 +102,11 @@ static inline uint8_t u7_pack(const struct u7w *w)
 }
 _Static_assert((4u | 15u << 3 | 3u) <= 0x7Fu, "UTF-7's writer state fits 7 bits");
 
-/* The UTF-7 forms, whose writer keeps state (an open base64 run). */
+/* The UTF-7 forms, whose writer keeps state (an open base64 run): the
+ * registry's rows of that writer. */
 static inline bool is_utf7(unsigned enc)
 {
-    return enc == UTFDFA_UTF7 || enc == UTFDFA_UTF7_IMAP;
+    return utfdfa_row_utf7_writer(enc);
 }
 
 #endif /* UTFDFA_OUTPUT_UTF7_WRITER_H */

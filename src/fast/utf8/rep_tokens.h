@@ -28,6 +28,8 @@
 #ifndef UTFDFA_FAST_UTF8_REP_TOKENS_H
 #define UTFDFA_FAST_UTF8_REP_TOKENS_H
 
+#include "../../unicode.h"
+
 #if FAST_X86
 _Static_assert(UTF8_SIMD_DERIVED && UTF8_SIMD_MAX_LEN == 4 && UTF8_SIMD_SHORT_WHOLE &&
                    UTF8_SHUF_CONT_MIN == 0x80 && UTF8_SHUF_CONT_MAX == 0xBF,
@@ -136,7 +138,7 @@ TK_INLINE size_t tk_group(const struct tk_ctx *c, const uint8_t *p, __m128i info
     t = _mm256_maddubs_epi16(t, _mm256_set1_epi16(0x0140));  /* b0 << 6 | b1, b2 << 6 | b3 */
     t = _mm256_madd_epi16(t, _mm256_set1_epi32(0x00011000)); /* as of 4 bytes */
     t = _mm256_srlv_epi32(t, _mm256_shuffle_epi8(c->shift, k));
-    t = _mm256_blendv_epi8(t, _mm256_set1_epi32(0xFFFD), k);
+    t = _mm256_blendv_epi8(t, _mm256_set1_epi32(REPLACEMENT), k);
     /* the lanes of token starts to the front: their indices, a nibble's at a
      * time (not pdep/pext, which AMD's CPUs before Zen 3 run in microcode) */
     uint64_t lo = tk_nibble_lanes[starts & 15], hi = tk_nibble_lanes[starts >> 4 & 15];

@@ -9,6 +9,7 @@
 #ifndef UTFDFA_FAST_UTF8_REPLACE_H
 #define UTFDFA_FAST_UTF8_REPLACE_H
 
+#include "../../unicode.h"
 #include "decode.h"
 
 /* Exact, with room checks: stops before a byte whose U+FFFD or character
@@ -28,7 +29,7 @@ FAST_INLINE size_t fast_rep_exact(const fast_tables *g, const uint8_t *src, size
         if (fast_is_reject(g, next)) {
             if (o == cap)
                 break;
-            dst[o++] = 0xFFFD;
+            dst[o++] = REPLACEMENT;
             ++*errors;
             i += fast_is_accept(g, s); /* else the byte starts anew */
             s = 0;
@@ -68,9 +69,9 @@ FAST_INLINE size_t fast_rep_exact(const fast_tables *g, const uint8_t *src, size
         v = v << (fast_shift_count(g, from_) & 63) | fast_payload(g, b_);                   \
         uint32_t bad_ = fast_is_reject(g, s);                                               \
         s &= (uint64_t)bad_ - 1;                                                            \
-        d32[o] = 0xFFFD;                                                                    \
+        d32[o] = REPLACEMENT;                                                               \
         o += cut_;                                                                          \
-        d32[o] = ((uint32_t)v & (bad_ - 1)) | (0xFFFDu & -bad_);                            \
+        d32[o] = ((uint32_t)v & (bad_ - 1)) | ((uint32_t)REPLACEMENT & -bad_);              \
         o += fast_accept01(g, s);                                                           \
         nerr += cut_ + bad_;                                                                \
     } while (0)
@@ -86,9 +87,9 @@ FAST_INLINE size_t fast_rep_exact(const fast_tables *g, const uint8_t *src, size
         s7 = g->replace_next[b_] >> (s7 & 63);                                              \
         v = v << (f_ & 63) | g->payload[b_];                                                \
         size_t cut_ = (f_ >> 6) & 1, bad_ = (s7 >> 6) & 1;                                  \
-        d32[o] = 0xFFFD;                                                                    \
+        d32[o] = REPLACEMENT;                                                               \
         o += cut_;                                                                          \
-        d32[o] = bad_ ? 0xFFFDu : (uint32_t)v;                                              \
+        d32[o] = bad_ ? (uint32_t)REPLACEMENT : (uint32_t)v;                                \
         o += (size_t)((uint64_t)1 >> (s7 & 63));                                            \
         nerr += cut_ + bad_;                                                                \
     } while (0)
