@@ -25,7 +25,7 @@ import os
 import re
 import sys
 
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*(?:/\*.*\*/\s*|//.*)?$')
 GUARD = re.compile(r'^#ifndef (\w+)\n#define \1\b', re.M)
 SPDX = re.compile(r"^\s*/\*\s*SPDX-License-Identifier:\s*(.*?)\s*\*/\s*$")
 GENERATOR = "gen/dist/amalgamate.py"
