@@ -81,9 +81,11 @@ KERN_INLINE void neon_store_ascii16(enum fast_form f, uint8_t *p, uint8x16_t b)
     }
 }
 
-/* From UTF-8, 64 units a step (one test of the four vectors' OR: its
- * steps are the cheapest), then 32 units a step (two vectors), then the
- * scalar kernel for the rest. */
+/* From UTF-8 into UTF-16LE or UTF-32LE, 64 units a step by st2/st4
+ * (ascii.h's fast_ascii_widen64_neon); into the other forms 64 units a
+ * step here (one test of the four vectors' OR: its steps are the
+ * cheapest); then 32 units a step (two vectors), then the scalar kernel
+ * for the rest. */
 KERN_INLINE size_t neon_ascii_body(enum fast_form from, enum fast_form to, const uint8_t *src,
                                    size_t src_len, uint8_t *dst, size_t dst_len)
 {

@@ -4,7 +4,8 @@
  * units (the step's widest form picks the packing: wide.gen.h's rows and
  * tbl) or 16 code points of UTF-32 (the BMP narrowed into the UTF-16
  * steps, or 4-byte forms); between UTF-16 and UTF-32 (nu_), 16 units
- * widened (zips with zero) or narrowed (ld2's low halves), pairs joined or
+ * widened (st2 with zeros into UTF-32LE, zips otherwise) or narrowed (ld2's
+ * low halves), pairs joined or
  * split in the vector, exactly (no scratch). wide.gen.h's tables are
  * defined where WIDE_TABLES_HERE is. */
 #ifndef UTFDFA_FAST_ARM64_WIDE_NEON_H

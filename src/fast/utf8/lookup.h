@@ -49,7 +49,8 @@ struct lk_scan {
     size_t n, start;
 };
 
-/* Bytes per group: every kernel tests its error vector once a group.
+/* Bytes per group: every kernel tests its error vectors once a batch of
+ * LK_BATCH groups (lookup_engine.h).
  * From LK_ALIGN_MIN bytes on, the groups are moved onto 64-byte boundaries
  * (the group or two before cost about 1/16 of that much text). */
 enum { LK_GROUP = 64, LK_ALIGN_MIN = 1024 };
