@@ -37,6 +37,12 @@ class CheckLayout(unittest.TestCase):
             self.assertEqual(rc, 1, out)
             self.assertIn(f"{folder}/a.c:3: nine() takes 9 parameters", out)
 
+    def test_nine_parameters_fail_in_src_itself(self):
+        # src/common.h and its like are below every layer: the bound holds there too
+        rc, out = self.run_on({"common.h": "int x;\n" + NINE})
+        self.assertEqual(rc, 1, out)
+        self.assertIn("common.h:3: nine() takes 9 parameters", out)
+
     def test_eight_parameters_pass(self):
         rc, out = self.run_on({"decode/a.c": EIGHT + "int none(void)\n{\n    return 0;\n}\n",
                                "decode/b.h": "/* nine(a, b, c, d, e, f, g, h, i) */\n"
