@@ -72,24 +72,17 @@ def _utf8_group():
     return rows
 
 
-@table("wide_utf8_two",
-       "four 16-bit lanes: byte 0 of each, byte 1 where the 4-bit mask says (a 2-byte\n"
-       " * form), packed")
-def _utf8_two():
-    return [padded([2 * k + b for k in range(4) for b in range(2 if m >> k & 1 else 1)], 8)
-            for m in range(16)]
-
-
 @table("wide_utf8_two8",
-       "eight 16-bit lanes (NEON's 16-unit steps): byte 0 of each, byte 1 where the\n"
-       " * 8-bit mask says (a 2-byte form), packed",
-       level="KERN_ARM64")
+       "eight 16-bit lanes: byte 0 of each, byte 1 where the 8-bit mask says (a 2-byte\n"
+       " * form), packed (x86's and NEON's steps of units below 0x800)",
+       level="KERN_X86 || KERN_ARM64")
 def _utf8_two8():
     return [padded([2 * k + b for k in range(8) for b in range(2 if m >> k & 1 else 1)], 16)
             for m in range(256)]
 
 
-@table("wide_utf8_two8_len", "the bytes wide_utf8_two8's row packs", level="KERN_ARM64")
+@table("wide_utf8_two8_len", "the bytes wide_utf8_two8's row packs",
+       level="KERN_X86 || KERN_ARM64")
 def _utf8_two8_len():
     return [[8 + bin(m).count("1")] for m in range(256)]
 

@@ -237,11 +237,16 @@ VBMI_INLINE size_t vbmi_step16_utf8(__m512i v, uint8_t *dst, size_t room, size_t
         _mm512_multishift_epi64_epi8(_mm512_set1_epi64((long long)CTRL_2BYTE), v),
         _mm512_set1_epi16(0x3F1F), _mm512_set1_epi16((short)0x80C0), TERN_AND_OR);
     if (m3 == 0) {
-        a = _mm512_mask_mov_epi16(a, ~m2, v); /* ASCII: the unit */
-        __mmask64 keep = _mm512_test_epi8_mask(a, a) | 0x5555555555555555u;
-        if ((size_t)_mm_popcnt_u64(keep) > room)
+        /* ASCII: the unit; the bytes kept are every lane's low one and the
+         * high one of a 2-byte form (80-BF, never below 08), known from the
+         * lanes by one compare, their number from m2 alone */
+        a = _mm512_mask_mov_epi16(a, ~m2, v);
+        __mmask64 keep = _mm512_cmpge_epu8_mask(a, _mm512_set1_epi16(0x0800));
+        size_t n = 32 + (size_t)_mm_popcnt_u32(m2);
+        if (n > room)
             return 0;
-        *wrote = vbmi_put(dst, a, keep);
+        _mm512_mask_storeu_epi8(dst, _bzhi_u64(~0ull, (unsigned)n), _mm512_maskz_compress_epi8(keep, a));
+        *wrote = n;
         return 64;
     }
     __mmask32 sur = _mm512_cmpeq_epi16_mask(_mm512_and_si512(v, _mm512_set1_epi16((short)0xF800)),

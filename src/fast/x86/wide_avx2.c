@@ -19,7 +19,7 @@
 
 #if KERN_X86
 
-#define KERN_AVX2 __attribute__((target("avx2")))
+#define KERN_AVX2 __attribute__((target("avx2,popcnt")))
 #define AVX2_INLINE KERN_INLINE KERN_AVX2
 #define AVX2_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define AVX2_STORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
@@ -87,28 +87,21 @@ AVX2_INLINE __m256i wavx_two(__m256i v, const struct wavx_k *k)
                            k->c080);
 }
 
-/* 16 units below 0x800 (one: the ASCII ones) at dst: four 8-byte halves,
- * each four units packed by wide_utf8_two; returns the bytes. */
+/* 16 units below 0x800 (one: the ASCII ones) at dst: two 16-byte halves,
+ * each eight units packed by one wide_utf8_two8 row; returns the bytes. */
 AVX2_INLINE size_t wavx_short(__m256i v, __m256i one, uint8_t *dst, __m128i *saved,
                               const struct wavx_k *k)
 {
     /* bits 0-7: whether units 0-7 are of 2 bytes, bits 16-23: units 8-15 */
     unsigned m = ~(unsigned)_mm256_movemask_epi8(_mm256_packs_epi16(one, one));
-    unsigned k0 = m & 15, k1 = m >> 4 & 15, k2 = m >> 16 & 15, k3 = m >> 20 & 15;
-    size_t n0 = 4 + (size_t)wide_ones[k0], n1 = n0 + 4 + (size_t)wide_ones[k1];
-    size_t n2 = n1 + 4 + (size_t)wide_ones[k2], n = n2 + 4 + (size_t)wide_ones[k3];
-    __m128i c01 = _mm_unpacklo_epi64(X_LOAD8(wide_utf8_two[k0]), X_LOAD8(wide_utf8_two[k1]));
-    __m128i c23 = _mm_unpacklo_epi64(X_LOAD8(wide_utf8_two[k2]), X_LOAD8(wide_utf8_two[k3]));
-    __m256i ctrl = _mm256_inserti128_si256(_mm256_castsi128_si256(c01), c23, 1);
-    ctrl = _mm256_add_epi8(ctrl, _mm256_setr_epi32(0, 0, 0x08080808, 0x08080808, 0, 0, 0x08080808,
-                                                   0x08080808)); /* the second half's lanes */
+    unsigned k0 = m & 0xFF, k1 = m >> 16 & 0xFF;
+    size_t n0 = 8 + (size_t)_mm_popcnt_u32(k0), n = n0 + 8 + (size_t)_mm_popcnt_u32(k1);
+    __m256i ctrl = _mm256_inserti128_si256(_mm256_castsi128_si256(X_LOAD(wide_utf8_two8[k0])),
+                                           X_LOAD(wide_utf8_two8[k1]), 1);
     __m256i p = _mm256_shuffle_epi8(_mm256_blendv_epi8(wavx_two(v, k), v, one), ctrl);
-    __m128i lo = _mm256_castsi256_si128(p), hi = _mm256_extracti128_si256(p, 1);
     *saved = X_LOAD(dst + n);
-    _mm_storel_epi64((__m128i *)(void *)dst, lo);
-    _mm_storel_epi64((__m128i *)(void *)(dst + n0), _mm_unpackhi_epi64(lo, lo));
-    _mm_storel_epi64((__m128i *)(void *)(dst + n1), hi);
-    _mm_storel_epi64((__m128i *)(void *)(dst + n2), _mm_unpackhi_epi64(hi, hi));
+    X_STORE(dst, _mm256_castsi256_si128(p));
+    X_STORE(dst + n0, _mm256_extracti128_si256(p, 1));
     return n;
 }
 

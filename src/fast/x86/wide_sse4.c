@@ -75,24 +75,14 @@ SSE4_INLINE __m128i sse4_utf8_last(__m128i v)
     return _mm_or_si128(_mm_and_si128(v, X_SET16(0x3F)), X_SET16(0x80));
 }
 
-/* 8 units below 0x800 as UTF-8, packed in two 8-byte halves of *len[0],
- * *len[1] bytes (wide_utf8_two). */
-SSE4_INLINE __m128i sse4_utf8_short8(__m128i v, size_t len[2])
+/* 8 units below 0x800 as UTF-8, packed by one wide_utf8_two8 row into
+ * the low *len bytes. */
+SSE4_INLINE __m128i sse4_utf8_short8(__m128i v, size_t *len)
 {
     __m128i one = _mm_cmpeq_epi16(_mm_and_si128(v, X_SET16(0xFF80)), _mm_setzero_si128());
     unsigned two = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(one, one)) & 0xFF;
-    __m128i ctrl = _mm_unpacklo_epi64(X_LOAD8(wide_utf8_two[two & 15]), X_LOAD8(wide_utf8_two[two >> 4]));
-    len[0] = 4 + (size_t)wide_ones[two & 15];
-    len[1] = 4 + (size_t)wide_ones[two >> 4];
-    return _mm_shuffle_epi8(sse4_utf8_short(v, one),
-                            _mm_or_si128(ctrl, _mm_setr_epi32(0, 0, 0x08080808, 0x08080808)));
-}
-
-/* Writes the two halves (scratch past the end). */
-SSE4_INLINE void sse4_put_halves(uint8_t *dst, __m128i bytes, size_t first)
-{
-    _mm_storel_epi64((__m128i *)(void *)dst, bytes);
-    _mm_storel_epi64((__m128i *)(void *)(dst + first), _mm_unpackhi_epi64(bytes, bytes));
+    *len = wide_utf8_two8_len[two];
+    return _mm_shuffle_epi8(sse4_utf8_short(v, one), X_LOAD(wide_utf8_two8[two]));
 }
 
 /* 8 units of 3-byte forms as UTF-8 at dst (24 bytes, scratch past them). */
@@ -144,13 +134,12 @@ SSE4_INLINE size_t sse4_step_utf8(__m128i v0, __m128i v1, uint8_t *dst, size_t *
         return 32;
     }
     if (_mm_testz_si128(_mm_or_si128(v0, v1), X_SET16(0xF800))) { /* all below 0x800 */
-        size_t len[4];
-        __m128i p0 = sse4_utf8_short8(v0, len), p1 = sse4_utf8_short8(v1, len + 2);
-        size_t n = len[0] + len[1] + len[2] + len[3];
-        *saved = X_LOAD(dst + n);
-        sse4_put_halves(dst, p0, len[0]);
-        sse4_put_halves(dst + len[0] + len[1], p1, len[2]);
-        *wrote = n;
+        size_t n0, n1;
+        __m128i p0 = sse4_utf8_short8(v0, &n0), p1 = sse4_utf8_short8(v1, &n1);
+        *saved = X_LOAD(dst + n0 + n1);
+        X_STORE(dst, p0);
+        X_STORE(dst + n0, p1);
+        *wrote = n0 + n1;
         return 32;
     }
     __m128i t0 = _mm_and_si128(v0, X_SET16(0xF800)), t1 = _mm_and_si128(v1, X_SET16(0xF800));
