@@ -74,10 +74,12 @@ KERN_INLINE void neon_store_ascii16(enum fast_form f, uint8_t *p, uint8x16_t b)
         break;
     case FORM_UTF32LE:
     case FORM_UTF32BE:
-        vst1q_u8_x4(p, (uint8x16x4_t){{vqtbl1q_u8(b, vld1q_u8(s)), vqtbl1q_u8(b, vld1q_u8(s + 16)),
-                                        vqtbl1q_u8(b, vld1q_u8(s + 32)),
-                                        vqtbl1q_u8(b, vld1q_u8(s + 48))}});
+    { /* named, not a compound literal: clang's vst1q_u8_x4 is a macro */
+        const uint8x16x4_t units = {{vqtbl1q_u8(b, vld1q_u8(s)), vqtbl1q_u8(b, vld1q_u8(s + 16)),
+                                     vqtbl1q_u8(b, vld1q_u8(s + 32)), vqtbl1q_u8(b, vld1q_u8(s + 48))}};
+        vst1q_u8_x4(p, units);
         break;
+    }
     }
 }
 
