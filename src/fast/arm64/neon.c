@@ -5,7 +5,7 @@
  * the place of x86's packs and unpacks; a step that meets anything else
  * hands that step to the scalar kernels, as do the jobs without a NEON
  * kernel yet. The fused kernels (UTF-16 and UTF-32 into UTF-8 and into
- * each other): wide_neon.c. */
+ * each other): wide_neon.c; UTF-7's: utf7_neon.c. */
 #include "../levels.h"
 
 #if KERN_ARM64
@@ -157,8 +157,8 @@ static size_t neon_wide_transcode(enum fast_form from, enum fast_form to, const 
 
 const struct fast_kernels utfdfa__fast_neon = {
     "neon", neon_ascii_copy, utfdfa__scalar_utf16_to_cp, utfdfa__scalar_utf32_to_cp,
-    utfdfa__scalar_cp_to_form, neon_wide_transcode, NEON_WIDE_PAIRS, utfdfa__scalar_utf7_b64,
-    utfdfa__scalar_utf7_text, utfdfa__neon_count,
+    utfdfa__scalar_cp_to_form, neon_wide_transcode, NEON_WIDE_PAIRS, utfdfa__neon_utf7_b64,
+    utfdfa__neon_utf7_text, utfdfa__neon_count,
 };
 #else
 typedef int utfdfa__fast_neon_none; /* not AArch64: nothing here (a unit must declare something) */
