@@ -636,7 +636,8 @@ def _shuffle(dfa, P, p, level, target):
 
 
 def _neon(P, p):
-    ident = "vld1q_u8((const uint8_t[16]){" + ", ".join(str(i) for i in range(16)) + "})"
+    # the literal in parentheses: clang's vld1q_u8 is a macro, and the braces' commas would split it
+    ident = "vld1q_u8(((const uint8_t[16]){" + ", ".join(str(i) for i in range(16)) + "}))"
     return ([f"static inline uint32_t {p}_run_neon(uint32_t state, const uint8_t *buf, size_t len, "
              "size_t *at)"]
             + _vec_body(P, p, WAYS_OF["neon"], f"vld1q_u8({p}_run_vec + {{b}} * 16)", "vqtbl1q_u8({f}, {t})",

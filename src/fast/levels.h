@@ -98,14 +98,14 @@ struct fast_kernels {
     extern const struct fast_kernels kernels;
 KERN_LEVELS(KERN_LEVEL_TABLE)
 #undef KERN_LEVEL_TABLE
+/* The UTF-7 SIMD kernels' rows (utf7_simd of encodings.gen.h), one copy for them all (utf7.c). */
+extern const uint8_t (*const utfdfa__utf7_simd)[4][16];
 #if KERN_X86
 /* The UTF-7 kernels of x86/utf7_sse4.c (every x86 level from SSE4 on). */
 size_t utfdfa__sse4_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
                              size_t cap, size_t *written);
 size_t utfdfa__sse4_utf7_text(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
                               size_t cap, size_t *written);
-/* The UTF-7 SIMD kernels' rows (utf7_simd of encodings.gen.h), one copy for them all (utf7.c). */
-extern const uint8_t (*const utfdfa__utf7_simd)[4][16];
 /* The UTF-7 text kernel of x86/utf7_avx2.c (AVX2 on). */
 size_t utfdfa__avx2_utf7_text(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
                               size_t cap, size_t *written);
@@ -150,6 +150,11 @@ size_t utfdfa__neon_utf8_transcode(enum fast_form from, const uint8_t *src, size
                                    uint8_t *dst, size_t dst_len, size_t *written);
 size_t utfdfa__neon_units_transcode(enum fast_form from, enum fast_form to, const uint8_t *src,
                                     size_t src_len, uint8_t *dst, size_t dst_len, size_t *written);
+/* The NEON UTF-7 kernels (arm64/utf7_neon.c). */
+size_t utfdfa__neon_utf7_b64(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                             size_t cap, size_t *written);
+size_t utfdfa__neon_utf7_text(int imap, const uint8_t *src, size_t n, void *dst, unsigned width,
+                              size_t cap, size_t *written);
 #endif
 
 /* Every (from, to) pair, for the switches that give each pair its own loop. */

@@ -16,7 +16,7 @@
 # no peers).
 set -eu
 : "${B:=build}" "${SHARED:=../shared}" "${IPB_BYTES:=16384}"
-: "${IPB_LEVELS=neon scalar}" "${IPB_OPS:=validate ascii-utf8 utf8-utf16le utf8-utf32 utf16le-utf8 utf32le-utf8 utf16le-utf32le utf32le-utf16le}"
+: "${IPB_LEVELS=neon scalar}" "${IPB_OPS:=validate ascii-utf8 utf8-utf16le utf8-utf32 utf16le-utf8 utf32le-utf8 utf16le-utf32le utf32le-utf16le utf7-utf32le utf7-utf16le}"
 : "${QEMU:=qemu-aarch64 -L /usr/aarch64-linux-gnu}" "${IPB:=$B/cross/aarch64/bench/ipb}"
 : "${IPB_PEERS:=}"
 dir="$SHARED/corpus/lipsum"

@@ -9,6 +9,7 @@
  * Usage: ipb OP LEVEL FILE BYTES REPS
  *   OP: validate, utf8-utf16le, utf8-utf32, utf16le-utf8, utf32le-utf8,
  *   utf16le-utf32le, utf32le-utf16le (the UTF-16LE or UTF-32LE input made
+ *   from the file first), utf7-utf32le, utf7-utf16le (the UTF-7 input made
  *   from the file first), ascii-utf8 (a validated copy); the input made by
  *   tests/bench/ipb_input.c, as for the peers' driver
  *   (tests/bench/ipb_peers.cpp) */
@@ -40,9 +41,9 @@ int main(int argc, char **argv)
         return 1;
     /* the unit forms' input: the operation's source form, made from the file */
     int from16 = strncmp(op, "utf16le-", 8) == 0, from32 = strncmp(op, "utf32le-", 8) == 0;
-    size_t n16 = from16 || from32 ? ipb_transcode(UTFDFA_UTF8, from16 ? UTFDFA_UTF16LE : UTFDFA_UTF32LE,
-                                                  src, n, in16, cap)
-                                  : 0;
+    int from7 = strncmp(op, "utf7-", 5) == 0;
+    enum utfdfa_encoding form = from16 ? UTFDFA_UTF16LE : from32 ? UTFDFA_UTF32LE : UTFDFA_UTF7;
+    size_t n16 = from16 || from32 || from7 ? ipb_transcode(UTFDFA_UTF8, form, src, n, in16, cap) : 0;
     size_t sink = 0;
     for (size_t r = 0; r < reps; r++) {
         if (strcmp(op, "validate") == 0) {
@@ -59,6 +60,10 @@ int main(int argc, char **argv)
             sink += ipb_transcode(UTFDFA_UTF16LE, UTFDFA_UTF32LE, in16, n16, out, cap);
         } else if (strcmp(op, "utf32le-utf16le") == 0) {
             sink += ipb_transcode(UTFDFA_UTF32LE, UTFDFA_UTF16LE, in16, n16, out, cap);
+        } else if (strcmp(op, "utf7-utf32le") == 0) {
+            sink += ipb_transcode(UTFDFA_UTF7, UTFDFA_UTF32LE, in16, n16, out, cap);
+        } else if (strcmp(op, "utf7-utf16le") == 0) {
+            sink += ipb_transcode(UTFDFA_UTF7, UTFDFA_UTF16LE, in16, n16, out, cap);
         } else if (strcmp(op, "utf8-utf32") == 0) {
             utfdfa_decoder d;
             utfdfa_decoder_init(&d, UTFDFA_UTF8, UTFDFA_STRICT, UTFDFA_BOM_KEEP);

@@ -5,7 +5,7 @@
  * the place of x86's packs and unpacks; a step that meets anything else
  * hands that step to the scalar kernels, as do the jobs without a NEON
  * kernel yet. The fused kernels (UTF-16 and UTF-32 into UTF-8 and into
- * each other): wide_neon.c. */
+ * each other): wide_neon.c; UTF-7's: utf7_neon.c. */
 #include "../levels.h"
 
 #if KERN_ARM64
@@ -74,10 +74,12 @@ KERN_INLINE void neon_store_ascii16(enum fast_form f, uint8_t *p, uint8x16_t b)
         break;
     case FORM_UTF32LE:
     case FORM_UTF32BE:
-        vst1q_u8_x4(p, (uint8x16x4_t){{vqtbl1q_u8(b, vld1q_u8(s)), vqtbl1q_u8(b, vld1q_u8(s + 16)),
-                                        vqtbl1q_u8(b, vld1q_u8(s + 32)),
-                                        vqtbl1q_u8(b, vld1q_u8(s + 48))}});
+    { /* named, not a compound literal: clang's vst1q_u8_x4 is a macro */
+        const uint8x16x4_t units = {{vqtbl1q_u8(b, vld1q_u8(s)), vqtbl1q_u8(b, vld1q_u8(s + 16)),
+                                     vqtbl1q_u8(b, vld1q_u8(s + 32)), vqtbl1q_u8(b, vld1q_u8(s + 48))}};
+        vst1q_u8_x4(p, units);
         break;
+    }
     }
 }
 
@@ -155,8 +157,8 @@ static size_t neon_wide_transcode(enum fast_form from, enum fast_form to, const 
 
 const struct fast_kernels utfdfa__fast_neon = {
     "neon", neon_ascii_copy, utfdfa__scalar_utf16_to_cp, utfdfa__scalar_utf32_to_cp,
-    utfdfa__scalar_cp_to_form, neon_wide_transcode, NEON_WIDE_PAIRS, utfdfa__scalar_utf7_b64,
-    utfdfa__scalar_utf7_text, utfdfa__neon_count,
+    utfdfa__scalar_cp_to_form, neon_wide_transcode, NEON_WIDE_PAIRS, utfdfa__neon_utf7_b64,
+    utfdfa__neon_utf7_text, utfdfa__neon_count,
 };
 #else
 typedef int utfdfa__fast_neon_none; /* not AArch64: nothing here (a unit must declare something) */

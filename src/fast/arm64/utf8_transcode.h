@@ -81,19 +81,22 @@ FAST_INLINE struct nt_tabs nt_tabs(void)
 FAST_INLINE void nt_widen16(uint8_t *d, uint8x16_t v, bool u16)
 {
     uint8x16_t z = vdupq_n_u8(0);
+    const uint8x16x2_t two = {{v, z}}; /* named: clang's vst2q_u8 and vst4q_u8 are macros */
+    const uint8x16x4_t four = {{v, z, z, z}};
     if (u16)
-        vst2q_u8(d, (uint8x16x2_t){{v, z}});
+        vst2q_u8(d, two);
     else
-        vst4q_u8(d, (uint8x16x4_t){{v, z, z, z}});
+        vst4q_u8(d, four);
 }
 
 /* Eight values below 0x10000 as units at d. */
 FAST_INLINE void nt_store8(uint8_t *d, uint16x8_t w, bool u16)
 {
+    const uint16x8x2_t wide = {{w, vdupq_n_u16(0)}}; /* named: clang's vst2q_u16 is a macro */
     if (u16)
         vst1q_u16((uint16_t *)(void *)d, w);
     else
-        vst2q_u16((uint16_t *)(void *)d, (uint16x8x2_t){{w, vdupq_n_u16(0)}});
+        vst2q_u16((uint16_t *)(void *)d, wide);
 }
 
 /* 16-bit lanes b0 | b1 << 8, payload bits only: b0 | b1 << 6. */

@@ -125,7 +125,8 @@ KERN_INLINE uint8x16_t neon_zip32(uint8x16_t x, uint8x16_t y, int second)
 KERN_INLINE size_t neon_utf8_threes(uint16x8_t a, uint16x8_t b, uint8_t *dst, uint8x16_t *saved)
 {
     struct neon_planes p = neon_planes(a, b, vdupq_n_u8(0), vdupq_n_u8(0), MIX_THREES);
-    vst3q_u8(dst, (uint8x16x3_t){{p.lead, p.mid, p.last}});
+    const uint8x16x3_t planes = {{p.lead, p.mid, p.last}}; /* named: clang's vst3q_u8 is a macro */
+    vst3q_u8(dst, planes);
     *saved = vld1q_u8(dst + 48);
     return 48;
 }
