@@ -156,9 +156,42 @@ SM_INLINE size_t sm_block(const uint8_t *src, size_t i, size_t n, uint32_t *dst,
     return whole;
 }
 
+/* The 8 bytes at lane 8k of v widened to dst[8k..8k+8). */
+#define SM_WIDEN8(dst, v, k)                                                                     \
+    SM_STORE((dst) + 8 * (k), _mm256_cvtepu8_epi32(_mm_srli_si128(                               \
+                                  (k) < 2 ? _mm256_castsi256_si128(v)                           \
+                                          : _mm256_extracti128_si256(v, 1), 8 * ((k) & 1))))
+
+/* A chunk of 32 to 64 bytes all ASCII from ACCEPT (most chunks of most
+ * text), with no copy and no store past dst[n): its first and last 32
+ * bytes, loaded in place (they overlap when n < 64), widened where they
+ * are (the overlap written twice, the same units); whether it was. */
+SM_INLINE bool sm_ascii(const uint8_t *src, size_t n, uint32_t *dst)
+{
+    __m256i a = LK_AVX2_LOAD(src), b = LK_AVX2_LOAD(src + n - 32);
+    if (_mm256_movemask_epi8(_mm256_or_si256(a, b)))
+        return false;
+    uint32_t *d = dst + n - 32;
+    SM_WIDEN8(dst, a, 0);
+    SM_WIDEN8(dst, a, 1);
+    SM_WIDEN8(dst, a, 2);
+    SM_WIDEN8(dst, a, 3);
+    SM_WIDEN8(d, b, 0);
+    SM_WIDEN8(d, b, 1);
+    SM_WIDEN8(d, b, 2);
+    SM_WIDEN8(d, b, 3);
+    return true;
+}
+
 FAST_TARGET_AVX2BMI size_t utfdfa__utf8_small_avx2_32(const uint8_t *src, size_t n,
     struct utfdfa__utf8_cursor *c, uint32_t *dst, size_t cap, size_t *written)
 {
+    /* (ACCEPT: nothing pending after it either, as the VBMI level's entry) */
+    if (c->state == 0 && n >= 32 && sm_ascii(src, n, dst)) {
+        c->pending = 0;
+        *written = n;
+        return n;
+    }
     const fast_tables *g = fast_utf8();
     uint64_t s = (uint64_t)c->state * g->shift_width; /* shift rows (variants.h) */
     uint32_t cp = c->partial;
