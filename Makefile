@@ -47,8 +47,9 @@ REGISTRY = grammar/encodings.registry
 # (decoded with their tables), UNIT_GRAMMARS (checked against hand-written
 # decoders), CONVERT_SOURCES (the decoders' instances: src/decode/convert.h
 # is instantiated once per source, src/decode/convert_from.c compiled with each
-# name, so make -j compiles them side by side), FUZZ_ENCODINGS and
-# FUZZ_VARIANTS. make remakes the fragment first when it is out of date.
+# name, so make -j compiles them side by side), FUZZ_ENCODINGS,
+# FUZZ_VARIANTS and FUZZ_FROM_NAME (the fuzz targets and the encoding each
+# reads). make remakes the fragment first when it is out of date.
 include $(G)/encodings.mk
 GRAMMARS = $(ENCODING_GRAMMARS) $(UNIT_GRAMMARS)
 

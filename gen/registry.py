@@ -460,14 +460,18 @@ def _emit_dfas(rows, facts):
         wide = dfa.nstates * dfa.nclasses > 256
         offsets = comp.values.get("offset") is not None
         reserved = comp.values.get("reserved") is not None
+        rest = [f".trans16 = {p}_trans" if wide else f".trans8 = {p}_trans"]
+        if offsets:
+            rest += [f".tag = {p}_tag", f".offset = {p}_tag_offset"]
+        if any(dfa.final_tags):
+            rest.append(f".final_tag = {p}_final_tag")
+        if reserved:
+            rest.append(f".reserved_tag = {P}_RESERVED_TAG")
+        if r.decoder == "dfa+magic":
+            rest.append(".magic = corrected_magic")
+        rest.append(f".pairing = {DFA_DECODERS[r.decoder]}")
         items.append(f"X({_table_name('dfa', stem)}, DFA_TABLES({r.enum}, {p}, {P}, "
-                     f"{'NULL' if wide else p + '_trans'}, {p + '_trans' if wide else 'NULL'}, "
-                     f"{p + '_tag' if offsets else 'NULL'}, "
-                     f"{p + '_tag_offset' if offsets else 'NULL'}, "
-                     f"{p + '_final_tag' if any(dfa.final_tags) else 'NULL'}, "
-                     f"{P + '_RESERVED_TAG' if reserved else '0'}, "
-                     f"{'corrected_magic' if r.decoder == 'dfa+magic' else 'NULL'}, "
-                     f"{DFA_DECODERS[r.decoder]}))")
+                     f"{', '.join(rest)}))")
     for stem in facts.grammars:
         fit.append(f"{emit.c_ident(stem).upper()}_NSTATES <= 1u << (bits)")
     markers = [r.enum for r in rows if r.decoder == "dfa+magic" or
@@ -477,9 +481,10 @@ def _emit_dfas(rows, facts):
                      "markers for (src/output/sink.h):\n * a magic number, or a reserved unit "
                      "passed through.", markers)
     out += ["/* The tables each row with a dfa decoder steps (src/decode/dfa.h's struct",
-           " * dfa): X(name, DFA_TABLES(enum, prefix, PREFIX, 8-bit transitions, 16-bit",
+           " * dfa): X(name, DFA_TABLES(enum, prefix, PREFIX, then the designated",
+           " * initializers of the tables only some grammars have: 8-bit or 16-bit",
            " * transitions, tags, tag offsets, longest-match tags, reserved tag, magic",
-           " * number, pairing)). */",
+           " * number, and the pairing)). */",
            "#define UTFDFA_EACH_DFA(X) \\"]
     out += _x_lines(items)
     out += ["/* Whether every state number of the grammars fits `bits` bits. */",
@@ -647,6 +652,8 @@ def emit_make(reg):
     for harness, var in (("forms", "FUZZ_ENCODINGS"), ("variants", "FUZZ_VARIANTS")):
         lines.append(f"{var} = " + names(r.fuzz[1] for r in rows
                                          if r.fuzz and r.fuzz[0] == harness))
+    lines.append("# The encoding each fuzz target reads (-DFUZZ_FROM=...).")
+    lines += [f"FUZZ_FROM_{r.fuzz[1]} = {r.enum}" for r in rows if r.fuzz]
     lines.append("ENCODING_NAMES = " + names(r.name for r in rows))
     return "\n".join(lines) + "\n"
 

@@ -16,11 +16,11 @@ $(FB)/libutfdfa.a: always-remake | $(B)/.fuzz-tools-ok
 	  $@ $(FB)/libutfdfa-hooks.a $(FB)/gen/utf8.lexer.c $(FB)/gen/utf8-rfc2279.lexer.c $(FB)/gen/corrected-utf-8.lexer.c
 
 $(FB)/fuzz_%: tests/fuzz/fuzz_decode.c tests/fuzz/fuzz_common.h $(REF_SRCS) $(REF_HDRS) $(FB)/libutfdfa.a
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$* -I include -I $(FB)/gen -I tests/ref \
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$* -DFUZZ_FROM=$(FUZZ_FROM_$*) -I include -I $(FB)/gen -I tests/ref \
 	  $< $(REF_SRCS) $(FB)/libutfdfa.a -o $@
 
 $(FUZZ_VARIANTS:%=$(FB)/fuzz_%): $(FB)/fuzz_%: $(VARIANT_DEPS:$(G)/%=$(FB)/gen/%) $(FB)/libutfdfa.a
-	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$* -I include -I $(FB)/gen \
+	$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_ENC=$* -DFUZZ_FROM=$(FUZZ_FROM_$*) -I include -I $(FB)/gen \
 	  -I tests/ref tests/fuzz/fuzz_variants.c tests/ref/ref_utf7.c tests/ref/ref_forms.c \
 	  $(FB)/libutfdfa.a -o $@
 

@@ -21,11 +21,11 @@
 
 REF_SRCS = tests/ref/ref_utf8.c tests/ref/ref_utf16.c tests/ref/ref_utf32.c
 REF_HDRS = tests/ref/ref_utf8.h tests/ref/ref_utf16.h tests/ref/ref_utf32.h tests/ref/ref_kinds.h
-# One target per input encoding but ISO-8859-1 (a byte is its character:
-# nothing to reach): the Unicode forms (tests/fuzz/fuzz_decode.c),
+# One target per input encoding: the Unicode forms (tests/fuzz/fuzz_decode.c),
 # the other systems (tests/fuzz/fuzz_variants.c), and one for the UTF-8 fast
 # paths against the plain DFA loop (tests/fuzz/fuzz_fast.c).
-# (FUZZ_ENCODINGS and FUZZ_VARIANTS: from the registry, $(G)/encodings.mk.)
+# (FUZZ_ENCODINGS, FUZZ_VARIANTS and each target's FUZZ_FROM_NAME: from the
+# registry's fuzz column, $(G)/encodings.mk.)
 FUZZ_TARGETS = $(FUZZ_ENCODINGS) $(FUZZ_VARIANTS) $(if $(wildcard src/fast/utf8/select.c),fast)
 VARIANT_DEPS = tests/fuzz/fuzz_variants.c tests/fuzz/fuzz_common.h tests/ref/ref_utf7.c tests/ref/ref_utf7.h tests/ref/ref_utf7_kinds.h \
   tests/ref/ref_forms.c tests/ref/ref_forms.h \
@@ -61,14 +61,15 @@ check-ref-wide: $(T)/ref_wide_dump
 $(FB)/seeds/.stamp: tests/fuzz/make_seeds.py tests/common/vectors.h tests/stream/test_vectors.c | $(B)/.tools-ok
 	@rm -rf $(FB)/seeds && mkdir -p $(FB)/seeds
 	$(PYTHON) tests/fuzz/make_seeds.py $(FB)/seeds $(SHARED)
+	@cd $(FB)/seeds && mkdir -p $(FUZZ_ENCODINGS) $(FUZZ_VARIANTS) # a target make_seeds.py has no seeds for yet
 	@touch $@
 
 $(T)/replay_%: tests/fuzz/fuzz_decode.c tests/fuzz/fuzz_common.h tests/fuzz/replay_main.c $(REF_SRCS) $(REF_HDRS) $(G)/utf8.lexer.c $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -DFUZZ_ENC=$* -I include -I $(G) -I tests/ref $< tests/fuzz/replay_main.c \
+	$(CC) $(WARN) $(CFLAGS) -DFUZZ_ENC=$* -DFUZZ_FROM=$(FUZZ_FROM_$*) -I include -I $(G) -I tests/ref $< tests/fuzz/replay_main.c \
 	  $(REF_SRCS) $(B)/libutfdfa.a -o $@
 
 $(FUZZ_VARIANTS:%=$(T)/replay_%): $(T)/replay_%: $(VARIANT_DEPS) tests/fuzz/replay_main.c $(B)/libutfdfa.a | $(T)
-	$(CC) $(WARN) $(CFLAGS) -DFUZZ_ENC=$* -I include -I $(G) -I tests/ref tests/fuzz/fuzz_variants.c \
+	$(CC) $(WARN) $(CFLAGS) -DFUZZ_ENC=$* -DFUZZ_FROM=$(FUZZ_FROM_$*) -I include -I $(G) -I tests/ref tests/fuzz/fuzz_variants.c \
 	  tests/fuzz/replay_main.c tests/ref/ref_utf7.c tests/ref/ref_forms.c $(B)/libutfdfa.a -o $@
 
 $(T)/replay_fast: tests/fuzz/fuzz_fast.c tests/fuzz/fuzz_common.h tests/fuzz/replay_main.c $(UTF8_VARIANTS) \

@@ -41,12 +41,14 @@ struct dfa {
     enum pairing pairing;      /* what the runtime does with surrogate units */
 };
 
-#define DFA_TABLES(self, p, P, trans8, trans16, tag, offset, final_tag, reserved, magic,   \
-                   pairs)                                                                   \
-    {self, p##_class, trans8, trans16, p##_payload_mask, tag, offset, p##_error_class,     \
-     &p##_error_kind[0][0], P##_NSTATES, P##_NCLASSES, P##_NERROR_CLASSES, P##_REJECT,       \
-     final_tag,                                                                             \
-     reserved, magic, pairs}
+/* A grammar's tables: those every grammar has, by its prefix, then the
+ * generator's designated initializers for the others it has (a table it
+ * lacks is NULL, a number 0). */
+#define DFA_TABLES(enc, p, P, ...)                                                            \
+    {.self = enc, .byte_class = p##_class, .payload_mask = p##_payload_mask,                \
+     .error_class = p##_error_class, .error_kind = &p##_error_kind[0][0],                   \
+     .nstates = P##_NSTATES, .nclasses = P##_NCLASSES, .nerror_classes = P##_NERROR_CLASSES, \
+     .reject = P##_REJECT, __VA_ARGS__}
 
 /* One instance per grammar a row decodes with (the registry's decoder column). */
 #define DFA_INSTANCE(name, tables) static const struct dfa name = tables;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: one per input encoding (compiled with -DFUZZ_ENC=utf8,
- * utf16le, utf16be, utf32le or utf32be). Differential and protocol checks:
+ * utf16le, utf16be, utf32le or utf32be and -DFUZZ_FROM=its enum, the
+ * registry's forms:NAME rows through build/gen/encodings.mk). Differential
+ * and protocol checks:
  *
  *   1. the library against the reference decoder of tests/ref (written from
  *      the specs alone): characters, U+FFFD, dropped errors, every strict
@@ -26,19 +28,12 @@
 #include "ref_utf8.h"
 #include "utfdfa.h"
 
-#define FUZZ_FROM_utf8 UTFDFA_UTF8
-#define FUZZ_FROM_utf16le UTFDFA_UTF16LE
-#define FUZZ_FROM_utf16be UTFDFA_UTF16BE
-#define FUZZ_FROM_utf32le UTFDFA_UTF32LE
-#define FUZZ_FROM_utf32be UTFDFA_UTF32BE
-#define FUZZ_FROM_utf16 UTFDFA_UTF16
-#define FUZZ_FROM_utf32 UTFDFA_UTF32
 #define FUZZ_CAT2(a, b) a##b
 #define FUZZ_CAT(a, b) FUZZ_CAT2(a, b)
-#ifndef FUZZ_ENC
-#error "compile with -DFUZZ_ENC=utf8|utf16le|utf16be|utf32le|utf32be|utf16|utf32"
+#if !defined(FUZZ_ENC) || !defined(FUZZ_FROM)
+#error "compile with -DFUZZ_ENC=utf8|utf16le|utf16be|utf32le|utf32be|utf16|utf32 -DFUZZ_FROM=its enum"
 #endif
-#define FROM FUZZ_CAT(FUZZ_FROM_, FUZZ_ENC)
+#define FROM FUZZ_FROM
 #define FUZZ_IS_utf8 1
 #define FUZZ_IS_utf16le 0
 #define FUZZ_IS_utf16be 0

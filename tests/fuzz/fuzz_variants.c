@@ -1,54 +1,41 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target for the encodings beyond the Unicode forms, one per
- * input encoding (compiled with -DFUZZ_ENC=rfc2279, corrected, ucs4le,
- * ucs4be, utf7, utf7imap, cesu8, mutf8 or wtf8). Differential and protocol checks:
+ * registry row whose fuzz column is variants:NAME (compiled with
+ * -DFUZZ_ENC=NAME -DFUZZ_FROM=its enum, both from the registry through
+ * build/gen/encodings.mk: a new row needs no edit here). Differential and
+ * protocol checks:
  *
- *   1. the library against a second decoder: UTF-7 against the reference of
- *      tests/ref/ref_utf7.c (written from RFC 2152 alone: characters, every
- *      error's offset, length and kind, replacement); CESU-8, modified UTF-8
- *      and WTF-8 against tests/ref/ref_forms.c (the same); IMAP's UTF-7 has
- *      no second decoder (its round trips are byte-identical); RFC 2279 and Corrected
- *      UTF-8 against the re2c lexer generated from the same grammar (token
- *      boundaries, values from the bit layout and the grammar's offsets,
- *      reserved units, the magic number); UCS-4 against 4-byte units;
- *   2. the whole buffer in one call against fuzzer-chosen chunks and output
- *      room, for a fuzzer-chosen output (code points, UTF-16, check, or
- *      bytes in any of the library's encodings) and modes, checking the
- *      streaming protocol on every call; and with the output exactly full;
- *   3. decode -> encode (the source encoding) -> decode round trips, byte
- *      identity for valid input (not UTF-7, which has many spellings), and
- *      transcoding to UTF-7 against decode + utfdfa_encode; with the
- *      header's options (UTF-7 Set O direct, Corrected UTF-8's private-use
- *      mapping) on both sides.
- *
+ *   1. the library against a second decoder, chosen by FUZZ_KIND_NAME below
+ *      (a target without one has the checks 2 and 3 only): UTF-7 against
+ *      the reference of tests/ref/ref_utf7.c (written from RFC 2152 alone:
+ *      characters, every error's offset, length and kind, replacement);
+ *      CESU-8, modified UTF-8 and WTF-8 against tests/ref/ref_forms.c (the
+ *      same); IMAP's UTF-7 has no second decoder (its round trips are
+ *      byte-identical); RFC 2279 and Corrected UTF-8 against the re2c lexer
+ *      generated from the same grammar (token boundaries, values from the
+ *      bit layout and the grammar's offsets, reserved units, the magic
+ *      number); UCS-4 and ISO-8859-1 against fixed-width units, each its
+ *      value;
  * Any disagreement aborts with a message (a libFuzzer crash). Input: 4
  * header bytes (mode, output kind, chunking, room), then the text.
  */
-#define FUZZ_FROM_rfc2279 UTFDFA_UTF8_RFC2279
-#define FUZZ_FROM_corrected UTFDFA_CORRECTED_UTF8
-#define FUZZ_FROM_ucs4le UTFDFA_UCS4LE
-#define FUZZ_FROM_ucs4be UTFDFA_UCS4BE
-#define FUZZ_FROM_utf7 UTFDFA_UTF7
-#define FUZZ_FROM_cesu8 UTFDFA_CESU8
-#define FUZZ_FROM_mutf8 UTFDFA_MUTF8
-#define FUZZ_FROM_wtf8 UTFDFA_WTF8
-#define FUZZ_FROM_utf7imap UTFDFA_UTF7_IMAP
 #define FUZZ_CAT2(a, b) a##b
 #define FUZZ_CAT(a, b) FUZZ_CAT2(a, b)
-#ifndef FUZZ_ENC
-#error "compile with -DFUZZ_ENC=rfc2279|corrected|ucs4le|ucs4be|utf7|utf7imap|cesu8|mutf8|wtf8"
+#if !defined(FUZZ_ENC) || !defined(FUZZ_FROM)
+#error "compile with -DFUZZ_ENC=NAME -DFUZZ_FROM=UTFDFA_... (build/gen/encodings.mk's FUZZ_FROM_NAME)"
 #endif
-#define FROM FUZZ_CAT(FUZZ_FROM_, FUZZ_ENC)
-/* Which second decoder (preprocessor-visible) */
+#define FROM FUZZ_FROM
+/* Which second decoder (preprocessor-visible); a target not listed has
+ * none (0: an undefined name is 0 in #if). */
 #define FUZZ_KIND_rfc2279 1
 #define FUZZ_KIND_corrected 2
 #define FUZZ_KIND_ucs4le 3
 #define FUZZ_KIND_ucs4be 3
+#define FUZZ_KIND_latin1 3
 #define FUZZ_KIND_utf7 4
 #define FUZZ_KIND_cesu8 5
 #define FUZZ_KIND_mutf8 5
 #define FUZZ_KIND_wtf8 5
-#define FUZZ_KIND_utf7imap 6
 #define KIND FUZZ_CAT(FUZZ_KIND_, FUZZ_ENC)
 #define FUZZ_NAME utfdfa_encoding_name(FROM)
 #define FUZZ_HEADER_BYTES 4
@@ -142,7 +129,7 @@ static size_t decode_all(enum utfdfa_error_mode errors, enum utfdfa_bom bom, uns
 
 /* ------------------------------------------------------------ second decoders */
 
-#if KIND != 6
+#if KIND != 0
 /* What strict decoding (going on after each error, BOM kept) must give. */
 struct expect {
     uint32_t *cps;
@@ -213,15 +200,18 @@ static void second_decoder(const uint8_t *in, size_t n, struct expect *x)
     REQUIRE(pos == n, "lexer stopped at %zu of %zu", pos, n);
 }
 #elif KIND == 3
-/* UCS-4: every 4 bytes are a value, whatever it is; a cut unit is truncated. */
+/* Fixed-width units, every one a value, whatever it is (UCS-4's 4 bytes in
+ * either order; ISO-8859-1's byte, its code point); a cut unit is truncated. */
 static void second_decoder(const uint8_t *in, size_t n, struct expect *x)
 {
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4)
-        add_cp(x, FROM == UTFDFA_UCS4BE ? (uint32_t)in[i] << 24 | (uint32_t)in[i + 1] << 16 |
-                                              (uint32_t)in[i + 2] << 8 | in[i + 3]
-                                        : (uint32_t)in[i + 3] << 24 | (uint32_t)in[i + 2] << 16 |
-                                              (uint32_t)in[i + 1] << 8 | in[i]);
+    size_t unit = utfdfa_unit_size(FROM), i = 0;
+    bool big_endian = FROM == UTFDFA_UCS4BE;
+    for (; i + unit <= n; i += unit) {
+        uint32_t v = 0;
+        for (size_t b = 0; b < unit; b++)
+            v = v << 8 | in[big_endian ? i + b : i + unit - 1 - b];
+        add_cp(x, v);
+    }
     if (i < n)
         add_err(x, i, n - i, UTFDFA_ERR_TRUNCATED);
 }
@@ -264,7 +254,7 @@ static void second_decoder(const uint8_t *in, size_t n, struct expect *x)
 }
 #endif
 
-#if KIND != 6
+#if KIND != 0
 static void against_second_decoder(const uint8_t *in, size_t n)
 {
     struct expect x = {xmalloc((n + 8) * 4), 0, xmalloc((n + 1) * sizeof(utfdfa_error)), 0};
@@ -371,7 +361,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct plan plan = hd.plan;
 
     /* 1. A second decoder. */
-#if KIND != 6
+#if KIND != 0
     against_second_decoder(in, n);
 #endif
 

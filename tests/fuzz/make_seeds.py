@@ -7,7 +7,7 @@
 OUTDIR/<target>/ gets one file per seed (named by its SHA-1, as libFuzzer
 names its own), for the targets utf8, utf16le, utf16be, utf32le, utf32be
 (fuzz_decode.c) and rfc2279, corrected, ucs4le, ucs4be, utf7, cesu8,
-mutf8, wtf8, utf7imap (fuzz_variants.c, same header layout).
+mutf8, wtf8, utf7imap, latin1 (fuzz_variants.c, same header layout).
 Seeds are made at run time, never stored in the repository, from:
   - the test vectors of tests/common/vectors.h and the hostile inputs of
     tests/stream/test_vectors.c (those of each target's encoding);
@@ -158,6 +158,8 @@ def variant_texts(text, rng):
         "mutf8": [mutf, mutf[:mcut] + rng.choice(CESU_DAMAGE) + mutf[mcut:]],
         "wtf8": [u8, u8[:cut] + rng.choice(CESU_DAMAGE) + u8[cut:]],
         "utf7imap": [imap, imap[:icut] + rng.choice([b"&", b"&AOk", b"-&AOk-", b"&AGE-", b"\t"]) + imap[icut:]],
+        # every byte string is ISO-8859-1: the text where it fits, and its UTF-8 bytes as Latin-1
+        "latin1": [text.encode("latin-1", "replace"), u8],
     }
 
 
@@ -177,8 +179,11 @@ def main():
     shared = sys.argv[2] if len(sys.argv) == 3 else os.path.join(REPO, "..", "shared")
     rng = random.Random(20261122)
     texts = {t: [] for t in list(TARGETS) + ["utf16", "utf32", "rfc2279", "corrected", "ucs4le", "ucs4be", "utf7",
-                                             "cesu8", "mutf8", "wtf8", "utf7imap"]}
+                                             "cesu8", "mutf8", "wtf8", "utf7imap", "latin1"]}
     texts["utf7"] += UTF7_HOSTILE
+    # C0, C1, U+00FF, and the bytes of a UTF-8 BOM and magic number (text here, no signature)
+    texts["latin1"] += [bytes(range(256)), b"\x00\x85\x9f\xa0\xff", b"\xef\xbb\xbfA",
+                        b"\xef\xb7\x9d\xed\xb2\xae\x00\x0a"]
     texts["corrected"] += [b"\xfe", b"a\xff\x80\x80b", b"\xc0\xaf", b"\xef\xb7\x9d\xed\xb2\xae\x00\x0a",
                            b"\xef\xb7\x9d\xed\xb2\xae\x00", b"\xef\xb7\x9d\xed"]
     for target, data in test_vectors():

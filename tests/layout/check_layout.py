@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """The layout rules of the runtime: no source file over FILE_MAX lines, no
 function over FUNC_MAX lines (from its opening line to its closing brace);
-no function defined with more than PARAMS_MAX parameters in the folders of
-PARAMS_SCOPE (a call's context goes in a struct, passed by pointer); the
+no function defined, nor function-like macro, with more than PARAMS_MAX
+parameters in the folders of PARAMS_SCOPE (a call's context goes in a
+struct, passed by pointer; a macro's in a struct initializer); the
 layers' includes (LAYERS: the output layer includes neither the decoders
 nor the encoders, and those two include not each other); the x86 ISA asked
 in one place (ISA_HEADER), so the levels, the fast paths and their tests
@@ -34,6 +35,8 @@ SOURCES = (".c", ".h")
 ISA_HEADER = os.path.join("fast", "isa.h")
 ISA_MACROS = re.compile(r"\b(__x86_64__|__x86_64|__amd64__|__amd64|_M_X64|_M_AMD64)\b")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+# A function-like macro: its name touches the "(" (else the "(" is its body's).
+MACRO = re.compile(r"[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)")
 
 
 def functions(lines):
@@ -188,6 +191,29 @@ def check_params(top, path, text):
     return bad
 
 
+def macros(lines):
+    """(name, line, parameters) of each function-like macro defined in lines;
+    its parameter list may go on over continued lines; "..." is one
+    parameter, as __VA_ARGS__ is one name."""
+    for n, line in enumerate(lines, 1):
+        head, k = line, n
+        while head.endswith("\\") and k < len(lines):
+            head, k = head[:-1] + " " + lines[k], k + 1
+        m = MACRO.match(head)
+        if m:
+            yield m.group(1), n, split_params(m.group(2))
+
+
+def check_macro_params(path, lines):
+    bad = 0
+    for name, line, params in macros(lines):
+        if len(params) > PARAMS_MAX:
+            print(f"{path}:{line}: macro {name}() takes {len(params)} parameters (at most "
+                  f"{PARAMS_MAX}: group them in a struct initializer)")
+            bad += 1
+    return bad
+
+
 def check_layers(top, path, lines):
     bad = 0
     banned = LAYERS.get(folder_of(top, path), ())
@@ -215,6 +241,7 @@ def main(dirs):
                 bad += check_layers(top, path, lines)
                 if folder_of(top, path) in PARAMS_SCOPE:
                     bad += check_params(top, path, "\n".join(lines))
+                    bad += check_macro_params(path, lines)
                 if not path.endswith(ISA_HEADER):
                     for n, line in enumerate(lines, 1):
                         if ISA_MACROS.search(line):
@@ -230,7 +257,7 @@ def main(dirs):
                         bad += 1
     print(f"check-layout: {checked} files, {bad} over the limits "
           f"({FILE_MAX} lines a file, {FUNC_MAX} a function, {PARAMS_MAX} parameters a "
-          f"function in {', '.join(f + '/' if f else 'src/' for f in PARAMS_SCOPE)}; the layers' includes)")
+          f"function or macro in {', '.join(f + '/' if f else 'src/' for f in PARAMS_SCOPE)}; the layers' includes)")
     return 1 if bad else 0
 
 

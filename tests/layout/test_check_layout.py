@@ -48,11 +48,22 @@ class CheckLayout(unittest.TestCase):
                                "decode/b.h": "/* nine(a, b, c, d, e, f, g, h, i) */\n"
                                              "int decl(int a, int b, int c, int d, int e, int f,"
                                              " int g, int h, int i);\n"
-                                             "#define M(a, b, c, d, e, f, g, h, i) { a }\n"
+                                             "#define M(a, b, c, d, e, f, g, h) { a }\n"
+                                             "#define V(a, b, c, d, e, f, g, ...) {__VA_ARGS__}\n"
+                                             "#define OBJ (a, b, c, d, e, f, g, h, i)\n"
                                              "static const int t[2] = {1, 2};\n"
                                              "struct s { int a, b; };\n"})
         self.assertEqual(rc, 0, out)
         self.assertIn("0 over the limits", out)
+
+    def test_nine_parameter_macro_fails(self):
+        # a macro is a call site's parameter list too, its list over continued lines
+        for folder, name in (("decode", "a.h"), ("fast", "b.c"), ("", "common.h")):
+            rc, out = self.run_on({os.path.join(folder, name):
+                                   "int x;\n#define NINE(a, b, c, d, e, \\\n"
+                                   "             f, g, h, i) { a, b, c }\n"})
+            self.assertEqual(rc, 1, out)
+            self.assertIn(f"{os.path.join(folder, name)}:2: macro NINE() takes 9 parameters", out)
 
     def test_token_pasted_name(self):
         # a template instantiated per width: LK_(stop) is LK_ applied to stop
@@ -62,7 +73,7 @@ class CheckLayout(unittest.TestCase):
         self.assertIn("fast/a.h:3: LK_(stop)() takes 9 parameters", out)
 
     def test_out_of_scope_folder(self):
-        rc, out = self.run_on({"other/a.c": NINE})
+        rc, out = self.run_on({"other/a.c": NINE + "#define M(a, b, c, d, e, f, g, h, i) a\n"})
         self.assertEqual(rc, 0, out)
 
     def test_output_includes_neither_decode_nor_encode(self):
