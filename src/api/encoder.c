@@ -45,19 +45,6 @@ void utfdfa_encoder_set_options(utfdfa_encoder *enc, unsigned options)
     memcpy(enc, &e, sizeof e);
 }
 
-/* Why cp cannot be written in `to` (UTFDFA_ERR_NONE if it can); with
- * the private-use mapping, *cp becomes what is written. */
-static enum utfdfa_error_kind unwritable(const struct encoder *e, const struct out *o,
-                                         unsigned to, unsigned limit, uint32_t *cp)
-{
-    enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
-    if (utfdfa_row_pua(to) && (e->options & UTFDFA_CORRECTED_PUA))
-        kind = pua_write(cp);
-    if (utfdfa_row_wobbly(to))
-        kind = wtf8_write(o->after_high, *cp);
-    return kind == UTFDFA_ERR_NONE ? unfit(limit, *cp) : kind;
-}
-
 /* As in the decoder, an error is the stream's first item when nothing came
  * before it: the BOM mode is spent on it, and a BOM owed is written first
  * (with room for a U+FFFD too). false when there is no room. */
@@ -173,7 +160,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
                 break;
         }
         uint32_t cp = src[i];
-        enum utfdfa_error_kind kind = unwritable(e, &o, to, limit, &cp);
+        enum utfdfa_error_kind kind = writer_refuses(limit, e->options, o.after_high, &cp);
         if (kind != UTFDFA_ERR_NONE) {
             /* e.g. RFC 3629 section 3: never a surrogate ("CESU") or a 5-byte form. */
             if (!e->started && !start_with_error(e, &o, to)) {

@@ -145,32 +145,18 @@ ALWAYS_INLINE utfdfa_result finish(const struct call *c, utfdfa_result r, struct
  * `at`: written, or (when the output cannot hold it) reported as an error. */
 enum delivery { DELIVERED, NO_ROOM, UNFIT };
 
-/* Whether what is written goes to `enc` (WTF-8 or Corrected UTF-8, whose
- * writers have rules beyond a limit): its bytes, or code points for a
- * caller that writes them in `enc` (utfdfa_decoder_set_target), which must
- * get exactly what that encoder accepts. */
-ALWAYS_INLINE bool writes_to(const struct decoder *d, enum sink sink, unsigned to, unsigned enc)
-{
-    return sink == SINK_BYTES || sink == SINK_CODES
-               ? to == enc
-               : sink == SINK_U32 && limit_field(d) == limit_of(enc);
-}
-
-/* Under `limit` (sink_limit's, computed once a call). */
+/* Under `limit` (sink_limit's, computed once a call): the target's, which
+ * tells its writer (limits.h's writer_refuses), for its bytes or for code
+ * points a caller writes there (utfdfa_decoder_set_target), which must get
+ * exactly what that encoder accepts. */
 ALWAYS_INLINE enum delivery deliver(const struct call *c, unsigned limit, uint32_t cp, uint64_t at,
                                     uint32_t length)
 {
     struct decoder *d = c->d;
     enum sink sink = c->sink;
     unsigned to = c->to;
-    enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
     uint32_t written = cp; /* as the writer sees it: code points stay as they are */
-    if ((options_of(d) & UTFDFA_CORRECTED_PUA) && writes_to(d, sink, to, UTFDFA_CORRECTED_UTF8))
-        kind = pua_write(&written);
-    if (writes_to(d, sink, to, UTFDFA_WTF8))
-        kind = wtf8_write(c->o->after_high, cp);
-    if (kind == UTFDFA_ERR_NONE)
-        kind = unfit(limit, written);
+    enum utfdfa_error_kind kind = writer_refuses(limit, options_of(d), c->o->after_high, &written);
     if (kind == UTFDFA_ERR_NONE)
         return emit(d, c->o, sink, to, sink == SINK_BYTES || sink == SINK_CODES ? written : cp)
                    ? DELIVERED

@@ -99,4 +99,21 @@ static inline enum utfdfa_error_kind pua_write(uint32_t *cp)
         *cp += PUA_SHIFT;
     return UTFDFA_ERR_NONE;
 }
+
+/* The writer rule, one for the decoders' delivery and the encoder: why a
+ * writer under `limit` cannot write cp (UTFDFA_ERR_NONE if it can). Its
+ * own rule first, told by its limit (the registry's rows: each such limit
+ * is its writer's alone), then the limit's: the private-use mapping under
+ * `options` (*cp becomes what is written), the high-low rule when a high
+ * surrogate was written last. */
+ALWAYS_INLINE enum utfdfa_error_kind writer_refuses(unsigned limit, unsigned options,
+                                                    bool after_high, uint32_t *cp)
+{
+    enum utfdfa_error_kind kind = UTFDFA_ERR_NONE;
+    if (utfdfa_limit_pua(limit) && (options & UTFDFA_CORRECTED_PUA))
+        kind = pua_write(cp);
+    if (utfdfa_limit_wobbly(limit))
+        kind = wtf8_write(after_high, *cp);
+    return kind == UTFDFA_ERR_NONE ? unfit(limit, *cp) : kind;
+}
 #endif /* UTFDFA_OUTPUT_LIMITS_H */

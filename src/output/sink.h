@@ -52,7 +52,7 @@ ALWAYS_INLINE void put(struct out *o, enum sink sink, unsigned to, uint32_t cp)
     case SINK_U32:
     case SINK_CODES:
         ((uint32_t *)o->p)[o->len++] = cp;
-        o->after_high = is_high(cp); /* read only for a WTF-8 target (writes_to) */
+        o->after_high = is_high(cp); /* read only for a wobbly target (writer_refuses) */
         break;
     case SINK_U16:
         if (cp < 0x10000) {
