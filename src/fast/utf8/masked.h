@@ -91,6 +91,48 @@ MK_INLINE size_t mk_store32(void *dst, __m128i c, __m128i sh, unsigned e, bool u
     return utf8_shuffle_tables.units[e] >> 4;
 }
 
+/* A run of 3-byte characters (CJK text) goes 48 bytes a step without the
+ * index: sixteen characters, four windows of the generated ALL3 row at
+ * fixed offsets. Their masks are that window's, four times over: the ends
+ * of bytes 0..47 (bit k: byte k ends a character), and the continuations
+ * of bytes 0..48 (byte 48 starts the next character; in valid text this
+ * makes byte 45 a 3-byte character's first byte, not a 4-byte one's). */
+#define MK_THREE_BYTES (4 * UTF8_SHUF_WINDOW)
+#define MK_THREE_READ (MK_THREE_BYTES + 4) /* the last window's 16-byte load */
+#define MK_THREE_ENDS ((uint64_t)UTF8_SHUF_ALL3_MASK * 0x001001001001u)
+#define MK_THREE_CONT_SPAN (((uint64_t)1 << (MK_THREE_BYTES + 1)) - 1)
+#define MK_THREE_CONT (~(MK_THREE_ENDS << 1 | 1) & MK_THREE_CONT_SPAN)
+_Static_assert(MK_THREE_ENDS == 0x924924924924u && MK_THREE_CONT == 0xDB6DB6DB6DB6u,
+               "sixteen 3-byte characters: ends at bytes 2, 5, .. 47");
+
+/* The code points of four 3-byte characters at p in 32-bit lanes: the ALL3
+ * row's shuffle (last byte lowest), the payload bits kept (the first
+ * byte's four, 1110xxxx), then b + 64 * b' in 16 bits and w + 4096 * w'. */
+MK_INLINE __m128i mk_three4(const uint8_t *p)
+{
+    __m128i t = _mm_shuffle_epi8(MK_LOAD(p), MK_LOAD(utf8_shuffle_tables.shuffle[UTF8_SHUF_ALL3]));
+    t = _mm_maddubs_epi16(_mm_and_si128(t, _mm_set1_epi32(0x000F3F3F)),
+                          _mm_set1_epi32(0x00014001));
+    return _mm_madd_epi16(t, _mm_set1_epi32(0x10000001));
+}
+
+/* Sixteen 3-byte characters p[0..48) (MK_THREE_READ bytes readable) to
+ * dst: 16 units, below U+10000 (UTF-16 by one unsigned pack). */
+MK_INLINE void mk_three48(const uint8_t *p, void *dst, bool u16)
+{
+    __m128i c0 = mk_three4(p), c1 = mk_three4(p + UTF8_SHUF_WINDOW);
+    __m128i c2 = mk_three4(p + 2 * UTF8_SHUF_WINDOW), c3 = mk_three4(p + 3 * UTF8_SHUF_WINDOW);
+    if (u16) {
+        MK_STORE(dst, _mm_packus_epi32(c0, c1));
+        MK_STORE((uint16_t *)dst + 8, _mm_packus_epi32(c2, c3));
+    } else {
+        MK_STORE(dst, c0);
+        MK_STORE((uint32_t *)dst + 4, c1);
+        MK_STORE((uint32_t *)dst + 8, c2);
+        MK_STORE((uint32_t *)dst + 12, c3);
+    }
+}
+
 /* One window at p (16 bytes readable; ends: bit k, byte k ends a
  * character, for k = 0..15 at least): its first characters to dst, *po
  * advanced by their units; the bytes they span. */

@@ -301,6 +301,13 @@ FAST_INLINE MK_TARGET void MK_(block)(const uint8_t *src, struct MK_(cur) *c, vo
         }
         uint64_t cont = (uint64_t)mk_cont(v[0]) | (uint64_t)mk_cont(v[1]) << 16 |
                         (uint64_t)mk_cont(v[2]) << 32 | (uint64_t)mk_cont(v[3]) << 48;
+        if ((cont & MK_THREE_CONT_SPAN) == MK_THREE_CONT) { /* 48 bytes of CJK text */
+            mk_three48(p, u16 ? (void *)((uint16_t *)dst + c->o) : (void *)((uint32_t *)dst + c->o),
+                       u16);
+            c->at += MK_THREE_BYTES;
+            c->o += MK_THREE_BYTES / 3;
+            continue;
+        }
         uint64_t next = p[64] >= UTF8_SHUF_CONT_MIN && p[64] <= UTF8_SHUF_CONT_MAX;
         c->ends = ~(cont >> 1 | next << 63);
         c->pos = 0;
