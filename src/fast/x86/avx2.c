@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* The AVX2 kernels: 32 characters a step for ASCII, 16 UTF-16 units, 8
  * UTF-32 units; a step that meets anything else hands that step to the
- * scalar kernels. Each function carries target("avx2") instead of the file
+ * scalar kernels. Each function carries KERN_AVX2 (x86.h) instead of the file
  * being compiled with -mavx2, so that it can share a unit with the rest of
  * the library (the amalgamation) and is only called after the CPU check. */
 #include "x86.h"
 
 #if KERN_X86
 
-#define KERN_AVX2 __attribute__((target("avx2")))
 #define AVX2_INLINE KERN_INLINE KERN_AVX2
 #define AVX2_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define AVX2_STORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))

@@ -18,7 +18,6 @@
 #if KERN_X86
 #include "encodings.gen.h"
 
-#define KERN_AVX2 __attribute__((target("avx2")))
 #define AVX2_INLINE KERN_INLINE KERN_AVX2
 #if defined(__clang__) /* no per-function optimize attribute */
 #define U7_FOR_SIZE

@@ -19,7 +19,6 @@
 
 #if KERN_X86
 
-#define KERN_AVX2 __attribute__((target("avx2,popcnt")))
 #define AVX2_INLINE KERN_INLINE KERN_AVX2
 #define AVX2_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define AVX2_STORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))

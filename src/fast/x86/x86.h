@@ -10,6 +10,10 @@
 #if KERN_X86
 #include <immintrin.h>
 
+/* The AVX2 level's kernels, in every file: the level requires POPCNT too
+ * (x86_has_avx2), and one string keeps the amalgamation's files agreeing. */
+#define KERN_AVX2 __attribute__((target("avx2,popcnt")))
+
 /* 16 bytes, repeated by unit: the bits that must be clear in a unit of each
  * form (as it lies in memory) for its value to be ASCII. */
 static const uint8_t kern_ascii_masks[5][16] = {
