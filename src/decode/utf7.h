@@ -3,7 +3,9 @@
 #ifndef UTFDFA_DECODE_UTF7_H
 #define UTFDFA_DECODE_UTF7_H
 
+#include "decode/deliver.h"
 #include "decode/fast_path.h"
+#include "fast/kernels.h"
 #include "utf7.gen.h"
 #include "utf7-imap.gen.h"
 
@@ -239,20 +241,17 @@ ALWAYS_INLINE bool u7_fast_on(const struct u7_call *c)
     return c->sink != SINK_BYTES && holds_scalars(c->limit) && bom_settled(c->d);
 }
 
-/* The kernels pay for their call only over long stretches: after a kernel
- * refused, the plain loop runs `wait` bytes before the next offer, by the
- * decoders' and the encoder's one rule (fast/kernels.h: KERNEL_WAIT after a
- * call that read, twice as long after each refusal in a row; every such
- * wait is whole groups of 8 digits). The group kernel is offered `wait`
- * digits into a run, so short runs rarely call. The text kernel goes on
- * over runs and direct characters alike, to the end of the input or of the
- * room; it is offered where a call begins and right after each run's end,
- * so that a call that begins inside a run (a chunk's or an output block's
- * cut) reaches it there. u7_kernel calls one only when the next U7_AHEAD
- * bytes are of its kind. */
+/* The kernels pay for their call only over long stretches. The group
+ * kernel is offered `wait` digits into a run (a whole group; 8 more after
+ * each refusal, up to 64, and 8 again after a call that read): short runs
+ * rarely call. The text kernel goes on over runs and direct characters
+ * alike, to the end of the input or of the room; it is offered where a call
+ * begins and right after each run's end, so that a call that begins inside
+ * a run (a chunk's or an output block's cut) reaches it there; after it
+ * read nothing, U7_DIRECT_AFTER bytes on. u7_kernel calls one only when the
+ * next U7_AHEAD bytes are of its kind. */
+#define U7_DIRECT_AFTER 16
 #define U7_AHEAD 16
-_Static_assert(KERNEL_WAIT % 8 == 0 && KERNEL_WAIT_MOST % 8 == 0,
-               "a wait into a run ends where a group begins");
 #if defined(__GNUC__)
 #define U7_RARELY(x) __builtin_expect(!!(x), 0)
 #else
@@ -345,8 +344,9 @@ ALWAYS_INLINE size_t u7_offer(const struct u7_call *c, struct u7_run *run, const
     run->i += t.k;
     run->state = t.state;
     run->partial = t.k ? 0 : run->partial;
-    *wait = t.k ? KERNEL_WAIT : (unsigned)kernel_wait_after_short(*wait);
-    return run->i + (t.k ? 1 : *wait);
+    if (run->state != UTF7_ACCEPT) /* short runs wait longer, up to 64 digits */
+        *wait = t.k ? 8 : *wait < 64 ? *wait + 8 : 64;
+    return run->i + (t.k ? 1 : run->state == UTF7_ACCEPT ? U7_DIRECT_AFTER : 8);
 }
 
 ALWAYS_INLINE utfdfa_result core_utf7(const struct call *k, const uint8_t *src, size_t *n,
@@ -358,7 +358,7 @@ ALWAYS_INLINE utfdfa_result core_utf7(const struct call *k, const uint8_t *src, 
     struct u7_run run = {state_of(d, g->nstates, g->nclasses), d->partial, PENDING(d->flags), 0};
     /* Where a kernel may be offered next; never when they do not apply. */
     size_t retry = u7_fast_on(&c) ? 0 : SIZE_MAX;
-    unsigned wait = KERNEL_WAIT; /* bytes (in a run, digits) before a kernel is offered again */
+    unsigned wait = 8; /* digits of a run before the group kernel is offered */
     int r = STEP_NEXT;
     while (r == STEP_NEXT) {
         if (U7_RARELY(run.i >= retry))
