@@ -7,12 +7,12 @@
  * points above U+FFFF, go to the SSE4 kernels (wide_sse4.c) a few hundred
  * bytes a call, which keeps this file small.
  *
- * The lanes are made 32 bytes at a time; the packing stays 4 units a
- * 16-byte pshufb (an 8-unit control would need a table 16 times as big),
- * each control one load after its row's, from wide_utf8_group and
- * wide_utf8_shuffle as at the SSE4 level (wide_sse4.h: the tables, the
- * scratch rule). A step of all ASCII, all below 0x800 or all 3-byte forms
- * takes a path of its own. On Zen 3 (where Zen 4 had found 256-bit steps
+ * The lanes are made 32 bytes at a time; a mixed step's packing stays 4
+ * units a 16-byte pshufb (an 8-unit control of every length would need a
+ * table 16 times as big), each control one load after its row's, from
+ * wide_utf8_group and wide_utf8_shuffle as at the SSE4 level (wide_sse4.h:
+ * the tables, the scratch rule). A step of all ASCII, all below 0x800 (8
+ * units a wide_utf8_two8 row) or all 3-byte forms takes a path of its own. On Zen 3 (where Zen 4 had found 256-bit steps
  * no faster) this measured a quarter to a half faster than the SSE4
  * kernels on text of one script. */
 #include "wide_sse4.h"
