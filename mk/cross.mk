@@ -35,7 +35,7 @@ CROSS_RUN = $(CROSS_QEMU_$(1)) -L /usr/$(CROSS_TRIPLE_$(1))
 # target runs the scalar level's suites; aarch64, which has a SIMD level of
 # its own, the level-forcing ones too.
 CROSS_SUITES = test_kernels test_fast test_vectors test_rep_tokens test_lengths
-CROSS_SUITES_aarch64 = test_wide test_fast_levels test_lookup test_direct
+CROSS_SUITES_aarch64 = test_wide test_fast_levels test_lookup test_direct test_utf7_kernels
 # Quick modes: the exhaustive loops are the same code on every platform.
 # The engine faults that reach the NEON and scalar engines (the pair table is
 # AVX-512's alone).
