@@ -181,15 +181,16 @@ def included_folder(top, path, name):
     return folder_of(top, target)
 
 
-def check_params(top, path, text):
+def check_params(path, found, what, fix):
+    """Each (name, line, parameters) of found over PARAMS_MAX, reported as a
+    `what` (function or macro) with the way to fix it."""
     bad = 0
-    for name, line, params in definitions(text):
+    for name, line, params in found:
         if len(params) > PARAMS_MAX:
-            print(f"{path}:{line}: {name}() takes {len(params)} parameters (at most "
-                  f"{PARAMS_MAX}: put the call's context in a struct)")
+            print(f"{path}:{line}: {what}{name}() takes {len(params)} parameters (at most "
+                  f"{PARAMS_MAX}: {fix})")
             bad += 1
     return bad
-
 
 def macros(lines):
     """(name, line, parameters) of each function-like macro defined in lines;
@@ -203,15 +204,6 @@ def macros(lines):
         if m:
             yield m.group(1), n, split_params(m.group(2))
 
-
-def check_macro_params(path, lines):
-    bad = 0
-    for name, line, params in macros(lines):
-        if len(params) > PARAMS_MAX:
-            print(f"{path}:{line}: macro {name}() takes {len(params)} parameters (at most "
-                  f"{PARAMS_MAX}: group them in a struct initializer)")
-            bad += 1
-    return bad
 
 
 def check_layers(top, path, lines):
@@ -240,8 +232,10 @@ def main(dirs):
                 checked += 1
                 bad += check_layers(top, path, lines)
                 if folder_of(top, path) in PARAMS_SCOPE:
-                    bad += check_params(top, path, "\n".join(lines))
-                    bad += check_macro_params(path, lines)
+                    bad += check_params(path, definitions("\n".join(lines)), "",
+                                        "put the call's context in a struct")
+                    bad += check_params(path, macros(lines), "macro ",
+                                        "group them in a struct initializer")
                 if not path.endswith(ISA_HEADER):
                     for n, line in enumerate(lines, 1):
                         if ISA_MACROS.search(line):
