@@ -155,15 +155,15 @@ NOINLINE static utfdfa_result decode32_rest(utfdfa_decoder *dec, const uint8_t *
     /* For a wobbly target (WTF-8), whether the last code point was a high
      * surrogate is kept in the writer byte, as utfdfa_transcode keeps it. */
     bool wtf8 = utfdfa_limit_wobbly(limit_field(&d));
-    struct out o = {dst, *dst_len, done ? step->wrote : 0, {0, 0, false, false},
-                    wtf8 && writer_of(&d) == WRITER_AFTER_HIGH};
+    struct out o = {dst, *dst_len, done ? step->wrote : 0, {0, 0, false, false}, false};
+    writer_unpack(&o, wtf8 ? UTFDFA_WTF8 : UTFDFA_UTF8, 0, writer_of(&d));
     const struct call c = {&d, &o, SINK_U32, UTFDFA_UTF8, UTFDFA_UTF8, last, err};
     size_t rest = *src_len - done;
     src = (const uint8_t *)((uintptr_t)src + done); /* src may be NULL (done is 0 then) */
     utfdfa_result r = utfdfa__convert_any(&c, src, &rest);
     *src_len = done + rest;
     if (wtf8)
-        set_writer(&d, o.after_high ? WRITER_AFTER_HIGH : 0);
+        set_writer(&d, writer_pack(&o, UTFDFA_WTF8));
     store_decoder(dec, &d);
     *dst_len = o.len;
     return r;

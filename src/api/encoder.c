@@ -12,9 +12,8 @@ struct encoder {
     uint8_t bom;      /* enum utfdfa_bom, applied to the first code point */
     uint8_t started;  /* a code point has been written (or dropped) */
     uint8_t replaced; /* an error was replaced or dropped */
-    uint8_t shift;    /* UTF-7: a base64 run is open (bit 0), bits left over (bits 1-3);
-                         a wobbly writer (WTF-8): a high surrogate was written last */
-    uint8_t bits;     /* UTF-7: the bits left over */
+    uint8_t writer;   /* the writer's state, packed (output/writer.h) */
+    uint8_t unused;   /* read by nothing */
     uint8_t options;  /* enum utfdfa_encoder_option */
 };
 _Static_assert(sizeof(struct encoder) == sizeof(utfdfa_encoder) &&
@@ -112,10 +111,10 @@ static utfdfa_result encode_unordered(utfdfa_encoder *enc, const uint32_t *src, 
     struct encoder e = load_encoder(enc), inner = e;
     utfdfa_encoder little;
     inner.to = (uint8_t)little_endian_of(e.to);
-    inner.shift = 0;
+    inner.writer = 0;
     memcpy(&little, &inner, sizeof inner);
     utfdfa_result r;
-    bool written = e.shift & 1;
+    bool written = e.writer == writer_bom_written(e.to);
     if (e.bom == UTFDFA_BOM_ADD || written) {
         r = utfdfa_encode(&little, src, src_len, dst, dst_len, last, err);
     } else {
@@ -127,7 +126,7 @@ static utfdfa_result encode_unordered(utfdfa_encoder *enc, const uint32_t *src, 
     }
     inner = load_encoder(&little);
     inner.to = e.to;
-    inner.shift = written;
+    inner.writer = (uint8_t)(written ? writer_bom_written(e.to) : 0);
     memcpy(enc, &inner, sizeof inner);
     return r;
 }
@@ -143,13 +142,8 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
     unsigned to = known_target(e->to);
     dst = REAL_ADDRESS(dst, *dst_len);
     unsigned limit = limit_of(to);
-    struct out o = {dst, *dst_len, 0, {0, 0, e->options & UTFDFA_UTF7_DIRECT_SET_O, false}, false};
-    if (is_utf7(to)) {
-        o.w = u7_writer(e->shift, e->bits, e->options & UTFDFA_UTF7_DIRECT_SET_O,
-                        to == UTFDFA_UTF7_IMAP);
-    } else if (utfdfa_row_wobbly(to)) {
-        o.after_high = e->shift & 1;
-    }
+    struct out o = {dst, *dst_len, 0, {0, 0, false, false}, false};
+    writer_unpack(&o, to, e->options, e->writer);
     int form = kernel_form(to);
     size_t fast_at = form >= 0 ? 0 : SIZE_MAX, wait = 1; /* the kernels' next turn */
     for (; i < n; i++) {
@@ -199,8 +193,7 @@ utfdfa_result utfdfa_encode(utfdfa_encoder *enc, const uint32_t *src, size_t *sr
         else if (owe_bom)
             e->started = 1;
     }
-    e->shift = (uint8_t)(utfdfa_row_wobbly(to) ? o.after_high : o.w.shift);
-    e->bits = (uint8_t)o.w.bits;
+    e->writer = (uint8_t)writer_pack(&o, to);
     e->offset += i;
     memcpy(enc, e, sizeof *e);
     *src_len = i;

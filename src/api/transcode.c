@@ -20,42 +20,36 @@
 
 enum { CODES_BLOCK = 2048 };
 
-/* What the writer keeps between calls (in the decoder's writer byte): an
- * open UTF-7 run, or whether WTF-8's last code point was a high surrogate. */
-struct writer {
-    struct out bytes;
-    bool after_high;
-};
-
 enum { BLOCK_DONE = 3 }; /* transcode_block: the block was full; go on */
 
 /* One block: decode, encode, and if the encoder could not take it all,
  * decode again from the same state with room for what it took. */
 static int transcode_block(struct decoder *d, unsigned to, const uint8_t *src, size_t *n,
-                           struct writer *w, bool last, utfdfa_error *err)
+                           struct out *bytes, bool last, utfdfa_error *err)
 {
     uint32_t codes[CODES_BLOCK];
     const struct decoder before = *d;
-    const struct writer wbefore = *w;
+    const struct out wbefore = *bytes;
     size_t cap = CODES_BLOCK;
     bool decode_last = last;
     for (;;) {
         size_t m = *n;
-        struct out o = {codes, cap, 0, {0, 0, false, false}, w->after_high};
+        /* The decoder's view of what the writer wrote last (writer_refuses). */
+        struct out o = {codes, cap, 0, {0, 0, false, false}, bytes->after_high};
         const struct call c = {d, &o, SINK_CODES, UTFDFA_UTF8, to, decode_last, err};
         utfdfa_result r = utfdfa__convert_any(&c, src, &m);
-        size_t wrote = utfdfa__encode_codes(&w->bytes, to, codes, o.len);
+        size_t wrote = utfdfa__encode_codes(bytes, to, codes, o.len);
         bool closed = wrote == o.len && !(r == UTFDFA_INPUT_EMPTY && decode_last &&
-                                           !utfdfa__close_run(&w->bytes, to));
+                                           !utfdfa__close_run(bytes, to));
         if (wrote == o.len && closed) {
-            w->after_high = o.after_high;
+            bytes->after_high = o.after_high; /* also where a kernel wrote the block */
             *n = m;
             if (r == UTFDFA_OUTPUT_FULL && cap == CODES_BLOCK)
                 return BLOCK_DONE;
             return r == UTFDFA_INPUT_EMPTY && last && !decode_last ? UTFDFA_OUTPUT_FULL : r;
         }
         *d = before;
-        *w = wbefore;
+        *bytes = wbefore;
         if (wrote < o.len)
             cap = wrote; /* < CODES_BLOCK: an OUTPUT_FULL is then the output's */
         else
@@ -73,12 +67,11 @@ static int transcode_block(struct decoder *d, unsigned to, const uint8_t *src, s
  * character boundary once the BOM mode has nothing left to do. After it
  * nothing is held (a WTF-8 high surrogate before it is no longer last). */
 static size_t copy_ascii(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
-                         struct writer *w)
+                         struct out *o)
 {
     int from_form = ascii_source(source_of(d)), to_form = ascii_target(to);
     if (from_form < 0 || to_form < 0 || !at_unit_boundary(d))
         return 0;
-    struct out *o = &w->bytes;
     size_t k = utfdfa__ascii_copy((enum fast_form)from_form, (enum fast_form)to_form, src, n,
                                   (uint8_t *)o->p + o->len, o->cap - o->len);
     if (k == 0)
@@ -88,7 +81,7 @@ static size_t copy_ascii(struct decoder *d, unsigned to, const uint8_t *src, siz
     d->partial = 0;
     d->flags |= F_STARTED;
     o->len += k * utfdfa_unit_size(to);
-    w->after_high = false;
+    o->after_high = false;
     return read;
 }
 
@@ -99,13 +92,12 @@ static size_t copy_ascii(struct decoder *d, unsigned to, const uint8_t *src, siz
  * of the source's own or split at the end, the output's last bytes).
  * first: the first slab's length (utf8_fast.h). */
 static size_t copy_utf8_part(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
-                             struct writer *w, size_t first)
+                             struct out *o, size_t first)
 {
     unsigned below = 0, limit = 256;
     if (!utf8_part_bounds(source_of(d), &below, &limit) || !utf8_part_bounds(to, &below, &limit) ||
         !at_utf8_boundary(d))
         return 0;
-    struct out *o = &w->bytes;
     bool bounded = below > 0 || limit < 256;
     size_t done = 0, room = o->cap - o->len, end = n < room ? n : room;
     size_t most = bounded ? first : UTF8_PART_MOST;
@@ -127,7 +119,7 @@ static size_t copy_utf8_part(struct decoder *d, unsigned to, const uint8_t *src,
         o->len += done;
         d->offset += done;
         d->flags |= F_STARTED;
-        w->after_high = false;
+        o->after_high = false;
     }
     return done;
 }
@@ -143,13 +135,12 @@ static size_t copy_utf8_part(struct decoder *d, unsigned to, const uint8_t *src,
  * from a character boundary, once the BOM mode has nothing left to do.
  * After it nothing is held (a WTF-8 high surrogate is no longer last). */
 static size_t copy_wide(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
-                        struct writer *w)
+                        struct out *o)
 {
     int from_form = unit_form(source_of(d)), to_form = wide_target(to);
     if (from_form < 0 || to_form < 0 || !at_unit_boundary(d) ||
         !utfdfa__wide_fused((enum fast_form)from_form, (enum fast_form)to_form))
         return 0;
-    struct out *o = &w->bytes;
     size_t wrote = 0;
     size_t read = utfdfa__wide_transcode((enum fast_form)from_form, (enum fast_form)to_form, src,
                                          n, (uint8_t *)o->p + o->len, o->cap - o->len, &wrote);
@@ -159,7 +150,7 @@ static size_t copy_wide(struct decoder *d, unsigned to, const uint8_t *src, size
     d->partial = 0;
     d->flags |= F_STARTED;
     o->len += wrote;
-    w->after_high = false;
+    o->after_high = false;
     return read;
 }
 
@@ -196,9 +187,8 @@ static void swap_units(uint8_t *p, size_t units, size_t unit)
  * fit or one cut by the end; what it read of such a character is given
  * back to the block path. first: as copy_utf8_part's. */
 static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
-                               struct writer *w, size_t first)
+                               struct out *o, size_t first)
 {
-    struct out *o = &w->bytes;
     uint8_t *at = (uint8_t *)o->p + o->len;
     int form = kernel_form(to);
     size_t unit = form == FORM_UTF32LE || form == FORM_UTF32BE ? 4 : 2;
@@ -212,15 +202,15 @@ static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *sr
         swap_units(at, units.len, unit);
     if (k) {
         o->len += units.len * unit;
-        w->after_high = false;
+        o->after_high = false;
     }
     return k;
 }
 #else
 static size_t copy_utf8_native(struct decoder *d, unsigned to, const uint8_t *src, size_t n,
-                               struct writer *w, size_t first)
+                               struct out *o, size_t first)
 {
-    (void)d, (void)to, (void)src, (void)n, (void)w, (void)first;
+    (void)d, (void)to, (void)src, (void)n, (void)o, (void)first;
     return 0;
 }
 #endif
@@ -237,7 +227,7 @@ static utfdfa_result transcode_unordered(utfdfa_decoder *dec, enum utfdfa_encodi
 {
     struct decoder d = load_decoder(dec);
     enum utfdfa_encoding little = little_endian_of(to);
-    unsigned written = to == UTFDFA_UTF16 ? WRITER_BOM16 : WRITER_BOM32;
+    unsigned written = writer_bom_written(to);
     if (BOM_MODE(d.flags) == UTFDFA_BOM_ADD || writer_of(&d) == written)
         return transcode_to(dec, little, src, src_len, dst, dst_len, last, err);
     size_t bom = utfdfa_unit_size(to), len;
@@ -258,15 +248,8 @@ static utfdfa_result transcode_to(utfdfa_decoder *dec, enum utfdfa_encoding to,
     unsigned target = known_target((unsigned)to);
     if (is_unordered(target))
         return transcode_unordered(dec, to, src, src_len, dst, dst_len, last, err);
-    struct writer w = {{REAL_ADDRESS(dst, *dst_len), *dst_len, 0, {0, 0, false, false}, false},
-                       false};
-    if (target == UTFDFA_UTF7)
-        w.bytes.w = u7_unpack((uint8_t)writer_of(d), options_of(d) & UTFDFA_UTF7_DIRECT_SET_O,
-                              false);
-    else if (target == UTFDFA_UTF7_IMAP)
-        w.bytes.w = u7_unpack((uint8_t)(writer_of(d) & ~WRITER_IMAP), false, true);
-    else if (utfdfa_row_wobbly(target))
-        w.after_high = writer_of(d) == WRITER_AFTER_HIGH;
+    struct out w = {REAL_ADDRESS(dst, *dst_len), *dst_len, 0, {0, 0, false, false}, false};
+    writer_unpack(&w, target, options_of(d), writer_of(d));
     size_t done = 0, n = *src_len;
     src = REAL_ADDRESS(src, n); /* src + done below: no arithmetic on NULL */
     utfdfa_error e;
@@ -285,35 +268,14 @@ static utfdfa_result transcode_to(utfdfa_decoder *dec, enum utfdfa_encoding to,
         r = transcode_block(d, target, src + done, &m, &w, last, &e);
         done += m;
     } while (r == BLOCK_DONE);
-    if (is_utf7(target))
-        set_writer(d, w.bytes.w.shift & U7_OPEN
-                          ? u7_pack(&w.bytes.w) | (target == UTFDFA_UTF7_IMAP ? WRITER_IMAP : 0)
-                          : 0);
-    else if (utfdfa_row_wobbly(target))
-        set_writer(d, w.after_high ? WRITER_AFTER_HIGH : 0);
+    if (is_utf7(target) || utfdfa_row_wobbly(target))
+        set_writer(d, writer_pack(&w, target));
     if (r == UTFDFA_MALFORMED && err)
         *err = e;
     store_decoder(dec, d);
     *src_len = done;
-    *dst_len = w.bytes.len;
+    *dst_len = w.len;
     return (utfdfa_result)r;
-}
-
-/* The target the writer's state is for (decoder.h), or UTFDFA_NENCODINGS. */
-static unsigned writer_target(unsigned writer)
-{
-    if (writer & 1)
-        return writer & WRITER_IMAP ? UTFDFA_UTF7_IMAP : UTFDFA_UTF7;
-    switch (writer) {
-    case WRITER_AFTER_HIGH:
-        return UTFDFA_WTF8;
-    case WRITER_BOM16:
-        return UTFDFA_UTF16;
-    case WRITER_BOM32:
-        return UTFDFA_UTF32;
-    default:
-        return UTFDFA_NENCODINGS;
-    }
 }
 
 /* A call to another target than the one the writer's state is for: that
@@ -323,18 +285,14 @@ static unsigned writer_target(unsigned writer)
 static size_t close_other_target(struct decoder *d, unsigned target, uint8_t *dst, size_t cap)
 {
     unsigned owner = writer_target(writer_of(d));
-    size_t wrote = 0;
+    struct out o = {dst, cap, 0, {0, 0, false, false}, false};
     if (owner == target)
         return 0;
-    if (is_utf7(owner)) {
-        struct u7w w = u7_unpack((uint8_t)(writer_of(d) & ~WRITER_IMAP), false,
-                                 owner == UTFDFA_UTF7_IMAP);
-        if (cap < u7_close_len(&w, U7_END))
-            return SIZE_MAX;
-        wrote = utfdfa__u7_close(&w, U7_END, dst);
-    }
+    writer_unpack(&o, owner, 0, writer_of(d));
+    if (!utfdfa__close_run(&o, owner))
+        return SIZE_MAX;
     set_writer(d, 0);
-    return wrote;
+    return o.len;
 }
 
 utfdfa_result utfdfa_transcode(utfdfa_decoder *dec, enum utfdfa_encoding to, const uint8_t *src,

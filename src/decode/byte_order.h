@@ -42,9 +42,9 @@ bool utfdfa__byte_order_resolve(const struct call *c, const uint8_t *src, size_t
  * the text: with UTFDFA_BOM_ADD the output starts with one U+FEFF (as into
  * UTF-16LE, not doubled, also when empty); otherwise the BOM is written
  * only when a character is (none for empty output), before a U+FEFF of the
- * text too. The writer's "BOM written" flag is the decoder's writer state
- * WRITER_BOM16 or WRITER_BOM32 (decoder.h; the encoder's shift byte): no
- * other writer state exists for these targets. */
+ * text too. The writer's "BOM written" flag is its packed state
+ * WRITER_BOM16 or WRITER_BOM32 (output/writer.h: the decoder's writer
+ * byte, the encoder's): no other writer state exists for these targets. */
 static const uint8_t unordered_bom[4] = {0xFF, 0xFE, 0, 0};
 
 /* Room for the BOM in dst[0..cap) ahead of the text: the text's part. */

@@ -4,7 +4,7 @@
 #define UTFDFA_DECODE_DECODER_H
 
 #include "common.h"
-#include "output/limits.h"
+#include "output/writer.h"
 
 /* The decoder's state: the caller's 16 bytes of utfdfa_decoder, copied in
  * at the start of a public call and back at its end (load_decoder,
@@ -17,8 +17,7 @@ struct decoder {
                             no magic number */
     uint8_t config;      /* source encoding's low 4 bits, error mode (2 bits), options (2
                             bits: enum utfdfa_encoder_option, for utfdfa_transcode's output) */
-    uint8_t writer_src;  /* utfdfa_transcode's writer (7 bits): UTF-7's open run and its
-                            bits left over; WTF-8's "a high surrogate was written last";
+    uint8_t writer_src;  /* utfdfa_transcode's writer, packed (7 bits, output/writer.h);
                             bit 7: the source encoding's fifth bit */
     uint8_t state_limit; /* automaton state number, not pre-multiplied (5 bits);
                             utfdfa_decoder_set_target: what decode_utf32 may return (3 bits) */
@@ -57,18 +56,11 @@ static inline void store_decoder(utfdfa_decoder *d, const struct decoder *s)
 #endif
 }
 
-/* writer: the state utfdfa_transcode's writer keeps, tagged with the
- * target it is for, so that a call to another target closes it first
- * (transcode.c): UTF-7's u7_pack (an open run has bit 0; IMAP's run also
- * WRITER_IMAP), WTF-8's WRITER_AFTER_HIGH (decode_utf32 to a WTF-8 target
- * too), UTF-16's and UTF-32's "BOM written" (no byte order). 0: nothing.
- * It is the low 7 bits of writer_src (writer_of, set_writer). */
-#define WRITER_IMAP 0x02u       /* with bit 0 */
-#define WRITER_AFTER_HIGH 0x02u /* without bit 0 */
-#define WRITER_BOM16 0x04u
-#define WRITER_BOM32 0x08u
-#define WRITER_MASK 0x7Fu
+/* writer: the writer's packed state (output/writer.h), which
+ * utfdfa_transcode keeps (and decode_utf32 to a WTF-8 target): the low 7
+ * bits of writer_src (writer_of, set_writer). */
 #define SOURCE_HIGH 0x80u /* writer_src: the source's bit 4 */
+_Static_assert((WRITER_MASK & SOURCE_HIGH) == 0, "the writer and the source's bit 4 share a byte");
 
 ALWAYS_INLINE unsigned writer_of(const struct decoder *d)
 {

@@ -24,8 +24,9 @@ struct out {
     void *p;
     size_t cap; /* in units of the sink */
     size_t len;
-    struct u7w w; /* the UTF-7 writer, when the sink is UTF-7 bytes */
-    bool after_high; /* WTF-8 bytes: a high surrogate was written last */
+    /* The writer's state (output/writer.h packs it between calls): */
+    struct u7w w;    /* the UTF-7 writer, when the sink is UTF-7 bytes */
+    bool after_high; /* WTF-8: a high surrogate was written last */
 };
 
 /* Units cp takes in a sink (cp is a scalar value). */

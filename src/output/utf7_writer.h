@@ -24,8 +24,8 @@ struct u7w {
  * units, zero bits padding the last character; "-" ends a run when the next
  * character is a base64 character or "-"; at the end of input always). The
  * base64 alphabet is the grammar's (utf7_digit_byte). Its state (an open
- * run and the bits left over) lives in the encoder or, for transcoding, in
- * the decoder; the writer works on a copy. */
+ * run and the bits left over) is kept between calls packed (output/writer.h);
+ * the writer works on a copy. */
 static inline bool u7_direct(uint32_t cp, bool set_o, bool imap)
 {
     unsigned direct = imap ? UTF7_CLASS_IMAP_DIRECT
@@ -68,39 +68,6 @@ size_t utfdfa__u7_put(struct u7w *w, uint32_t cp, uint8_t *p);
  * u7_close_len's count); returns it. One copy, as utfdfa__u7_put, with the
  * alphabets. */
 size_t utfdfa__u7_close(struct u7w *w, uint32_t next, uint8_t *p);
-
-/* A writer from the state kept in caller-owned memory (the encoder's
- * fields, the decoder's writer byte). Only 0, 2 or 4 bits are ever left
- * over; anything else (a corrupted state) is cut to that, so no shift
- * goes negative and no stray bit reaches a digit. */
-static inline struct u7w u7_writer(unsigned shift, unsigned bits, bool set_o, bool imap)
-{
-    unsigned left = shift >> 1 & 7u;
-    left = left > 4 ? 4 : left & 6u;
-    struct u7w w = {(shift & U7_OPEN) | left << 1, bits & ((1u << left) - 1u), set_o, imap};
-    return w;
-}
-
-/* The writer state packed into 7 bits for the decoder, which keeps it
- * between transcode calls (decoder.h's writer): bit 0 an open run; bit 1
- * left for the owner's tag (WRITER_IMAP); the bits left over, 0, 2 or 4 of
- * them (21 states in 5 bits): four have bit 2 and are bits 3-6, two have
- * bit 3 and are bits 4-5, none is neither. */
-static inline struct u7w u7_unpack(uint8_t packed, bool set_o, bool imap)
-{
-    bool four = packed & 4u, two = !four && (packed & 8u);
-    unsigned left = four ? 4u : two ? 2u : 0u;
-    return u7_writer((packed & U7_OPEN) | left << 1, four ? packed >> 3 : packed >> 4, set_o,
-                     imap);
-}
-
-static inline uint8_t u7_pack(const struct u7w *w)
-{
-    unsigned left = w->shift >> 1;
-    unsigned code = left == 4 ? 4u | w->bits << 3 : left == 2 ? 8u | w->bits << 4 : 0u;
-    return (uint8_t)((w->shift & U7_OPEN) | code);
-}
-_Static_assert((4u | 15u << 3 | 3u) <= 0x7Fu, "UTF-7's writer state fits 7 bits");
 
 /* The UTF-7 forms, whose writer keeps state (an open base64 run): the
  * registry's rows of that writer. */
