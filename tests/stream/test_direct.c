@@ -3,7 +3,7 @@
  * decoder that keeps its BOM, whatever the error mode and with a target
  * limit of none or Unicode, goes straight to utfdfa__utf8_stream32: a
  * one-block path for chunks of at most 64 bytes at the VBMI level, and at
- * the AVX2 and AVX-512 levels when the room exceeds the chunk by
+ * the SSE4, AVX2 and AVX-512 levels when the room exceeds the chunk by
  * AVX2_SLACK units, the scratch its windows may write; the level's decoder
  * for the other chunks): at every kernel level the CPU has, text with
  * characters of every length, errors and a character cut by the end is

@@ -14,6 +14,7 @@
 #include "masked.h"
 #include "slab.h"
 #include "small_avx2.h"
+#include "small_sse4.h"
 #include "variants.h"
 
 #if FAST_X86

@@ -46,7 +46,8 @@ size_t utfdfa__utf8_decode32(const uint8_t *src, size_t n, uint32_t *state, uint
  * a short chunk, or the AVX2 one's (small_avx2.h: the AVX-512 level without
  * VBMI too, which decodes with the AVX2 set) when the room leaves it its
  * scratch (the level read without a call; before it is chosen, the
- * decoder's call below chooses it); any other chunk by the level's strict
+ * decoder's call below chooses it), or the SSE4 one's (small_sse4.h) with
+ * the same room; any other chunk by the level's strict
  * decoder, the state converted as the general path's fast step converts
  * it (the layers between cost a 4 KiB chunk of ASCII a tenth of its
  * time, and a 64-byte chunk at SSE4 close to a third; in any error mode the
@@ -62,6 +63,8 @@ size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_c
             return utfdfa__utf8_small_vbmi_32(src, n, c, dst, cap, written);
         if ((level == LEVEL_AVX2 || level == LEVEL_AVX512) && cap - n >= SMALL_AVX2_SLACK)
             return utfdfa__utf8_small_avx2_32(src, n, c, dst, cap, written);
+        if (level == LEVEL_SSE4 && cap - n >= SMALL_AVX2_SLACK)
+            return utfdfa__utf8_small_sse4_32(src, n, c, dst, cap, written);
     }
 #endif
     /* From ACCEPT, the leading ASCII bytes first: then a chunk of ASCII

@@ -73,8 +73,9 @@ SM_INLINE __m256i sm_skip(__m256i lo, __m256i hi, size_t i)
 }
 
 /* lk_tail_len of the block at buf (the 4 bytes before it below longer_min[0])
- * up to e: one comparison of the last bytes with longer_min, not a loop. */
-SM_INLINE size_t sm_cut(const lk_tables *t, const uint8_t *buf, size_t e)
+ * up to e: one comparison of the last bytes with longer_min, not a loop
+ * (SSE4's instructions: small_sse4.h's entry uses it too). */
+MK_INLINE size_t sm_cut(const lk_tables *t, const uint8_t *buf, size_t e)
 {
     uint32_t w;
     memcpy(&w, buf + e - 4, 4); /* bytes e-4 .. e-1 */
@@ -84,7 +85,7 @@ SM_INLINE size_t sm_cut(const lk_tables *t, const uint8_t *buf, size_t e)
                                 -1, -1);
     /* byte e-j at or above longer_min[j-1]: bit 4-j (the largest j first) */
     unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(b, lim), b)) & 14u;
-    return 4 - _tzcnt_u32(m | 16u);
+    return 4 - (size_t)__builtin_ctz(m | 16u);
 }
 
 /* The block src[i..n) (n - i <= 64) from ACCEPT: its whole characters to

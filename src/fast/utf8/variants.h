@@ -66,7 +66,7 @@ utfdfa__rep_f utfdfa__utf8_rep_word;
 utfdfa__rep_f utfdfa__utf8_rep_b_avx2;
 
 /* masked.c: slabs, scanned then transcoded 12 bytes a window; the AVX2
- * level's short chunks (small_avx2.h) */
+ * and SSE4 levels' short chunks (small_avx2.h, small_sse4.h) */
 utfdfa__dec32_f utfdfa__utf8_dec_sse4_32, utfdfa__utf8_dec_avx2_32;
 utfdfa__dec16_f utfdfa__utf8_dec_sse4_16, utfdfa__utf8_dec_avx2_16;
 utfdfa__rep_f utfdfa__utf8_rep_sse4, utfdfa__utf8_rep_avx2;
@@ -76,6 +76,9 @@ utfdfa__rep_f utfdfa__utf8_rep_tok_avx2;
  * units at a character before the chunk's end); with less, not called. */
 enum { SMALL_AVX2_SLACK = 16 };
 size_t utfdfa__utf8_small_avx2_32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
+                                 uint32_t *dst, size_t cap, size_t *written);
+/* small_sse4.h: the SSE4 level's, with the same slack */
+size_t utfdfa__utf8_small_sse4_32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
                                  uint32_t *dst, size_t cap, size_t *written);
 
 /* avx512.c: slabs, scanned then transcoded with AVX-512 VBMI/VBMI2 */
