@@ -91,7 +91,7 @@ KERNEL_SRCS = src/fast/scalar.c src/fast/x86/sse2.c src/fast/x86/avx2.c \
               src/fast/x86/count.c src/fast/arm64/count.c
 KERNEL_HEADERS = src/fast/kernels.h src/fast/levels.h src/fast/isa.h src/fast/x86/levels.h \
                  src/fast/x86/detect.h src/fast/arm64/levels.h src/fast/x86/x86.h src/fast/x86/utf7_x86.h \
-                 src/fast/utf7_layout.h src/fast/x86/wide_sse4.h src/fast/count.h $(G)/wide.gen.h
+                 src/fast/utf7_layout.h src/fast/utf7_loop.h src/fast/x86/wide_sse4.h src/fast/count.h $(G)/wide.gen.h
 # The UTF-8 fast paths (src/fast/utf8/, NEON's in src/fast/arm64/): one file
 # per ISA, select.c chooses at run time.
 UTF8_FAST_SRCS = src/fast/utf8/portable.c src/fast/utf8/avx2.c src/fast/utf8/masked.c \

@@ -3,8 +3,8 @@
  * digits at a time, the direct characters and the digits by the SIMD
  * kernels' rows (utf7_simd, from the grammar's `direct` and `b64` rules: a
  * byte's set bit, a digit's value), and the text between
- * (utfdfa__utf7_text: whole short runs). The SIMD levels (x86/utf7_sse4.c,
- * x86/utf7_avx2.c, arm64/utf7_neon.c) finish with these and hand them
+ * (utfdfa__utf7_text: whole short runs). The SIMD levels (utf7_loop.h over
+ * x86/utf7_sse4.c and arm64/utf7_neon.c, x86/utf7_avx2.c) finish with these and hand them
  * whatever is unusual. The oracle they are all tested against is written
  * from the RFCs in tests/fast/test_utf7_kernels.c. */
 #include "levels.h"

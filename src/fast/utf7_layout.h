@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* What the SIMD UTF-7 kernels share across ISAs (x86/utf7_sse4.c,
- * x86/utf7_avx2.c, arm64/utf7_neon.c): the order that takes four 24-bit
+/* What the SIMD UTF-7 kernels share across ISAs (utf7_loop.h over
+ * x86/utf7_sse4.c's and arm64/utf7_neon.c's steps, x86/utf7_avx2.c): the order that takes four 24-bit
  * groups of bits (four digits each, packed into the 32-bit lanes of a
  * 128-bit vector as first << 18 | ... | fourth, by multiply-adds on x86 and
  * shifts on NEON) to six 16-bit units in memory order, and the bits that

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What the UTF-7 kernel of utf7_sse4.c builds on (a wider level may share
+/* What the UTF-7 steps of utf7_sse4.c build on (a wider level may share
  * it): the layout shared with NEON (../utf7_layout.h) and the multiply-adds
  * that pack the digits into it. */
 #ifndef UTFDFA_FAST_X86_UTF7_H
