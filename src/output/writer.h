@@ -29,12 +29,14 @@ _Static_assert((WRITER_OPEN | WRITER_IMAP | (1u << 4 | 15u) << WRITER_LEFT_SHIFT
                "UTF-7's writer state fits 7 bits");
 
 /* The state for `to` from its packed byte (a corrupted one is read as a
- * state the writer can hold: only 0, 2 or 4 bits left over, no stray bit
- * in a digit). options: enum utfdfa_encoder_option. */
+ * state the writer can hold: 0, 2 or 4 bits left over in an open run, none
+ * in a closed one, no stray bit in a digit). options: enum utfdfa_encoder_option. */
 static inline void writer_unpack(struct out *o, unsigned to, unsigned options, unsigned packed)
 {
     if (is_utf7(to)) {
-        unsigned marked = packed >> WRITER_LEFT_SHIFT;
+        /* Bits are left over only in an open run: a closed one with bits
+         * would write their digit at the end, where no room was asked. */
+        unsigned marked = packed & WRITER_OPEN ? packed >> WRITER_LEFT_SHIFT : 1u;
         unsigned left = 2u * (marked >= 4u) + 2u * (marked >= 16u);
         struct u7w w = {(packed & WRITER_OPEN) | left << 1, marked & ((1u << left) - 1u),
                         options & UTFDFA_UTF7_DIRECT_SET_O, to == UTFDFA_UTF7_IMAP};

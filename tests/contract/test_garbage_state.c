@@ -11,8 +11,8 @@
  * through every public call (check, decode to UTF-32 and UTF-16, transcode
  * to every target, encode) over random input (1-24 bytes, and 65-200;
  * random bytes or mostly ASCII) in exact-size heap buffers (a fixed room,
- * and the input's size plus 16: the AVX2 direct entry's scratch), whole and
- * byte by byte. Here the results are judged only on what they promise
+ * and the input's size plus 16: the short-chunk entries' scratch), whole and
+ * byte by byte; an encoder also at the input's end with no room. Here the results are judged only on what they promise
  * whatever the state (counts within the buffers, a known result, an error
  * of at least one byte); the reads and writes themselves are judged by
  * AddressSanitizer and UBSan when check-sanitize (CI) runs this test
@@ -128,6 +128,7 @@ static void encoders(void)
                                     UTFDFA_BOM_KEEP);
                 random_bytes(&e, sizeof e);
                 ((uint8_t *)&e)[byte] = (uint8_t)v;
+                utfdfa_encoder at_end = e;
                 for (size_t k = 0; k < N; k++) /* ASCII, BMP, supplementary, any 31 bits */
                     cps[k] = test_rng_below(&rng, 4) == 0   ? test_rng_below(&rng, 0x80)
                              : test_rng_below(&rng, 4) == 0 ? test_rng_below(&rng, 1u << 31)
@@ -138,6 +139,17 @@ static void encoders(void)
                 CHECK(known(r) && n <= N && m <= CAP && (r != UTFDFA_MALFORMED || err.length >= 1),
                       "%s encoder, byte %zu = %02X: result %d, read %zu, wrote %zu",
                       utfdfa_encoding_name((enum utfdfa_encoding)to), byte, v, (int)r, n, m);
+                /* The end of the input with no room left: a state that
+                 * says a run is closed writes nothing (a garbage one that
+                 * held leftover bits once wrote their digit past the room;
+                 * the guard byte shows it without a sanitizer). */
+                uint8_t guard = 0xA5;
+                n = 0, m = 0;
+                r = utfdfa_encode(&at_end, cps, &n, &guard, &m, true, &err);
+                CHECK(known(r) && m == 0 && guard == 0xA5,
+                      "%s encoder, byte %zu = %02X, at the end with no room: result %d, wrote "
+                      "%zu, guard %02X", utfdfa_encoding_name((enum utfdfa_encoding)to), byte, v,
+                      (int)r, m, guard);
             }
     free(cps);
     free(out);
