@@ -13,7 +13,7 @@ struct encoder {
     uint8_t started;  /* a code point has been written (or dropped) */
     uint8_t replaced; /* an error was replaced or dropped */
     uint8_t writer;   /* the writer's state, packed (output/writer.h) */
-    uint8_t unused;   /* read by nothing */
+    uint8_t reserved; /* zero; keeps the fields after it where they were */
     uint8_t options;  /* enum utfdfa_encoder_option */
 };
 _Static_assert(sizeof(struct encoder) == sizeof(utfdfa_encoder) &&

@@ -26,8 +26,9 @@
  *   u7_values(s, v, hi): digits' values, u7_units(s, val): 16 values as six
  *   units (lanes 6 and 7 zero), u7_printing(u): 0xFF pairs for 0x20-0x7E,
  *   u7_top_bits(u, mask, top): units with u & mask == top (two bits each),
- *   u7_zero_bits(u), u7_from(v, at): v's bytes from at on, u7_first(v, len):
- *   its first len, zero after, u7_put_units(d, width, u): units 0-5 as code
+ *   u7_zero_bits(u), u7_from(v, at): v's bytes from at on (the last at
+ *   bytes unspecified: x86 wraps, NEON zeroes), u7_first(v, len): its
+ *   first len, zero after, u7_put_units(d, width, u): units 0-5 as code
  *   points (4) or units (2), u7_put_three_pairs(d, u), u7_put_bytes(d,
  *   width, v): 16 bytes widened (out of line), u7_store_units(a, u),
  *   u7_plus_unit(): '+' as unit 0. */

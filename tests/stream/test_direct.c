@@ -4,11 +4,11 @@
  * limit of none or Unicode, goes straight to utfdfa__utf8_stream32: a
  * one-block path for chunks of at most 64 bytes at the VBMI level, and at
  * the SSE4, AVX2 and AVX-512 levels when the room exceeds the chunk by
- * AVX2_SLACK units, the scratch its windows may write; the level's decoder
+ * SMALL_SLACK units, the scratch its windows may write; the level's decoder
  * for the other chunks): at every kernel level the CPU has, text with
  * characters of every length, errors and a character cut by the end is
  * decoded in chunks of every size 1..130 with every output room 1..70, the
- * chunk's size plus AVX2_SLACK - 1 and plus AVX2_SLACK (the least the AVX2
+ * chunk's size plus SMALL_SLACK - 1 and plus SMALL_SLACK (the least the short
  * path takes) and room to spare, strict, replacing, ignoring and strict
  * with a UTF-16 target, and must give what one call gives at the scalar
  * level: the same code points, result, error (offset, length, kind),
@@ -31,8 +31,8 @@
 int utfdfa__fast_force(const char *level);
 
 enum { MAX_IN = 400, MAX_OUT = 512 };
-/* src/fast/utf8/variants.h's SMALL_AVX2_SLACK. */
-enum { AVX2_SLACK = 16 };
+/* src/fast/utf8/variants.h's SMALL_SLACK. */
+enum { SMALL_SLACK = 16 };
 /* What the units past a call's room hold, and must still hold after it. */
 #define CANARY 0xC0FFEEu
 
@@ -151,7 +151,7 @@ static void run_level(const char *level, const uint8_t *src, size_t n, const cha
             for (size_t k = 0; k <= nrooms + 2; k++) {
                 /* the rooms, the two at the AVX2 path's edge, room to spare */
                 size_t room = k < nrooms ? (quick ? quick_rooms[k] : k + 1)
-                              : k < nrooms + 2 ? chunk + AVX2_SLACK - 1 + (k - nrooms)
+                              : k < nrooms + 2 ? chunk + SMALL_SLACK - 1 + (k - nrooms)
                                                : MAX_OUT;
                 if (!drive(src, n, config, chunk, room, &got)) {
                     fail("%s, level %s, decoder %d, chunks of %zu, room %zu: no progress or "
@@ -180,7 +180,7 @@ size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_c
 static void check_whole_chunks(const char *level, const uint8_t *src, size_t n,
                                const struct outcome *want, size_t min, size_t max)
 {
-    static uint32_t out[MAX_IN + AVX2_SLACK];
+    static uint32_t out[MAX_IN + SMALL_SLACK];
     for (size_t chunk = min; chunk <= max; chunk++)
         for (size_t first = 1; first <= chunk; first++) {
             struct utfdfa__utf8_cursor c = {0, 0, 0};
@@ -188,7 +188,7 @@ static void check_whole_chunks(const char *level, const uint8_t *src, size_t n,
             for (size_t len = first; pos < n; pos += len, len = chunk) {
                 size_t w = 0;
                 len = n - pos < len ? n - pos : len;
-                if (utfdfa__utf8_stream32(src + pos, len, &c, out + o, len + AVX2_SLACK, &w) !=
+                if (utfdfa__utf8_stream32(src + pos, len, &c, out + o, len + SMALL_SLACK, &w) !=
                     len)
                     break;
                 o += w;
@@ -325,7 +325,7 @@ int main(void)
         for (size_t l = 0; l < fast_level_count; l++)
             if (utfdfa__fast_force(levels[l])) {
                 run_level(levels[l], src, n, names[variant], want, quick);
-                /* short chunks: the one-block path (AVX2 and up) or the level's
+                /* short chunks: the one-block path (SSE4 and up) or the level's
                  * decoder (the levels below), never the general path */
                 if (variant == 0)
                     check_whole_chunks(levels[l], src, n, &want[UTFDFA_STRICT], 1, 64);

@@ -61,9 +61,9 @@ size_t utfdfa__utf8_stream32(const uint8_t *src, size_t n, struct utfdfa__utf8_c
         enum fast_level level = fast_level_chosen();
         if (level == LEVEL_AVX512VBMI)
             return utfdfa__utf8_small_vbmi_32(src, n, c, dst, cap, written);
-        if ((level == LEVEL_AVX2 || level == LEVEL_AVX512) && cap - n >= SMALL_AVX2_SLACK)
+        if ((level == LEVEL_AVX2 || level == LEVEL_AVX512) && cap - n >= SMALL_SLACK)
             return utfdfa__utf8_small_avx2_32(src, n, c, dst, cap, written);
-        if (level == LEVEL_SSE4 && cap - n >= SMALL_AVX2_SLACK)
+        if (level == LEVEL_SSE4 && cap - n >= SMALL_SLACK)
             return utfdfa__utf8_small_sse4_32(src, n, c, dst, cap, written);
     }
 #endif

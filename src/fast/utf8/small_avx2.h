@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The AVX2 level's direct entry for a short chunk (utf8_fast.h's
  * utfdfa__utf8_stream32; select.c calls it at the AVX2 and AVX-512 levels
- * for n <= 64 with room for n + SMALL_AVX2_SLACK units, variants.h): the
+ * for n <= 64 with room for n + SMALL_SLACK units, variants.h): the
  * VBMI level's steps (avx512.c) with the AVX2 level's parts. A character
  * in progress is finished by the plain step; the rest, at most 64 bytes,
  * is a block padded with the lookup validator's pad (0) (a 64-byte chunk
@@ -197,7 +197,7 @@ FAST_TARGET_AVX2BMI size_t utfdfa__utf8_small_avx2_32(const uint8_t *src, size_t
     uint64_t s = (uint64_t)c->state * g->shift_width; /* shift rows (variants.h) */
     uint32_t cp = c->partial;
     size_t i = 0, o = 0;
-    (void)cap; /* the caller leaves n + SMALL_AVX2_SLACK units of room */
+    (void)cap; /* the caller leaves n + SMALL_SLACK units of room */
     /* Twice at most: the character in progress (none in ACCEPT), then the
      * block and the character the end cuts (one step for both: small). */
     for (bool block = fast_is_accept(g, s);; block = true) {

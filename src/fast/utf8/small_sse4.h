@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The SSE4 level's direct entry for a short chunk (utf8_fast.h's
  * utfdfa__utf8_stream32; select.c calls it at the SSE4 level for n <= 64
- * with room for n + SMALL_AVX2_SLACK units, variants.h): small_avx2.h's
+ * with room for n + SMALL_SLACK units, variants.h): small_avx2.h's
  * steps with 16-byte vectors. The level's decoder would set up a slab,
  * and the 128-bit transcoder's engine hands a run this short to its
  * scalar loop: a 64-byte chunk of text not ASCII took about three times
@@ -128,7 +128,7 @@ FAST_TARGET_SSE4 size_t utfdfa__utf8_small_sse4_32(const uint8_t *src, size_t n,
     const fast_tables *g = fast_utf8();
     uint64_t s = (uint64_t)c->state * g->shift_width; /* shift rows (variants.h) */
     uint32_t cp = c->partial;
-    (void)cap; /* the caller leaves n + SMALL_AVX2_SLACK units of room */
+    (void)cap; /* the caller leaves n + SMALL_SLACK units of room */
     /* Twice at most, as small_avx2.h's entry: the character in progress,
      * then the block and the character the end cuts. */
     for (bool block = fast_is_accept(g, s);; block = true) {

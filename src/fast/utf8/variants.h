@@ -74,7 +74,7 @@ utfdfa__rep_f utfdfa__utf8_rep_sse4, utfdfa__utf8_rep_avx2;
 utfdfa__rep_f utfdfa__utf8_rep_tok_avx2;
 /* The room past n it may write as scratch (a window stores at most 16
  * units at a character before the chunk's end); with less, not called. */
-enum { SMALL_AVX2_SLACK = 16 };
+enum { SMALL_SLACK = 16 };
 size_t utfdfa__utf8_small_avx2_32(const uint8_t *src, size_t n, struct utfdfa__utf8_cursor *c,
                                  uint32_t *dst, size_t cap, size_t *written);
 /* small_sse4.h: the SSE4 level's, with the same slack */
